@@ -1,0 +1,298 @@
+//! The egui app: navigation, shared state, the loaded model, and the views that draw its
+//! trace.
+
+pub mod probe;
+pub mod widgets;
+
+use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
+use probe::{Probe, ProbeHeatmap};
+use widgets::colormap::{legend, ColorScale};
+use widgets::heatmap::Heatmap;
+
+/// What the current view was computed from; a change re-runs the forward pass.
+#[derive(Debug, Clone, PartialEq)]
+struct RunKey {
+    model: String,
+    source: String,
+    target: String,
+    temperature: f32,
+}
+
+struct Computed {
+    key: RunKey,
+    result: Result<(PreparedInput, Trace), String>,
+}
+
+pub struct GlimpseApp {
+    model_name: String,
+    model: Result<Model, String>,
+    source: String,
+    target: String,
+    kind: AttentionKind,
+    layer: usize,
+    head: usize,
+    temperature: f32,
+    show_numbers: bool,
+    computed: Option<Computed>,
+    frames: u64,
+    probe_written: bool,
+}
+
+impl Default for GlimpseApp {
+    fn default() -> Self {
+        let mut app = Self {
+            model_name: String::new(),
+            model: Err(String::new()),
+            source: String::new(),
+            target: String::new(),
+            kind: AttentionKind::DecoderSelf,
+            layer: 0,
+            head: 0,
+            temperature: 1.0,
+            show_numbers: true,
+            computed: None,
+            frames: 0,
+            probe_written: false,
+        };
+        app.select_model(builtin::BUILTINS[0].name);
+        app
+    }
+}
+
+impl GlimpseApp {
+    pub fn new(_cc: &eframe::CreationContext<'_>) -> Self {
+        Self::default()
+    }
+
+    fn select_model(&mut self, name: &str) {
+        self.model_name = name.to_string();
+        self.model = builtin::load(name).map_err(|e| e.to_string());
+        if let Some(info) = builtin::info(name) {
+            self.source = info.example_source.to_string();
+            self.target = info.example_target.to_string();
+        }
+        self.computed = None;
+        self.layer = 0;
+        self.head = 0;
+    }
+
+    fn key(&self) -> RunKey {
+        RunKey {
+            model: self.model_name.clone(),
+            source: self.source.clone(),
+            target: self.target.clone(),
+            temperature: self.temperature,
+        }
+    }
+
+    /// Re-run the forward pass when anything it depends on changed.
+    fn refresh(&mut self) {
+        let key = self.key();
+        if self.computed.as_ref().is_some_and(|c| c.key == key) {
+            return;
+        }
+        let result = match &self.model {
+            Ok(m) => {
+                let prepared = m.prepare(&self.source, &self.target);
+                let opts = ForwardOptions {
+                    temperature: self.temperature,
+                    ..Default::default()
+                };
+                m.forward(&prepared.input, &opts)
+                    .map(|t| (prepared, t))
+                    .map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.clone()),
+        };
+        if let Ok((_, trace)) = &result {
+            let kinds = trace.attention_kinds();
+            if !kinds.contains(&self.kind) {
+                self.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
+            }
+        }
+        self.computed = Some(Computed { key, result });
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Input");
+        let family = self.model.as_ref().map(|m| m.config.family).ok();
+        let two_sided = family.is_some_and(|f| f.has_encoder() && f.has_decoder());
+        ui.label(if two_sided {
+            "Source (encoder)"
+        } else {
+            "Text"
+        });
+        ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(f32::INFINITY));
+        if two_sided {
+            ui.label("Target (decoder, after <bos>)");
+            ui.add(egui::TextEdit::singleline(&mut self.target).desired_width(f32::INFINITY));
+        }
+        if let Some(Ok((prepared, _))) = self.computed.as_ref().map(|c| &c.result) {
+            if prepared.unknown > 0 {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "{} piece(s) not in the vocabulary are shown as <unk>",
+                        prepared.unknown
+                    ),
+                );
+            }
+            if prepared.truncated > 0 {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "input cut: {} token(s) past the model's limit",
+                        prepared.truncated
+                    ),
+                );
+            }
+        }
+        ui.separator();
+        ui.heading("Attention");
+        let Some(Ok((_, trace))) = self.computed.as_ref().map(|c| &c.result) else {
+            return;
+        };
+        let kinds = trace.attention_kinds();
+        let layers = trace.layers(self.kind);
+        let heads = trace
+            .weights(self.kind, 0)
+            .map_or(1, |w| w.len_of(ndarray::Axis(0)));
+        for kind in kinds {
+            ui.radio_value(&mut self.kind, kind, kind.label());
+        }
+        self.layer = self.layer.min(layers.saturating_sub(1));
+        self.head = self.head.min(heads.saturating_sub(1));
+        ui.add(egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1)).text("layer"));
+        ui.add(egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1)).text("head"));
+        ui.add(
+            egui::Slider::new(&mut self.temperature, 0.05..=5.0)
+                .logarithmic(true)
+                .text("temperature τ"),
+        );
+        ui.checkbox(&mut self.show_numbers, "numbers in cells");
+    }
+
+    fn attention_view(&mut self, ui: &mut egui::Ui) {
+        let Some(computed) = &self.computed else {
+            return;
+        };
+        let trace = match &computed.result {
+            Ok((_, t)) => t,
+            Err(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+                return;
+            }
+        };
+        let Some(attn) = trace.attention(self.kind, self.layer) else {
+            return;
+        };
+        let Some(weights) = attn.weights.outer_iter().nth(self.head) else {
+            return;
+        };
+        ui.heading(format!(
+            "Layer {} · head {} · {}",
+            self.layer,
+            self.head,
+            self.kind.label()
+        ));
+        ui.label("Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.");
+        let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
+        let out = ui
+            .horizontal_top(|ui| {
+                let available = ui.available_width() - 100.0;
+                let out = ui
+                    .allocate_ui(egui::Vec2::new(available, ui.available_height()), |ui| {
+                        Heatmap {
+                            values: weights,
+                            row_labels: &attn.query_tokens,
+                            col_labels: &attn.key_tokens,
+                            scale,
+                            allowed: Some(attn.mask.view()),
+                            show_numbers: self.show_numbers,
+                            max_cell: 56.0,
+                            axis_names: ("query", "key"),
+                        }
+                        .show(ui)
+                    })
+                    .inner;
+                legend(ui, scale, 240.0, "weight");
+                out
+            })
+            .inner;
+        let probe = Probe {
+            frames: self.frames,
+            pixels_per_point: ui.ctx().pixels_per_point(),
+            model: self.model_name.clone(),
+            input: self.source.clone(),
+            layer: self.layer,
+            head: self.head,
+            heatmap: ProbeHeatmap {
+                rect: [
+                    out.cells.left(),
+                    out.cells.top(),
+                    out.cells.right(),
+                    out.cells.bottom(),
+                ],
+                rows: out.colors.len(),
+                cols: out.colors.first().map_or(0, Vec::len),
+                colors: out
+                    .colors
+                    .iter()
+                    .map(|r| r.iter().map(|c| [c.r(), c.g(), c.b()]).collect())
+                    .collect(),
+                values: weights.rows().into_iter().map(|r| r.to_vec()).collect(),
+            },
+        };
+        if self.frames <= 1 {
+            log::info!(
+                "glimpse: first heatmap drawn ({}×{})",
+                probe.heatmap.rows,
+                probe.heatmap.cols
+            );
+        }
+        probe::publish(&probe);
+    }
+}
+
+impl eframe::App for GlimpseApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frames += 1;
+        self.refresh();
+        egui::Panel::top("top").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading("Glimpse");
+                ui.separator();
+                let mut chosen = self.model_name.clone();
+                egui::ComboBox::from_label("model")
+                    .selected_text(&chosen)
+                    .show_ui(ui, |ui| {
+                        for b in builtin::BUILTINS {
+                            ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
+                                .on_hover_text(b.description);
+                        }
+                    });
+                if chosen != self.model_name {
+                    self.select_model(&chosen);
+                    self.refresh();
+                }
+                if let Ok(m) = &self.model {
+                    ui.weak(&m.config.description);
+                }
+            });
+        });
+        egui::Panel::left("controls")
+            .default_size(300.0)
+            .show(ui, |ui| self.controls(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.attention_view(ui));
+        #[cfg(not(target_arch = "wasm32"))]
+        if !self.probe_written && std::env::var_os("GLIMPSE_PROBE").is_some() {
+            // Keep drawing until the probe is written: under Xvfb nothing else wakes us.
+            ui.ctx().request_repaint();
+            if self.frames >= 5 {
+                self.probe_written = probe::write_to_env_path();
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        let _ = self.probe_written;
+    }
+}

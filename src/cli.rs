@@ -1,0 +1,545 @@
+//! Headless subcommands. Each prints machine-readable JSON with `--json` (the same structs
+//! the app exports); errors go to stderr with a non-zero exit.
+
+use crate::model::checkpoint;
+use crate::model::{builtin, position, ForwardOptions, Model, ModelError, Trace};
+use clap::{Parser, Subcommand, ValueEnum};
+use ndarray::Array2;
+use serde::Serialize;
+use serde_json::json;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "glimpse",
+    version,
+    about = "An interactive explorer of attention and transformers.\nWith no subcommand, opens the desktop app."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the built-in models.
+    Models {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a model on text and print its whole trace.
+    Attn {
+        /// A built-in model name or a checkpoint path (stem, .json or .safetensors).
+        #[arg(long)]
+        model: String,
+        /// Source text (the encoder's input; the decoder's for a decoder-only model).
+        #[arg(long)]
+        input: String,
+        /// Target text for an encoder–decoder model (fed after <bos>).
+        #[arg(long, default_value = "")]
+        target: String,
+        /// Softmax temperature τ.
+        #[arg(long, default_value_t = 1.0)]
+        temperature: f32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print positional encodings, or rotate given vectors with RoPE.
+    Pe {
+        #[arg(long, value_enum)]
+        kind: PeKind,
+        /// Encoding width (sinusoidal, RoPE).
+        #[arg(long)]
+        dim: Option<usize>,
+        /// Positions: `8` (0..8), `2..6`, `2..=6` or `0,3,7`.
+        #[arg(long)]
+        positions: String,
+        /// Base of the frequencies (sinusoidal, RoPE).
+        #[arg(long, default_value_t = 10000.0)]
+        base: f32,
+        /// RoPE: a JSON file with an array of rows, one per position, to rotate.
+        #[arg(long)]
+        apply: Option<std::path::PathBuf>,
+        /// ALiBi: number of heads.
+        #[arg(long, default_value_t = 8)]
+        heads: usize,
+        /// Learned: the model whose table to print.
+        #[arg(long, default_value = "demo-translate")]
+        model: String,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PeKind {
+    Sinusoidal,
+    Learned,
+    Rope,
+    Alibi,
+}
+
+/// Most positions `pe` prints at once.
+pub const MAX_PE_POSITIONS: usize = 10_000;
+/// Widest encoding `pe` computes.
+pub const MAX_PE_DIM: usize = 4096;
+
+/// A built-in name or a checkpoint path.
+pub fn resolve_model(spec: &str) -> Result<Model, ModelError> {
+    if builtin::info(spec).is_some() {
+        return builtin::load(spec);
+    }
+    let path = std::path::Path::new(spec);
+    let (json, weights) = checkpoint::checkpoint_paths(path);
+    if json.exists() || weights.exists() {
+        return checkpoint::load_path(path);
+    }
+    Err(ModelError::UnknownModel(spec.to_string()))
+}
+
+/// Parse `8`, `2..6`, `2..=6` or `0,3,7`.
+pub fn parse_positions(spec: &str) -> Result<Vec<usize>, String> {
+    let num = |s: &str| {
+        s.trim().parse::<usize>().map_err(|_| {
+            format!(
+                "`{}` in --positions is not a non-negative whole number",
+                s.trim()
+            )
+        })
+    };
+    let spec = spec.trim();
+    let positions: Vec<usize> = if let Some((a, b)) = spec.split_once("..=") {
+        let (a, b) = (num(a)?, num(b)?);
+        if b < a {
+            return Err(format!("--positions {spec}: the end is before the start"));
+        }
+        check_count(b - a + 1)?;
+        (a..=b).collect()
+    } else if let Some((a, b)) = spec.split_once("..") {
+        let (a, b) = (num(a)?, num(b)?);
+        if b <= a {
+            return Err(format!("--positions {spec}: the range is empty"));
+        }
+        check_count(b - a)?;
+        (a..b).collect()
+    } else if spec.contains(',') {
+        let v = spec.split(',').map(num).collect::<Result<Vec<_>, _>>()?;
+        check_count(v.len())?;
+        v
+    } else {
+        let n = num(spec)?;
+        if n == 0 {
+            return Err("--positions 0 asks for no positions".into());
+        }
+        check_count(n)?;
+        (0..n).collect()
+    };
+    Ok(positions)
+}
+
+fn check_count(n: usize) -> Result<(), String> {
+    if n > MAX_PE_POSITIONS {
+        Err(format!(
+            "--positions asks for {n} positions; at most {MAX_PE_POSITIONS} are printed"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn rows(a: &Array2<f32>) -> Vec<Vec<f32>> {
+    a.rows().into_iter().map(|r| r.to_vec()).collect()
+}
+
+fn need_dim(dim: Option<usize>, even: bool) -> Result<usize, String> {
+    let d = dim.ok_or("--dim is required for this kind")?;
+    if d == 0 || d > MAX_PE_DIM {
+        return Err(format!("--dim {d} must be between 1 and {MAX_PE_DIM}"));
+    }
+    if even && d % 2 != 0 {
+        return Err(format!(
+            "--dim {d} must be even: dimensions come in (sin, cos) / rotation pairs"
+        ));
+    }
+    Ok(d)
+}
+
+fn check_base(base: f32) -> Result<(), String> {
+    if base > 1.0 && base.is_finite() {
+        Ok(())
+    } else {
+        Err(format!("--base {base} must be a number greater than 1"))
+    }
+}
+
+/// Read `--apply`: a JSON array of equally long numeric rows.
+pub fn parse_rows(text: &str) -> Result<Array2<f32>, String> {
+    let rows: Vec<Vec<f32>> = serde_json::from_str(text)
+        .map_err(|e| format!("--apply file must be a JSON array of rows of numbers: {e}"))?;
+    let width = rows
+        .first()
+        .map(Vec::len)
+        .ok_or("--apply file has no rows")?;
+    if width == 0 {
+        return Err("--apply rows are empty".into());
+    }
+    if let Some(i) = rows.iter().position(|r| r.len() != width) {
+        return Err(format!(
+            "--apply row {i} has {} numbers, row 0 has {width}",
+            rows[i].len()
+        ));
+    }
+    if rows.iter().flatten().any(|v| !v.is_finite()) {
+        return Err("--apply rows contain a non-finite number".into());
+    }
+    Array2::from_shape_vec((rows.len(), width), rows.concat()).map_err(|e| e.to_string())
+}
+
+/// The JSON document `glimpse pe` prints.
+pub fn pe_report(
+    kind: PeKind,
+    dim: Option<usize>,
+    positions: &[usize],
+    base: f32,
+    apply: Option<&str>,
+    heads: usize,
+    model: &str,
+) -> Result<serde_json::Value, String> {
+    Ok(match kind {
+        PeKind::Sinusoidal => {
+            let d = need_dim(dim, true)?;
+            check_base(base)?;
+            let bands = 0..d / 2;
+            json!({
+                "kind": "sinusoidal", "dim": d, "base": base, "positions": positions,
+                "frequencies": bands.clone().map(|k| position::sinusoidal_frequency(k, d, base)).collect::<Vec<_>>(),
+                "wavelengths": bands.map(|k| position::sinusoidal_wavelength(k, d, base)).collect::<Vec<_>>(),
+                "encodings": rows(&position::sinusoidal(positions, d, base)),
+            })
+        }
+        PeKind::Rope => {
+            check_base(base)?;
+            match apply {
+                None => {
+                    let d = need_dim(dim, true)?;
+                    let angles = position::rope_angles(positions, d, base);
+                    json!({
+                        "kind": "rope", "dim": d, "base": base, "positions": positions,
+                        "angles": rows(&angles),
+                        "cos": rows(&angles.mapv(f32::cos)),
+                        "sin": rows(&angles.mapv(f32::sin)),
+                    })
+                }
+                Some(text) => {
+                    let x = parse_rows(text)?;
+                    let width = x.ncols();
+                    if width % 2 != 0 {
+                        return Err(format!(
+                            "--apply rows have {width} numbers; RoPE needs an even width"
+                        ));
+                    }
+                    if let Some(d) = dim.filter(|&d| d != width) {
+                        return Err(format!(
+                            "--dim {d} does not match the {width}-wide rows of --apply"
+                        ));
+                    }
+                    if x.nrows() != positions.len() {
+                        return Err(format!(
+                            "--apply has {} rows but --positions gives {} positions: one position per row",
+                            x.nrows(),
+                            positions.len()
+                        ));
+                    }
+                    json!({
+                        "kind": "rope", "dim": width, "base": base, "positions": positions,
+                        "input": rows(&x),
+                        "angles": rows(&position::rope_angles(positions, width, base)),
+                        "rotated": rows(&position::rope_rotate(&x, positions, base)),
+                    })
+                }
+            }
+        }
+        PeKind::Alibi => {
+            if heads == 0 || heads > 256 {
+                return Err(format!("--heads {heads} must be between 1 and 256"));
+            }
+            let slopes = position::alibi_slopes(heads);
+            let bias: Vec<_> = slopes
+                .iter()
+                .map(|&m| rows(&position::alibi_bias(m, positions, positions)))
+                .collect();
+            json!({ "kind": "alibi", "heads": heads, "positions": positions, "slopes": slopes.to_vec(), "bias": bias })
+        }
+        PeKind::Learned => {
+            let m = resolve_model(model).map_err(|e| e.to_string())?;
+            let table = m.weights.pos_embed.as_ref().ok_or_else(|| {
+                format!(
+                    "model `{model}` uses {} positions, not a learned table; try --model demo-translate",
+                    m.config.positional.label()
+                )
+            })?;
+            if let Some(d) = dim.filter(|&d| d != m.config.d_model) {
+                return Err(format!(
+                    "--dim {d} does not match model `{model}`'s d_model {}",
+                    m.config.d_model
+                ));
+            }
+            if let Some(&p) = positions.iter().find(|&&p| p >= table.nrows()) {
+                return Err(format!(
+                    "position {p} is past the learned table of `{model}` (max_len {}): a learned absolute encoding has no vector there",
+                    table.nrows()
+                ));
+            }
+            json!({
+                "kind": "learned", "model": model, "dim": m.config.d_model, "positions": positions,
+                "encodings": rows(&table.select(ndarray::Axis(0), positions)),
+            })
+        }
+    })
+}
+
+#[derive(Serialize)]
+struct AttnReport<'a> {
+    model: &'a str,
+    source: &'a str,
+    target: &'a str,
+    unknown_tokens: usize,
+    truncated_tokens: usize,
+    temperature: f32,
+    trace: &'a Trace,
+}
+
+fn attn(
+    model: &str,
+    input: &str,
+    target: &str,
+    temperature: f32,
+    as_json: bool,
+) -> Result<String, String> {
+    let m = resolve_model(model).map_err(|e| e.to_string())?;
+    let prepared = m.prepare(input, target);
+    let opts = ForwardOptions {
+        temperature,
+        ..Default::default()
+    };
+    let trace = m
+        .forward(&prepared.input, &opts)
+        .map_err(|e| e.to_string())?;
+    if as_json {
+        let report = AttnReport {
+            model: &m.config.name,
+            source: input,
+            target,
+            unknown_tokens: prepared.unknown,
+            truncated_tokens: prepared.truncated,
+            temperature,
+            trace: &trace,
+        };
+        return serde_json::to_string(&report).map_err(|e| e.to_string());
+    }
+    let mut out = format!("{} ({})\n", m.config.name, m.config.family.label());
+    if prepared.truncated > 0 {
+        out += &format!(
+            "note: {} tokens past max_len {} were cut\n",
+            prepared.truncated, m.config.max_len
+        );
+    }
+    for kind in trace.attention_kinds() {
+        for layer in 0..trace.layers(kind) {
+            let Some(a) = trace.attention(kind, layer) else {
+                continue;
+            };
+            for (h, w) in a.weights.outer_iter().enumerate() {
+                out += &format!("{} layer {layer} head {h}:", kind.label());
+                for (q, row) in w.rows().into_iter().enumerate() {
+                    let (best, p) = row.iter().enumerate().fold((0, f32::MIN), |b, (i, &p)| {
+                        if p > b.1 {
+                            (i, p)
+                        } else {
+                            b
+                        }
+                    });
+                    out += &format!(" {}→{} {:.2}", a.query_tokens[q], a.key_tokens[best], p);
+                }
+                out += "\n";
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn models(as_json: bool) -> String {
+    if as_json {
+        return serde_json::to_string(&builtin::BUILTINS).unwrap_or_default();
+    }
+    builtin::BUILTINS
+        .iter()
+        .map(|b| format!("{:16} {}\n", b.name, b.description))
+        .collect()
+}
+
+/// Run a subcommand; `Ok` holds what to print on stdout.
+pub fn run(cmd: Command) -> Result<String, String> {
+    match cmd {
+        Command::Models { json } => Ok(models(json)),
+        Command::Attn {
+            model,
+            input,
+            target,
+            temperature,
+            json,
+        } => attn(&model, &input, &target, temperature, json),
+        Command::Pe {
+            kind,
+            dim,
+            positions,
+            base,
+            apply,
+            heads,
+            model,
+            json,
+        } => {
+            let positions = parse_positions(&positions)?;
+            let text = match &apply {
+                Some(p) => Some(
+                    std::fs::read_to_string(p)
+                        .map_err(|e| format!("could not read {}: {e}", p.display()))?,
+                ),
+                None => None,
+            };
+            let report = pe_report(kind, dim, &positions, base, text.as_deref(), heads, &model)?;
+            Ok(if json {
+                report.to_string()
+            } else {
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            })
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_specs() {
+        assert_eq!(parse_positions("4").unwrap(), vec![0, 1, 2, 3]);
+        assert_eq!(parse_positions("2..5").unwrap(), vec![2, 3, 4]);
+        assert_eq!(parse_positions("2..=5").unwrap(), vec![2, 3, 4, 5]);
+        assert_eq!(parse_positions("0, 3,7").unwrap(), vec![0, 3, 7]);
+        for bad in ["", "x", "-1", "5..2", "3..3", "0", "1,,2", "0..99999999"] {
+            assert!(parse_positions(bad).is_err(), "{bad:?} should be refused");
+        }
+    }
+
+    #[test]
+    fn rope_apply_rotates_rows_by_their_positions() {
+        let r = pe_report(
+            PeKind::Rope,
+            None,
+            &[0, 1],
+            10000.0,
+            Some("[[1,0],[1,0]]"),
+            8,
+            "",
+        )
+        .unwrap();
+        let rot = &r["rotated"];
+        assert_eq!(rot[0][0].as_f64().unwrap(), 1.0);
+        assert!((rot[1][0].as_f64().unwrap() - 1f64.cos()).abs() < 1e-6);
+        assert!((rot[1][1].as_f64().unwrap() - 1f64.sin()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn pe_bad_inputs_have_messages() {
+        let e = |r: Result<serde_json::Value, String>| r.unwrap_err();
+        assert!(
+            e(pe_report(PeKind::Sinusoidal, None, &[0], 1e4, None, 8, ""))
+                .contains("--dim is required")
+        );
+        assert!(e(pe_report(
+            PeKind::Sinusoidal,
+            Some(5),
+            &[0],
+            1e4,
+            None,
+            8,
+            ""
+        ))
+        .contains("even"));
+        assert!(e(pe_report(PeKind::Rope, Some(4), &[0], 0.5, None, 8, "")).contains("--base"));
+        assert!(e(pe_report(
+            PeKind::Rope,
+            None,
+            &[0, 1],
+            1e4,
+            Some("[[1,2]]"),
+            8,
+            ""
+        ))
+        .contains("one position per row"));
+        assert!(e(pe_report(
+            PeKind::Rope,
+            None,
+            &[0],
+            1e4,
+            Some("[[1,2,3]]"),
+            8,
+            ""
+        ))
+        .contains("even width"));
+        assert!(e(pe_report(
+            PeKind::Rope,
+            None,
+            &[0],
+            1e4,
+            Some("{oops"),
+            8,
+            ""
+        ))
+        .contains("JSON array"));
+        assert!(e(pe_report(
+            PeKind::Rope,
+            None,
+            &[0, 1],
+            1e4,
+            Some("[[1,2],[3]]"),
+            8,
+            ""
+        ))
+        .contains("row 1"));
+        assert!(e(pe_report(PeKind::Alibi, None, &[0], 1e4, None, 0, "")).contains("--heads"));
+        assert!(e(pe_report(
+            PeKind::Learned,
+            None,
+            &[64],
+            1e4,
+            None,
+            8,
+            "demo-translate"
+        ))
+        .contains("past the learned table"));
+        assert!(e(pe_report(
+            PeKind::Learned,
+            None,
+            &[0],
+            1e4,
+            None,
+            8,
+            "demo-decoder"
+        ))
+        .contains("not a learned table"));
+    }
+
+    #[test]
+    fn attn_reports_unknown_models_and_empty_input() {
+        assert!(attn("no-such-model", "x", "", 1.0, true)
+            .unwrap_err()
+            .contains("no model named"));
+        assert!(attn("demo-encoder", "", "", 1.0, true)
+            .unwrap_err()
+            .contains("empty"));
+        assert!(attn("demo-encoder", "hi", "", 0.0, true)
+            .unwrap_err()
+            .contains("temperature"));
+    }
+}

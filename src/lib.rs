@@ -1,0 +1,17 @@
+//! Glimpse: an interactive explorer of attention and transformers.
+//!
+//! `model` is the transformer (pure computation); `app` is the egui app that draws its traces;
+//! `cli` prints them as JSON.
+
+pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+pub mod model;
+pub mod util;
+
+/// Browser test hook: the JSON of what the app last drew (see `app::probe`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_probe() -> String {
+    app::probe::latest()
+}

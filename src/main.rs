@@ -1,0 +1,79 @@
+//! Native: the CLI, or the desktop app when no subcommand is given. Browser: the web runner.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    use clap::Parser;
+    let cli = glimpse::cli::Cli::parse();
+    match cli.command {
+        Some(cmd) => match glimpse::cli::run(cmd) {
+            Ok(out) => {
+                print!("{out}");
+                if !out.ends_with('\n') {
+                    println!();
+                }
+                std::process::ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::ExitCode::from(2)
+            }
+        },
+        None => {
+            env_logger::init();
+            let options = eframe::NativeOptions {
+                viewport: egui::ViewportBuilder::default()
+                    .with_title("Glimpse")
+                    .with_inner_size([1280.0, 800.0]),
+                ..Default::default()
+            };
+            match eframe::run_native(
+                "Glimpse",
+                options,
+                Box::new(|cc| Ok(Box::new(glimpse::app::GlimpseApp::new(cc)))),
+            ) {
+                Ok(()) => std::process::ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: could not open the desktop window: {e}");
+                    std::process::ExitCode::from(1)
+                }
+            }
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    use wasm_bindgen::JsCast;
+    eframe::WebLogger::init(log::LevelFilter::Info).ok();
+    wasm_bindgen_futures::spawn_local(async {
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            log::error!("glimpse: no document");
+            return;
+        };
+        let Some(canvas) = document
+            .get_element_by_id("glimpse_canvas")
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            log::error!("glimpse: no canvas with id glimpse_canvas");
+            return;
+        };
+        let started = eframe::WebRunner::new()
+            .start(
+                canvas,
+                eframe::WebOptions::default(),
+                Box::new(|cc| Ok(Box::new(glimpse::app::GlimpseApp::new(cc)))),
+            )
+            .await;
+        if let Some(loading) = document.get_element_by_id("loading_text") {
+            match started {
+                Ok(()) => loading.remove(),
+                Err(e) => {
+                    loading.set_inner_html(
+                        "<p>Glimpse could not start: your browser may not support WebGL2.</p>",
+                    );
+                    log::error!("glimpse: failed to start: {e:?}");
+                }
+            }
+        }
+    });
+}

@@ -1,0 +1,325 @@
+//! `ModelConfig`: the architecture of a model, read from and written to its JSON file.
+//! See docs/FORMAT.md for every field.
+
+use super::error::{ModelError, Result};
+use super::tokenizer::TokenizerSpec;
+use serde::{Deserialize, Serialize};
+
+/// Which stacks a model has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    /// Bidirectional self-attention over the input (BERT-like).
+    Encoder,
+    /// Causal self-attention (GPT-like).
+    Decoder,
+    /// Encoder stack + decoder stack with cross-attention (the original transformer).
+    EncoderDecoder,
+}
+
+impl Family {
+    pub fn has_encoder(self) -> bool {
+        matches!(self, Family::Encoder | Family::EncoderDecoder)
+    }
+    pub fn has_decoder(self) -> bool {
+        matches!(self, Family::Decoder | Family::EncoderDecoder)
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Family::Encoder => "encoder-only",
+            Family::Decoder => "decoder-only",
+            Family::EncoderDecoder => "encoder–decoder",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activation {
+    Relu,
+    Gelu,
+}
+
+/// Where LayerNorm sits in a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormPlacement {
+    /// `x + f(LN(x))`, with a final LayerNorm after the stack (modern).
+    Pre,
+    /// `LN(x + f(x))` (the original transformer).
+    Post,
+}
+
+fn default_base() -> f32 {
+    10000.0
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Positional {
+    None,
+    Sinusoidal {
+        #[serde(default = "default_base")]
+        base: f32,
+    },
+    Learned,
+    Rope {
+        #[serde(default = "default_base")]
+        base: f32,
+    },
+    Alibi,
+    Relative {
+        max_distance: usize,
+    },
+}
+
+impl Positional {
+    pub fn label(&self) -> &'static str {
+        match self {
+            Positional::None => "none",
+            Positional::Sinusoidal { .. } => "sinusoidal",
+            Positional::Learned => "learned",
+            Positional::Rope { .. } => "RoPE",
+            Positional::Alibi => "ALiBi",
+            Positional::Relative { .. } => "relative bias",
+        }
+    }
+}
+
+/// How a query and a key become a score.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scoring {
+    /// `q·k / √d_k`
+    ScaledDot,
+    /// `vᵀ tanh(W q + U k)` (Bahdanau)
+    Additive,
+    /// `qᵀ W k` (Luong "general")
+    Bilinear,
+}
+
+fn default_eps() -> f32 {
+    1e-5
+}
+
+/// Limits that keep a config from asking for absurd allocations.
+pub const MAX_D_MODEL: usize = 4096;
+pub const MAX_LAYERS: usize = 48;
+pub const MAX_LEN: usize = 8192;
+pub const MAX_VOCAB: usize = 200_000;
+pub const MAX_D_FF: usize = 16384;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    pub format: String,
+    pub version: u32,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub family: Family,
+    pub d_model: usize,
+    pub n_heads: usize,
+    pub n_kv_heads: usize,
+    pub n_layers: usize,
+    pub d_ff: usize,
+    pub max_len: usize,
+    pub activation: Activation,
+    pub norm: NormPlacement,
+    #[serde(default = "default_eps")]
+    pub ln_eps: f32,
+    pub positional: Positional,
+    pub scoring: Scoring,
+    pub tie_embeddings: bool,
+    pub tokenizer: TokenizerSpec,
+}
+
+pub const FORMAT_NAME: &str = "glimpse-model";
+pub const FORMAT_VERSION: u32 = 1;
+
+impl ModelConfig {
+    pub fn d_head(&self) -> usize {
+        self.d_model / self.n_heads.max(1)
+    }
+
+    pub fn vocab_size(&self) -> usize {
+        self.tokenizer.tokens.len()
+    }
+
+    /// Query heads that share one key/value head.
+    pub fn group_size(&self) -> usize {
+        self.n_heads / self.n_kv_heads.max(1)
+    }
+
+    pub fn from_json(text: &str) -> Result<Self> {
+        let cfg: ModelConfig =
+            serde_json::from_str(text).map_err(|e| ModelError::ConfigJson(e.to_string()))?;
+        cfg.validate()?;
+        Ok(cfg)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Every rule a config must satisfy before any weight is allocated.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(ModelError::Config(m));
+        if self.format != FORMAT_NAME {
+            return bad(format!(
+                "`format` is {:?}, expected {FORMAT_NAME:?}",
+                self.format
+            ));
+        }
+        if self.version != FORMAT_VERSION {
+            return bad(format!(
+                "format version {} is not supported (this Glimpse reads version {FORMAT_VERSION})",
+                self.version
+            ));
+        }
+        let ranged = [
+            ("d_model", self.d_model, MAX_D_MODEL),
+            ("n_heads", self.n_heads, MAX_D_MODEL),
+            ("n_kv_heads", self.n_kv_heads, MAX_D_MODEL),
+            ("n_layers", self.n_layers, MAX_LAYERS),
+            ("d_ff", self.d_ff, MAX_D_FF),
+            ("max_len", self.max_len, MAX_LEN),
+        ];
+        for (name, value, max) in ranged {
+            if value == 0 || value > max {
+                return bad(format!(
+                    "`{name}` is {value}; it must be between 1 and {max}"
+                ));
+            }
+        }
+        if self.d_model % self.n_heads != 0 {
+            return bad(format!(
+                "d_model {} is not divisible by n_heads {}",
+                self.d_model, self.n_heads
+            ));
+        }
+        if self.n_heads % self.n_kv_heads != 0 {
+            return bad(format!(
+                "n_heads {} is not divisible by n_kv_heads {}",
+                self.n_heads, self.n_kv_heads
+            ));
+        }
+        if !(self.ln_eps > 0.0 && self.ln_eps.is_finite()) {
+            return bad(format!(
+                "ln_eps must be a positive number, got {}",
+                self.ln_eps
+            ));
+        }
+        match self.positional {
+            Positional::Sinusoidal { base } | Positional::Rope { base }
+                if !(base > 1.0 && base.is_finite()) =>
+            {
+                return bad(format!("positional base must be > 1, got {base}"));
+            }
+            Positional::Sinusoidal { .. } if self.d_model % 2 != 0 => {
+                return bad("sinusoidal encodings need an even d_model".into());
+            }
+            Positional::Rope { .. } if self.d_head() % 2 != 0 => {
+                return bad(format!(
+                    "RoPE rotates pairs of dimensions, so d_head ({}) must be even",
+                    self.d_head()
+                ));
+            }
+            Positional::Relative { max_distance }
+                if max_distance == 0 || max_distance > MAX_LEN =>
+            {
+                return bad(format!(
+                    "relative max_distance must be between 1 and {MAX_LEN}, got {max_distance}"
+                ));
+            }
+            _ => {}
+        }
+        self.tokenizer.validate()?;
+        if self.vocab_size() > MAX_VOCAB {
+            return bad(format!(
+                "vocabulary has {} tokens, more than {MAX_VOCAB}",
+                self.vocab_size()
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::model::tokenizer::TokenizerKind;
+
+    pub fn small(family: Family, positional: Positional) -> ModelConfig {
+        ModelConfig {
+            format: FORMAT_NAME.into(),
+            version: FORMAT_VERSION,
+            name: "test".into(),
+            description: String::new(),
+            family,
+            d_model: 8,
+            n_heads: 4,
+            n_kv_heads: 2,
+            n_layers: 2,
+            d_ff: 16,
+            max_len: 16,
+            activation: Activation::Relu,
+            norm: NormPlacement::Pre,
+            ln_eps: 1e-5,
+            positional,
+            scoring: Scoring::ScaledDot,
+            tie_embeddings: false,
+            tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, "abcdefgh".chars()),
+        }
+    }
+
+    #[test]
+    fn round_trips_through_json() {
+        let c = small(Family::EncoderDecoder, Positional::Rope { base: 500.0 });
+        assert_eq!(ModelConfig::from_json(&c.to_json()).unwrap(), c);
+    }
+
+    #[test]
+    fn rejects_heads_that_do_not_divide() {
+        let mut c = small(Family::Decoder, Positional::None);
+        c.n_heads = 3;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("not divisible by n_heads 3"), "{e}");
+        let mut c = small(Family::Decoder, Positional::None);
+        c.n_kv_heads = 3;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("n_kv_heads 3"));
+    }
+
+    #[test]
+    fn rejects_odd_rope_and_zero_sizes_and_huge_sizes() {
+        let mut c = small(Family::Decoder, Positional::Rope { base: 10000.0 });
+        c.d_model = 12;
+        c.n_heads = 4; // d_head 3
+        c.n_kv_heads = 4;
+        assert!(c
+            .validate()
+            .unwrap_err()
+            .to_string()
+            .contains("must be even"));
+        let mut c = small(Family::Decoder, Positional::None);
+        c.n_layers = 0;
+        assert!(c.validate().is_err());
+        let mut c = small(Family::Decoder, Positional::None);
+        c.max_len = 1 << 40;
+        assert!(c.validate().is_err());
+    }
+
+    #[test]
+    fn rejects_wrong_format_and_bad_json() {
+        let mut c = small(Family::Decoder, Positional::None);
+        c.format = "something-else".into();
+        assert!(c.validate().unwrap_err().to_string().contains("format"));
+        let e = ModelConfig::from_json("{ not json").unwrap_err();
+        assert!(matches!(e, ModelError::ConfigJson(_)));
+        let e = ModelConfig::from_json(r#"{"format":"glimpse-model"}"#).unwrap_err();
+        assert!(e.to_string().contains("missing field"), "{e}");
+    }
+}

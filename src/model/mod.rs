@@ -1,0 +1,19 @@
+//! The transformer: pure computation over ndarray. Knows nothing of the UI.
+
+pub mod attention;
+pub mod builtin;
+pub mod checkpoint;
+pub mod config;
+pub mod error;
+pub mod layers;
+pub mod position;
+pub mod tokenizer;
+pub mod trace;
+pub mod transformer;
+pub mod weights;
+
+pub use attention::MaskChoice;
+pub use config::{Activation, Family, ModelConfig, NormPlacement, Positional, Scoring};
+pub use error::{ModelError, Result};
+pub use trace::{AttentionKind, Trace};
+pub use transformer::{ForwardOptions, Model, ModelInput, PreparedInput};

@@ -1,0 +1,164 @@
+//! Positional schemes as pure functions. The model calls these, and so do the labs that
+//! teach them: what a student sees is what runs. Angles are computed in f64 so that large
+//! positions stay exact before the cast to f32.
+
+use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut2, Axis};
+
+/// Angular frequency of sinusoidal band `k` (dimensions 2k and 2k+1): `base^(−2k/d)`.
+pub fn sinusoidal_frequency(k: usize, d: usize, base: f32) -> f64 {
+    (base as f64).powf(-2.0 * k as f64 / d as f64)
+}
+
+/// Wavelength of band `k` in positions: `2π · base^(2k/d)`.
+pub fn sinusoidal_wavelength(k: usize, d: usize, base: f32) -> f64 {
+    std::f64::consts::TAU / sinusoidal_frequency(k, d, base)
+}
+
+/// `PE(t, 2k) = sin(t ω_k)`, `PE(t, 2k+1) = cos(t ω_k)`, one row per position. `d` even.
+pub fn sinusoidal(positions: &[usize], d: usize, base: f32) -> Array2<f32> {
+    let mut pe = Array2::zeros((positions.len(), d));
+    for (row, &t) in positions.iter().enumerate() {
+        for k in 0..d / 2 {
+            let angle = t as f64 * sinusoidal_frequency(k, d, base);
+            pe[[row, 2 * k]] = angle.sin() as f32;
+            pe[[row, 2 * k + 1]] = angle.cos() as f32;
+        }
+    }
+    pe
+}
+
+/// RoPE rotation angle for position `t` and pair `p` of a `d_head`-wide head:
+/// `t · base^(−2p/d_head)`.
+pub fn rope_angle(t: usize, p: usize, d_head: usize, base: f32) -> f64 {
+    t as f64 * (base as f64).powf(-2.0 * p as f64 / d_head as f64)
+}
+
+/// Angles for every position × pair.
+pub fn rope_angles(positions: &[usize], d_head: usize, base: f32) -> Array2<f32> {
+    Array2::from_shape_fn((positions.len(), d_head / 2), |(r, p)| {
+        rope_angle(positions[r], p, d_head, base) as f32
+    })
+}
+
+/// Rotate every interleaved pair (2p, 2p+1) of each row by its position's angle, in place.
+/// Row `r` is at position `positions[r]`. Rows must have an even width.
+pub fn rope_rotate_in_place(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
+    let width = x.ncols();
+    for (mut row, &t) in x.axis_iter_mut(Axis(0)).zip(positions) {
+        for p in 0..width / 2 {
+            let (sin, cos) = rope_angle(t, p, width, base).sin_cos();
+            let (sin, cos) = (sin as f32, cos as f32);
+            let (a, b) = (row[2 * p], row[2 * p + 1]);
+            row[2 * p] = a * cos - b * sin;
+            row[2 * p + 1] = a * sin + b * cos;
+        }
+    }
+}
+
+/// A rotated copy (for the CLI's `--apply` and the RoPE table lab).
+pub fn rope_rotate(x: &Array2<f32>, positions: &[usize], base: f32) -> Array2<f32> {
+    let mut out = x.clone();
+    rope_rotate_in_place(out.view_mut(), positions, base);
+    out
+}
+
+/// ALiBi head slopes `m_h = 2^(−8(h+1)/H)`, a geometric sequence from `2^(−8/H)` to `2^(−8)`.
+pub fn alibi_slopes(n_heads: usize) -> Array1<f32> {
+    Array1::from_shape_fn(n_heads, |h| {
+        2f64.powf(-8.0 * (h + 1) as f64 / n_heads as f64) as f32
+    })
+}
+
+/// ALiBi bias for one head: `−m · |i − j|` for query positions × key positions.
+pub fn alibi_bias(slope: f32, q_pos: &[usize], k_pos: &[usize]) -> Array2<f32> {
+    Array2::from_shape_fn((q_pos.len(), k_pos.len()), |(r, c)| {
+        -slope * q_pos[r].abs_diff(k_pos[c]) as f32
+    })
+}
+
+/// Column of the relative-bias table for offset `j − i`, clipped to ±`max_distance`.
+pub fn relative_index(i: usize, j: usize, max_distance: usize) -> usize {
+    let k = max_distance as i64;
+    ((j as i64 - i as i64).clamp(-k, k) + k) as usize
+}
+
+/// Learned relative bias for one head: `table[clip(j − i) + K]`.
+pub fn relative_bias(
+    table: ArrayView1<f32>,
+    max_distance: usize,
+    q_pos: &[usize],
+    k_pos: &[usize],
+) -> Array2<f32> {
+    Array2::from_shape_fn((q_pos.len(), k_pos.len()), |(r, c)| {
+        table[relative_index(q_pos[r], k_pos[c], max_distance)]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn sinusoidal_matches_closed_form() {
+        let pe = sinusoidal(&[0, 1, 5], 4, 10000.0);
+        // position 0: sin 0 = 0, cos 0 = 1
+        assert_eq!(pe.row(0).to_vec(), vec![0.0, 1.0, 0.0, 1.0]);
+        // band 1 frequency = 10000^(-2/4) = 0.01
+        assert!((pe[[2, 2]] - (0.05f64).sin() as f32).abs() < 1e-7);
+        assert!((pe[[1, 0]] - 1f32.sin()).abs() < 1e-7);
+        assert!((sinusoidal_wavelength(0, 4, 10000.0) - std::f64::consts::TAU).abs() < 1e-12);
+    }
+
+    #[test]
+    fn every_band_is_a_point_on_the_unit_circle() {
+        let pe = sinusoidal(&[0, 3, 17, 400], 16, 10000.0);
+        for row in pe.rows() {
+            for k in 0..8 {
+                let r2 = row[2 * k].powi(2) + row[2 * k + 1].powi(2);
+                assert!((r2 - 1.0).abs() < 1e-6);
+            }
+        }
+    }
+
+    #[test]
+    fn rope_textbook_example() {
+        // One pair, position 1, base such that θ = 1 rad: (1, 0) → (cos 1, sin 1).
+        let x = array![[1.0f32, 0.0], [1.0, 0.0]];
+        let r = rope_rotate(&x, &[0, 1], 10000.0);
+        assert_eq!(r.row(0).to_vec(), vec![1.0, 0.0]);
+        assert!((r[[1, 0]] - 1f32.cos()).abs() < 1e-7);
+        assert!((r[[1, 1]] - 1f32.sin()).abs() < 1e-7);
+    }
+
+    #[test]
+    fn rope_preserves_norms() {
+        let x = array![[0.3f32, -1.2, 2.0, 0.5], [1.0, 2.0, 3.0, 4.0]];
+        let r = rope_rotate(&x, &[7, 123], 10000.0);
+        for (a, b) in x.rows().into_iter().zip(r.rows()) {
+            assert!((a.dot(&a) - b.dot(&b)).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn alibi_slopes_for_eight_heads_are_powers_of_half() {
+        let s = alibi_slopes(8);
+        assert_eq!(
+            s.to_vec(),
+            (1..=8).map(|h| 0.5f32.powi(h)).collect::<Vec<_>>()
+        );
+        let b = alibi_bias(0.5, &[2], &[0, 1, 2, 3]);
+        assert_eq!(b.row(0).to_vec(), vec![-1.0, -0.5, 0.0, -0.5]);
+    }
+
+    #[test]
+    fn relative_offsets_are_clipped() {
+        assert_eq!(relative_index(5, 0, 2), 0);
+        assert_eq!(relative_index(5, 4, 2), 1);
+        assert_eq!(relative_index(5, 5, 2), 2);
+        assert_eq!(relative_index(0, 9, 2), 4);
+        let t = array![10.0f32, 11.0, 12.0, 13.0, 14.0];
+        let b = relative_bias(t.view(), 2, &[1], &[0, 1, 2, 3, 4]);
+        assert_eq!(b.row(0).to_vec(), vec![11.0, 12.0, 13.0, 14.0, 14.0]);
+    }
+}

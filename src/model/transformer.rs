@@ -1,0 +1,593 @@
+//! The transformer: one block template, three families, a traced forward pass, and
+//! incremental decoding with a key/value cache.
+
+use super::attention::{
+    self, block_keys, causal_mask, full_mask, AttentionCall, AttentionShape, KvCache, KvSource,
+    MaskChoice,
+};
+use super::config::{ModelConfig, NormPlacement, Positional};
+use super::error::{ModelError, Result};
+use super::layers::{ffn, layer_norm, linear, LayerNormWeights};
+use super::position;
+use super::tokenizer::{Tokenizer, BOS, PAD};
+use super::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
+use super::weights::{init_tensors, parameter_count, BlockWeights, StackWeights, Weights};
+use ndarray::{Array1, Array2, ArrayView2, Axis};
+
+/// Largest model `Model::random` will allocate (parameters).
+pub const MAX_RANDOM_PARAMETERS: usize = 64 * 1024 * 1024;
+
+/// Token ids for the stacks: `source` feeds the encoder, `target` the decoder
+/// (already starting with `<bos>`). A family ignores the side it does not have.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ModelInput {
+    pub source: Vec<u32>,
+    pub target: Vec<u32>,
+}
+
+/// Text turned into model input, with what the user should be told about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedInput {
+    pub input: ModelInput,
+    /// Pieces not in the vocabulary (shown as `<unk>`).
+    pub unknown: usize,
+    /// Tokens cut off because the input was longer than the model's `max_len`.
+    pub truncated: usize,
+}
+
+/// Run-time choices that change the computation without changing the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForwardOptions {
+    /// Softmax temperature τ (> 0): scores are divided by `√d_k · τ`.
+    pub temperature: f32,
+    /// The self-attention mask of the main stack (the decoder if there is one).
+    pub self_mask: MaskChoice,
+    /// Block keys that are `<pad>` tokens.
+    pub mask_padding: bool,
+}
+
+impl Default for ForwardOptions {
+    fn default() -> Self {
+        Self {
+            temperature: 1.0,
+            self_mask: MaskChoice::Default,
+            mask_padding: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Model {
+    pub config: ModelConfig,
+    pub tokenizer: Tokenizer,
+    pub weights: Weights,
+}
+
+/// Per-layer caches of an incremental decoder.
+#[derive(Debug, Clone, Default)]
+pub struct LayerCache {
+    pub self_kv: KvCache,
+    pub cross_kv: KvCache,
+}
+
+/// State of incremental decoding: encoder memory, caches, tokens so far.
+#[derive(Debug, Clone)]
+pub struct DecodeState {
+    memory: Option<Array2<f32>>,
+    source_tokens: Vec<String>,
+    source_pad: Vec<bool>,
+    pub caches: Vec<LayerCache>,
+    pub ids: Vec<u32>,
+}
+
+impl DecodeState {
+    /// Keys and values cached so far (per layer, self-attention).
+    pub fn cached_positions(&self) -> usize {
+        self.caches.first().map_or(0, |c| c.self_kv.len())
+    }
+}
+
+/// The output of one decoding step.
+#[derive(Debug, Clone)]
+pub struct StepOutput {
+    pub logits: Array1<f32>,
+    /// The decoder stack's trace for the new position only (one query row).
+    pub trace: StackTrace,
+}
+
+/// Everything one stack run needs besides its weights.
+struct StackRun<'a> {
+    ids: &'a [u32],
+    /// Positions of the rows being computed.
+    positions: Vec<usize>,
+    /// Positions and labels of the self-attention keys (equal to the rows without a cache).
+    key_positions: Vec<usize>,
+    key_tokens: Vec<String>,
+    self_allowed: Array2<bool>,
+    memory: Option<(ArrayView2<'a, f32>, &'a [String], &'a [bool])>,
+    caches: Option<&'a mut [LayerCache]>,
+    temperature: f32,
+}
+
+impl Model {
+    pub fn new(config: ModelConfig, weights: Weights) -> Result<Self> {
+        config.validate()?;
+        let tokenizer = Tokenizer::new(config.tokenizer.clone())?;
+        Ok(Self {
+            config,
+            tokenizer,
+            weights,
+        })
+    }
+
+    /// A freshly initialised model, deterministic for a seed.
+    pub fn random(config: ModelConfig, seed: u64) -> Result<Self> {
+        config.validate()?;
+        let n = parameter_count(&config);
+        if n > MAX_RANDOM_PARAMETERS {
+            return Err(ModelError::Config(format!(
+                "this config has {n} parameters, more than the {MAX_RANDOM_PARAMETERS} Glimpse will allocate"
+            )));
+        }
+        let weights = Weights::from_tensors(&config, init_tensors(&config, seed))?;
+        Self::new(config, weights)
+    }
+
+    /// Tokenize text for this model's family, cutting anything past `max_len`.
+    /// `source` feeds the encoder; `target` the decoder (after `<bos>`). A decoder-only model
+    /// reads `source` when `target` is empty, so one text box serves every family.
+    pub fn prepare(&self, source: &str, target: &str) -> PreparedInput {
+        let max = self.config.max_len;
+        let mut unknown = 0;
+        let mut truncated = 0;
+        let mut encode = |text: &str, with_bos: bool| {
+            let e = self.tokenizer.encode(text);
+            unknown += e.unknown;
+            let mut ids = Vec::with_capacity(e.ids.len() + 1);
+            if with_bos {
+                ids.push(BOS);
+            }
+            ids.extend(e.ids);
+            truncated += ids.len().saturating_sub(max);
+            ids.truncate(max);
+            ids
+        };
+        let family = self.config.family;
+        let input = match (family.has_encoder(), family.has_decoder()) {
+            (true, false) => ModelInput {
+                source: encode(source, false),
+                target: vec![],
+            },
+            (false, true) => ModelInput {
+                source: vec![],
+                target: encode(if target.is_empty() { source } else { target }, true),
+            },
+            _ => ModelInput {
+                source: encode(source, false),
+                target: encode(target, true),
+            },
+        };
+        PreparedInput {
+            input,
+            unknown,
+            truncated,
+        }
+    }
+
+    fn check_ids(&self, ids: &[u32], side: &str) -> Result<()> {
+        if ids.is_empty() {
+            return Err(ModelError::Input(format!(
+                "the {side} is empty: type at least one token"
+            )));
+        }
+        if ids.len() > self.config.max_len {
+            return Err(ModelError::TooLong {
+                len: ids.len(),
+                max: self.config.max_len,
+            });
+        }
+        let vocab = self.config.vocab_size();
+        match ids.iter().find(|&&i| i as usize >= vocab) {
+            Some(&id) => Err(ModelError::BadTokenId { id, vocab }),
+            None => Ok(()),
+        }
+    }
+
+    fn check_options(&self, opts: &ForwardOptions) -> Result<()> {
+        if !(opts.temperature > 0.0 && opts.temperature.is_finite()) {
+            return Err(ModelError::Input(format!(
+                "temperature must be a positive number, got {}",
+                opts.temperature
+            )));
+        }
+        Ok(())
+    }
+
+    fn attention_shape(&self, cross: bool) -> AttentionShape {
+        let c = &self.config;
+        AttentionShape {
+            n_heads: c.n_heads,
+            n_kv_heads: c.n_kv_heads,
+            d_head: c.d_head(),
+            scoring: c.scoring,
+            positional: if cross {
+                Positional::None
+            } else {
+                c.positional
+            },
+        }
+    }
+
+    /// Token embeddings plus absolute positional encodings for rows at `positions`.
+    fn embed(&self, ids: &[u32], positions: &[usize]) -> (Array2<f32>, Option<Array2<f32>>) {
+        let d = self.config.d_model;
+        let mut x = Array2::zeros((ids.len(), d));
+        for (mut row, &id) in x.rows_mut().into_iter().zip(ids) {
+            row.assign(&self.weights.tok_embed.row(id as usize));
+        }
+        let pos = match (self.config.positional, &self.weights.pos_embed) {
+            (Positional::Sinusoidal { base }, _) => Some(position::sinusoidal(positions, d, base)),
+            (Positional::Learned, Some(table)) => Some(table.select(Axis(0), positions)),
+            _ => None,
+        };
+        if let Some(p) = &pos {
+            x += p;
+        }
+        (x, pos)
+    }
+
+    fn sublayer<T>(
+        &self,
+        x: &Array2<f32>,
+        ln: &LayerNormWeights,
+        f: impl FnOnce(ArrayView2<f32>) -> (T, Array2<f32>),
+    ) -> SublayerTrace<T> {
+        let eps = self.config.ln_eps;
+        match self.config.norm {
+            NormPlacement::Pre => {
+                let norm = layer_norm(x.view(), ln, eps);
+                let (inner, out) = f(norm.output.view());
+                SublayerTrace {
+                    norm,
+                    inner,
+                    residual: x + &out,
+                }
+            }
+            NormPlacement::Post => {
+                let (inner, out) = f(x.view());
+                let norm = layer_norm((x + &out).view(), ln, eps);
+                let residual = norm.output.clone();
+                SublayerTrace {
+                    norm,
+                    inner,
+                    residual,
+                }
+            }
+        }
+    }
+
+    fn block(
+        &self,
+        b: &BlockWeights,
+        x: Array2<f32>,
+        run: &StackRun,
+        tokens: &[String],
+        cache: Option<&mut LayerCache>,
+    ) -> BlockTrace {
+        let (self_cache, cross_cache) = match cache {
+            Some(c) => (Some(&mut c.self_kv), Some(&mut c.cross_kv)),
+            None => (None, None),
+        };
+        let self_attn = self.sublayer(&x, &b.ln_attn, |h| {
+            let t = attention::multi_head(
+                &b.self_attn,
+                self.attention_shape(false),
+                h,
+                KvSource::SelfRows,
+                AttentionCall {
+                    q_pos: &run.positions,
+                    k_pos: &run.key_positions,
+                    allowed: run.self_allowed.clone(),
+                    temperature: run.temperature,
+                    query_tokens: tokens.to_vec(),
+                    key_tokens: run.key_tokens.clone(),
+                },
+                self_cache,
+            );
+            let out = t.out.clone();
+            (t, out)
+        });
+        let mut stream = self_attn.residual.clone();
+        let cross_attn = match (&b.cross, run.memory) {
+            (Some((ln, w)), Some((memory, mem_tokens, mem_pad))) => {
+                let t = self.sublayer(&stream, ln, |h| {
+                    let mut allowed = full_mask(h.nrows(), memory.nrows());
+                    block_keys(&mut allowed, mem_pad);
+                    let mem_pos: Vec<usize> = (0..memory.nrows()).collect();
+                    let t = attention::multi_head(
+                        w,
+                        self.attention_shape(true),
+                        h,
+                        KvSource::Memory(memory),
+                        AttentionCall {
+                            q_pos: &run.positions,
+                            k_pos: &mem_pos,
+                            allowed,
+                            temperature: run.temperature,
+                            query_tokens: tokens.to_vec(),
+                            key_tokens: mem_tokens.to_vec(),
+                        },
+                        cross_cache,
+                    );
+                    let out = t.out.clone();
+                    (t, out)
+                });
+                stream = t.residual.clone();
+                Some(t)
+            }
+            _ => None,
+        };
+        let act = self.config.activation;
+        let ffn = self.sublayer(&stream, &b.ln_ffn, |h| {
+            let t = ffn(h, &b.ffn, act);
+            let out = t.output.clone();
+            (t, out)
+        });
+        BlockTrace {
+            input: x,
+            self_attn,
+            cross_attn,
+            ffn,
+        }
+    }
+
+    fn stack(&self, stack: &StackWeights, mut run: StackRun) -> StackTrace {
+        let tokens = self.tokenizer.tokens(run.ids);
+        let (embed, positional) = self.embed(run.ids, &run.positions);
+        let mut x = embed.clone();
+        let mut blocks = Vec::with_capacity(stack.blocks.len());
+        let mut caches = run.caches.take();
+        for (l, b) in stack.blocks.iter().enumerate() {
+            let cache = caches.as_deref_mut().and_then(|c| c.get_mut(l));
+            let t = self.block(b, x, &run, &tokens, cache);
+            x = t.output().clone();
+            blocks.push(t);
+        }
+        let final_norm = stack
+            .ln_f
+            .as_ref()
+            .map(|ln| layer_norm(x.view(), ln, self.config.ln_eps));
+        let output = final_norm.as_ref().map_or(x, |n| n.output.clone());
+        StackTrace {
+            tokens,
+            ids: run.ids.to_vec(),
+            embed,
+            positional,
+            blocks,
+            final_norm,
+            output,
+        }
+    }
+
+    fn self_mask(
+        &self,
+        choice: &MaskChoice,
+        causal_default: bool,
+        t: usize,
+    ) -> Result<Array2<bool>> {
+        let pos: Vec<usize> = (0..t).collect();
+        Ok(match choice {
+            MaskChoice::Default if causal_default => causal_mask(&pos, &pos),
+            MaskChoice::Default | MaskChoice::None => full_mask(t, t),
+            MaskChoice::Causal => causal_mask(&pos, &pos),
+            MaskChoice::Prefix(n) => attention::prefix_mask(t, *n),
+            MaskChoice::Custom(m) => {
+                if m.dim() != (t, t) {
+                    return Err(ModelError::Input(format!(
+                        "the custom mask is {}×{} but the input has {t} tokens",
+                        m.nrows(),
+                        m.ncols()
+                    )));
+                }
+                m.clone()
+            }
+        })
+    }
+
+    fn logits(&self, output: &Array2<f32>) -> Array2<f32> {
+        linear(
+            output.view(),
+            self.weights.output_matrix(),
+            &self.weights.lm_bias,
+        )
+    }
+
+    fn pads(&self, ids: &[u32], opts: &ForwardOptions) -> Vec<bool> {
+        ids.iter().map(|&i| opts.mask_padding && i == PAD).collect()
+    }
+
+    /// Encoder stack over `source` (the user's mask applies here only in encoder-only models).
+    fn run_encoder(
+        &self,
+        source: &[u32],
+        opts: &ForwardOptions,
+        user_mask: bool,
+    ) -> Result<StackTrace> {
+        let stack = self
+            .weights
+            .encoder
+            .as_ref()
+            .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
+        let t = source.len();
+        let choice = if user_mask {
+            &opts.self_mask
+        } else {
+            &MaskChoice::Default
+        };
+        let mut allowed = self.self_mask(choice, false, t)?;
+        block_keys(&mut allowed, &self.pads(source, opts));
+        let positions: Vec<usize> = (0..t).collect();
+        Ok(self.stack(
+            stack,
+            StackRun {
+                ids: source,
+                positions: positions.clone(),
+                key_positions: positions,
+                key_tokens: self.tokenizer.tokens(source),
+                self_allowed: allowed,
+                memory: None,
+                caches: None,
+                temperature: opts.temperature,
+            },
+        ))
+    }
+
+    /// The traced forward pass over a whole input.
+    pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
+        self.check_options(opts)?;
+        let family = self.config.family;
+        if family.has_encoder() {
+            self.check_ids(&input.source, "source")?;
+        }
+        if family.has_decoder() {
+            self.check_ids(&input.target, "target")?;
+        }
+        let encoder = if family.has_encoder() {
+            Some(self.run_encoder(&input.source, opts, !family.has_decoder())?)
+        } else {
+            None
+        };
+        let decoder = match &self.weights.decoder {
+            Some(stack) => {
+                let t = input.target.len();
+                let mut allowed = self.self_mask(&opts.self_mask, true, t)?;
+                block_keys(&mut allowed, &self.pads(&input.target, opts));
+                let src_pad = self.pads(&input.source, opts);
+                let memory = encoder
+                    .as_ref()
+                    .map(|e| (e.output.view(), e.tokens.as_slice(), src_pad.as_slice()));
+                let positions: Vec<usize> = (0..t).collect();
+                Some(self.stack(
+                    stack,
+                    StackRun {
+                        ids: &input.target,
+                        positions: positions.clone(),
+                        key_positions: positions,
+                        key_tokens: self.tokenizer.tokens(&input.target),
+                        self_allowed: allowed,
+                        memory,
+                        caches: None,
+                        temperature: opts.temperature,
+                    },
+                ))
+            }
+            None => None,
+        };
+        let last = decoder.as_ref().or(encoder.as_ref()).map(|s| &s.output);
+        let logits = last.map(|o| self.logits(o)).unwrap_or_default();
+        Ok(Trace {
+            model: self.config.name.clone(),
+            family,
+            encoder,
+            decoder,
+            logits,
+        })
+    }
+
+    /// Sequences of different lengths padded with `<pad>` to the longest, each run with the
+    /// padding mask (unless `opts.mask_padding` is off, to show what goes wrong).
+    pub fn forward_batch(
+        &self,
+        inputs: &[ModelInput],
+        opts: &ForwardOptions,
+    ) -> Result<Vec<Trace>> {
+        let longest_src = inputs.iter().map(|i| i.source.len()).max().unwrap_or(0);
+        let longest_tgt = inputs.iter().map(|i| i.target.len()).max().unwrap_or(0);
+        inputs
+            .iter()
+            .map(|i| {
+                let mut padded = i.clone();
+                padded.source.resize(longest_src, PAD);
+                padded.target.resize(longest_tgt, PAD);
+                self.forward(&padded, opts)
+            })
+            .collect()
+    }
+
+    /// Begin incremental decoding. Encoder–decoder models encode `source` once here.
+    pub fn start_decoding(&self, source: &[u32], opts: &ForwardOptions) -> Result<DecodeState> {
+        self.check_options(opts)?;
+        let family = self.config.family;
+        if !family.has_decoder() {
+            return Err(ModelError::Input(
+                "an encoder-only model has no decoder to generate with".into(),
+            ));
+        }
+        let (memory, source_tokens, source_pad) = if family.has_encoder() {
+            self.check_ids(source, "source")?;
+            let e = self.run_encoder(source, opts, false)?;
+            (Some(e.output), e.tokens, self.pads(source, opts))
+        } else {
+            (None, vec![], vec![])
+        };
+        Ok(DecodeState {
+            memory,
+            source_tokens,
+            source_pad,
+            caches: vec![LayerCache::default(); self.config.n_layers],
+            ids: vec![],
+        })
+    }
+
+    /// Feed one token; returns the logits for the next one. Keys and values of earlier
+    /// positions come from the cache, so each step costs O(t·d) attention work.
+    pub fn decode_step(
+        &self,
+        state: &mut DecodeState,
+        token: u32,
+        opts: &ForwardOptions,
+    ) -> Result<StepOutput> {
+        self.check_options(opts)?;
+        let stack = self
+            .weights
+            .decoder
+            .as_ref()
+            .ok_or_else(|| ModelError::Input("this model has no decoder".into()))?;
+        let vocab = self.config.vocab_size();
+        if token as usize >= vocab {
+            return Err(ModelError::BadTokenId { id: token, vocab });
+        }
+        let t = state.ids.len();
+        if t >= self.config.max_len {
+            return Err(ModelError::TooLong {
+                len: t + 1,
+                max: self.config.max_len,
+            });
+        }
+        state.ids.push(token);
+        let ids = [token];
+        let key_positions: Vec<usize> = (0..=t).collect();
+        let memory = state.memory.as_ref().map(|m| {
+            (
+                m.view(),
+                state.source_tokens.as_slice(),
+                state.source_pad.as_slice(),
+            )
+        });
+        let trace = self.stack(
+            stack,
+            StackRun {
+                ids: &ids,
+                positions: vec![t],
+                key_positions: key_positions.clone(),
+                key_tokens: self.tokenizer.tokens(&state.ids),
+                self_allowed: causal_mask(&[t], &key_positions),
+                memory,
+                caches: Some(&mut state.caches),
+                temperature: opts.temperature,
+            },
+        );
+        let logits = self.logits(&trace.output).row(0).to_owned();
+        Ok(StepOutput { logits, trace })
+    }
+}

@@ -1,0 +1,520 @@
+//! The model's parameters, and the one mapping between them and the named tensors of a
+//! checkpoint (docs/FORMAT.md). Loading, saving and random initialisation all go through
+//! `tensor_specs`, so the three can never disagree about a name or a shape.
+
+use super::config::{ModelConfig, NormPlacement, Positional, Scoring};
+use super::error::{ModelError, Result};
+use super::layers::{FfnWeights, LayerNormWeights};
+use crate::util::rng::Rng;
+use ndarray::{Array1, Array2, Array3, ArrayD, Dimension, IxDyn};
+use std::collections::BTreeMap;
+
+/// Named tensors, as in a checkpoint file.
+pub type TensorMap = BTreeMap<String, ArrayD<f32>>;
+
+/// How a fresh tensor is initialised.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Init {
+    /// Normal with this standard deviation.
+    Normal(f32),
+    Zeros,
+    Ones,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TensorSpec {
+    pub name: String,
+    pub shape: Vec<usize>,
+    pub init: Init,
+}
+
+/// The score function's own parameters, per head.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScoreWeights {
+    Dot,
+    /// `vᵀ tanh(W q + U k)`: `w`, `u` are `[H, h, h]`, `v` is `[H, h]`.
+    Additive {
+        w: Array3<f32>,
+        u: Array3<f32>,
+        v: Array2<f32>,
+    },
+    /// `qᵀ W k`: `w` is `[H, h, h]`.
+    Bilinear {
+        w: Array3<f32>,
+    },
+}
+
+/// How queries, keys and values are projected.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Projection {
+    /// Self-attention: one fused matrix, rows Q heads, then K heads, then V heads.
+    Fused {
+        w_qkv: Array2<f32>,
+        b_qkv: Array1<f32>,
+    },
+    /// Cross-attention: queries from the decoder, keys and values from the encoder memory.
+    Cross {
+        w_q: Array2<f32>,
+        b_q: Array1<f32>,
+        w_kv: Array2<f32>,
+        b_kv: Array1<f32>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct AttentionWeights {
+    pub projection: Projection,
+    pub w_o: Array2<f32>,
+    pub b_o: Array1<f32>,
+    pub score: ScoreWeights,
+    /// `[H, 2K+1]` learned relative bias (self-attention of `relative` models).
+    pub rel_bias: Option<Array2<f32>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BlockWeights {
+    pub ln_attn: LayerNormWeights,
+    pub self_attn: AttentionWeights,
+    pub cross: Option<(LayerNormWeights, AttentionWeights)>,
+    pub ln_ffn: LayerNormWeights,
+    pub ffn: FfnWeights,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackWeights {
+    pub blocks: Vec<BlockWeights>,
+    /// Final LayerNorm of a pre-norm stack.
+    pub ln_f: Option<LayerNormWeights>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weights {
+    pub tok_embed: Array2<f32>,
+    pub pos_embed: Option<Array2<f32>>,
+    pub encoder: Option<StackWeights>,
+    pub decoder: Option<StackWeights>,
+    /// `None` when the output projection is tied to `tok_embed`.
+    pub lm_head: Option<Array2<f32>>,
+    pub lm_bias: Array1<f32>,
+}
+
+/// Every tensor a config needs, with its shape and initialisation.
+pub fn tensor_specs(cfg: &ModelConfig) -> Vec<TensorSpec> {
+    let d = cfg.d_model;
+    let (heads, kv, h, ff, vocab) = (
+        cfg.n_heads,
+        cfg.n_kv_heads,
+        cfg.d_head(),
+        cfg.d_ff,
+        cfg.vocab_size(),
+    );
+    let mut specs = Vec::new();
+    let mut add =
+        |name: String, shape: Vec<usize>, init: Init| specs.push(TensorSpec { name, shape, init });
+    let proj = |fan_in: usize| Init::Normal(1.0 / (fan_in as f32).sqrt());
+
+    add("tok_embed".into(), vec![vocab, d], Init::Normal(1.0));
+    if cfg.positional == Positional::Learned {
+        add("pos_embed".into(), vec![cfg.max_len, d], Init::Normal(0.5));
+    }
+    let norm = |add: &mut dyn FnMut(String, Vec<usize>, Init), p: &str| {
+        add(format!("{p}.gamma"), vec![d], Init::Ones);
+        add(format!("{p}.beta"), vec![d], Init::Zeros);
+    };
+    let attention = |add: &mut dyn FnMut(String, Vec<usize>, Init), p: &str, cross: bool| {
+        if cross {
+            add(format!("{p}.w_q"), vec![heads * h, d], proj(d));
+            add(format!("{p}.b_q"), vec![heads * h], Init::Zeros);
+            add(format!("{p}.w_kv"), vec![2 * kv * h, d], proj(d));
+            add(format!("{p}.b_kv"), vec![2 * kv * h], Init::Zeros);
+        } else {
+            add(format!("{p}.w_qkv"), vec![(heads + 2 * kv) * h, d], proj(d));
+            add(
+                format!("{p}.b_qkv"),
+                vec![(heads + 2 * kv) * h],
+                Init::Zeros,
+            );
+        }
+        add(format!("{p}.w_o"), vec![d, heads * h], proj(heads * h));
+        add(format!("{p}.b_o"), vec![d], Init::Zeros);
+        match cfg.scoring {
+            Scoring::ScaledDot => {}
+            Scoring::Bilinear => add(format!("{p}.score_w"), vec![heads, h, h], proj(h)),
+            Scoring::Additive => {
+                add(format!("{p}.score_w"), vec![heads, h, h], proj(h));
+                add(format!("{p}.score_u"), vec![heads, h, h], proj(h));
+                add(format!("{p}.score_v"), vec![heads, h], proj(h));
+            }
+        }
+        if let (Positional::Relative { max_distance }, false) = (cfg.positional, cross) {
+            add(
+                format!("{p}.rel_bias"),
+                vec![heads, 2 * max_distance + 1],
+                Init::Normal(0.5),
+            );
+        }
+    };
+    let has_cross = cfg.family.has_encoder() && cfg.family.has_decoder();
+    for (stack, present, cross) in [
+        ("enc", cfg.family.has_encoder(), false),
+        ("dec", cfg.family.has_decoder(), has_cross),
+    ] {
+        if !present {
+            continue;
+        }
+        for l in 0..cfg.n_layers {
+            norm(&mut add, &format!("{stack}.{l}.ln_attn"));
+            attention(&mut add, &format!("{stack}.{l}.self_attn"), false);
+            if cross {
+                norm(&mut add, &format!("{stack}.{l}.ln_cross"));
+                attention(&mut add, &format!("{stack}.{l}.cross_attn"), true);
+            }
+            norm(&mut add, &format!("{stack}.{l}.ln_ffn"));
+            add(format!("{stack}.{l}.ffn.w1"), vec![ff, d], proj(d));
+            add(format!("{stack}.{l}.ffn.b1"), vec![ff], Init::Zeros);
+            add(format!("{stack}.{l}.ffn.w2"), vec![d, ff], proj(ff));
+            add(format!("{stack}.{l}.ffn.b2"), vec![d], Init::Zeros);
+        }
+        if cfg.norm == NormPlacement::Pre {
+            norm(&mut add, &format!("{stack}.ln_f"));
+        }
+    }
+    if !cfg.tie_embeddings {
+        add("lm_head.weight".into(), vec![vocab, d], proj(d));
+    }
+    add("lm_head.bias".into(), vec![vocab], Init::Zeros);
+    specs
+}
+
+/// Number of parameters a config asks for (checked before anything is allocated).
+pub fn parameter_count(cfg: &ModelConfig) -> usize {
+    tensor_specs(cfg)
+        .iter()
+        .map(|s| s.shape.iter().product::<usize>())
+        .sum()
+}
+
+/// Fresh tensors for a config, deterministic for a seed.
+pub fn init_tensors(cfg: &ModelConfig, seed: u64) -> TensorMap {
+    let mut rng = Rng::new(seed);
+    tensor_specs(cfg)
+        .into_iter()
+        .map(|s| {
+            let n = s.shape.iter().product();
+            let data: Vec<f32> = match s.init {
+                Init::Zeros => vec![0.0; n],
+                Init::Ones => vec![1.0; n],
+                Init::Normal(std) => (0..n).map(|_| rng.normal() as f32 * std).collect(),
+            };
+            let t =
+                ArrayD::from_shape_vec(IxDyn(&s.shape), data).expect("shape matches data length");
+            (s.name, t)
+        })
+        .collect()
+}
+
+/// Check a map against the config: every tensor present with the right shape, none extra,
+/// all values finite. Nothing is built unless everything is right.
+pub fn check_tensors(cfg: &ModelConfig, map: &TensorMap) -> Result<()> {
+    let specs = tensor_specs(cfg);
+    for s in &specs {
+        let t = map
+            .get(&s.name)
+            .ok_or_else(|| ModelError::MissingTensor(s.name.clone()))?;
+        if t.shape() != s.shape.as_slice() {
+            return Err(ModelError::ShapeMismatch {
+                name: s.name.clone(),
+                expected: s.shape.clone(),
+                found: t.shape().to_vec(),
+            });
+        }
+        if t.iter().any(|v| !v.is_finite()) {
+            return Err(ModelError::NonFinite(s.name.clone()));
+        }
+    }
+    if let Some(extra) = map.keys().find(|k| !specs.iter().any(|s| &s.name == *k)) {
+        return Err(ModelError::UnexpectedTensor(extra.clone()));
+    }
+    Ok(())
+}
+
+/// Takes tensors out of a map that `check_tensors` accepted.
+struct Taker {
+    map: TensorMap,
+}
+
+impl Taker {
+    fn take<D: Dimension>(&mut self, name: &str) -> Result<ndarray::Array<f32, D>> {
+        let t = self
+            .map
+            .remove(name)
+            .ok_or_else(|| ModelError::MissingTensor(name.to_string()))?;
+        let found = t.shape().to_vec();
+        t.into_dimensionality::<D>()
+            .map_err(|_| ModelError::ShapeMismatch {
+                name: name.to_string(),
+                expected: vec![],
+                found,
+            })
+    }
+
+    fn norm(&mut self, p: &str) -> Result<LayerNormWeights> {
+        Ok(LayerNormWeights {
+            gamma: self.take(&format!("{p}.gamma"))?,
+            beta: self.take(&format!("{p}.beta"))?,
+        })
+    }
+
+    fn attention(&mut self, cfg: &ModelConfig, p: &str, cross: bool) -> Result<AttentionWeights> {
+        let projection = if cross {
+            Projection::Cross {
+                w_q: self.take(&format!("{p}.w_q"))?,
+                b_q: self.take(&format!("{p}.b_q"))?,
+                w_kv: self.take(&format!("{p}.w_kv"))?,
+                b_kv: self.take(&format!("{p}.b_kv"))?,
+            }
+        } else {
+            Projection::Fused {
+                w_qkv: self.take(&format!("{p}.w_qkv"))?,
+                b_qkv: self.take(&format!("{p}.b_qkv"))?,
+            }
+        };
+        let score = match cfg.scoring {
+            Scoring::ScaledDot => ScoreWeights::Dot,
+            Scoring::Bilinear => ScoreWeights::Bilinear {
+                w: self.take(&format!("{p}.score_w"))?,
+            },
+            Scoring::Additive => ScoreWeights::Additive {
+                w: self.take(&format!("{p}.score_w"))?,
+                u: self.take(&format!("{p}.score_u"))?,
+                v: self.take(&format!("{p}.score_v"))?,
+            },
+        };
+        let rel_bias = match (cfg.positional, cross) {
+            (Positional::Relative { .. }, false) => Some(self.take(&format!("{p}.rel_bias"))?),
+            _ => None,
+        };
+        Ok(AttentionWeights {
+            projection,
+            w_o: self.take(&format!("{p}.w_o"))?,
+            b_o: self.take(&format!("{p}.b_o"))?,
+            score,
+            rel_bias,
+        })
+    }
+
+    fn stack(&mut self, cfg: &ModelConfig, s: &str, cross: bool) -> Result<StackWeights> {
+        let mut blocks = Vec::with_capacity(cfg.n_layers);
+        for l in 0..cfg.n_layers {
+            let ln_attn = self.norm(&format!("{s}.{l}.ln_attn"))?;
+            let self_attn = self.attention(cfg, &format!("{s}.{l}.self_attn"), false)?;
+            let cross = if cross {
+                Some((
+                    self.norm(&format!("{s}.{l}.ln_cross"))?,
+                    self.attention(cfg, &format!("{s}.{l}.cross_attn"), true)?,
+                ))
+            } else {
+                None
+            };
+            blocks.push(BlockWeights {
+                ln_attn,
+                self_attn,
+                cross,
+                ln_ffn: self.norm(&format!("{s}.{l}.ln_ffn"))?,
+                ffn: FfnWeights {
+                    w1: self.take(&format!("{s}.{l}.ffn.w1"))?,
+                    b1: self.take(&format!("{s}.{l}.ffn.b1"))?,
+                    w2: self.take(&format!("{s}.{l}.ffn.w2"))?,
+                    b2: self.take(&format!("{s}.{l}.ffn.b2"))?,
+                },
+            });
+        }
+        let ln_f = match cfg.norm {
+            NormPlacement::Pre => Some(self.norm(&format!("{s}.ln_f"))?),
+            NormPlacement::Post => None,
+        };
+        Ok(StackWeights { blocks, ln_f })
+    }
+}
+
+impl Weights {
+    /// Build from named tensors; refuses anything `check_tensors` would.
+    pub fn from_tensors(cfg: &ModelConfig, map: TensorMap) -> Result<Self> {
+        check_tensors(cfg, &map)?;
+        let mut t = Taker { map };
+        let has_cross = cfg.family.has_encoder() && cfg.family.has_decoder();
+        let encoder = if cfg.family.has_encoder() {
+            Some(t.stack(cfg, "enc", false)?)
+        } else {
+            None
+        };
+        let decoder = if cfg.family.has_decoder() {
+            Some(t.stack(cfg, "dec", has_cross)?)
+        } else {
+            None
+        };
+        Ok(Self {
+            tok_embed: t.take("tok_embed")?,
+            pos_embed: if cfg.positional == Positional::Learned {
+                Some(t.take("pos_embed")?)
+            } else {
+                None
+            },
+            encoder,
+            decoder,
+            lm_head: if cfg.tie_embeddings {
+                None
+            } else {
+                Some(t.take("lm_head.weight")?)
+            },
+            lm_bias: t.take("lm_head.bias")?,
+        })
+    }
+
+    /// The inverse of `from_tensors`.
+    pub fn to_tensors(&self) -> TensorMap {
+        let mut map = TensorMap::new();
+        let mut put = |name: String, a: ArrayD<f32>| {
+            map.insert(name, a);
+        };
+        put("tok_embed".into(), self.tok_embed.clone().into_dyn());
+        if let Some(p) = &self.pos_embed {
+            put("pos_embed".into(), p.clone().into_dyn());
+        }
+        let norm = |put: &mut dyn FnMut(String, ArrayD<f32>), p: &str, n: &LayerNormWeights| {
+            put(format!("{p}.gamma"), n.gamma.clone().into_dyn());
+            put(format!("{p}.beta"), n.beta.clone().into_dyn());
+        };
+        let attention = |put: &mut dyn FnMut(String, ArrayD<f32>),
+                         p: &str,
+                         a: &AttentionWeights| {
+            match &a.projection {
+                Projection::Fused { w_qkv, b_qkv } => {
+                    put(format!("{p}.w_qkv"), w_qkv.clone().into_dyn());
+                    put(format!("{p}.b_qkv"), b_qkv.clone().into_dyn());
+                }
+                Projection::Cross {
+                    w_q,
+                    b_q,
+                    w_kv,
+                    b_kv,
+                } => {
+                    put(format!("{p}.w_q"), w_q.clone().into_dyn());
+                    put(format!("{p}.b_q"), b_q.clone().into_dyn());
+                    put(format!("{p}.w_kv"), w_kv.clone().into_dyn());
+                    put(format!("{p}.b_kv"), b_kv.clone().into_dyn());
+                }
+            }
+            put(format!("{p}.w_o"), a.w_o.clone().into_dyn());
+            put(format!("{p}.b_o"), a.b_o.clone().into_dyn());
+            match &a.score {
+                ScoreWeights::Dot => {}
+                ScoreWeights::Bilinear { w } => put(format!("{p}.score_w"), w.clone().into_dyn()),
+                ScoreWeights::Additive { w, u, v } => {
+                    put(format!("{p}.score_w"), w.clone().into_dyn());
+                    put(format!("{p}.score_u"), u.clone().into_dyn());
+                    put(format!("{p}.score_v"), v.clone().into_dyn());
+                }
+            }
+            if let Some(r) = &a.rel_bias {
+                put(format!("{p}.rel_bias"), r.clone().into_dyn());
+            }
+        };
+        for (s, stack) in [("enc", &self.encoder), ("dec", &self.decoder)] {
+            let Some(stack) = stack else { continue };
+            for (l, b) in stack.blocks.iter().enumerate() {
+                norm(&mut put, &format!("{s}.{l}.ln_attn"), &b.ln_attn);
+                attention(&mut put, &format!("{s}.{l}.self_attn"), &b.self_attn);
+                if let Some((ln, a)) = &b.cross {
+                    norm(&mut put, &format!("{s}.{l}.ln_cross"), ln);
+                    attention(&mut put, &format!("{s}.{l}.cross_attn"), a);
+                }
+                norm(&mut put, &format!("{s}.{l}.ln_ffn"), &b.ln_ffn);
+                put(format!("{s}.{l}.ffn.w1"), b.ffn.w1.clone().into_dyn());
+                put(format!("{s}.{l}.ffn.b1"), b.ffn.b1.clone().into_dyn());
+                put(format!("{s}.{l}.ffn.w2"), b.ffn.w2.clone().into_dyn());
+                put(format!("{s}.{l}.ffn.b2"), b.ffn.b2.clone().into_dyn());
+            }
+            if let Some(ln) = &stack.ln_f {
+                norm(&mut put, &format!("{s}.ln_f"), ln);
+            }
+        }
+        if let Some(w) = &self.lm_head {
+            put("lm_head.weight".into(), w.clone().into_dyn());
+        }
+        put("lm_head.bias".into(), self.lm_bias.clone().into_dyn());
+        map
+    }
+
+    /// The output projection `[V, d]`, tied or not.
+    pub fn output_matrix(&self) -> &Array2<f32> {
+        self.lm_head.as_ref().unwrap_or(&self.tok_embed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::config::tests::small;
+    use crate::model::config::Family;
+
+    #[test]
+    fn init_then_round_trip_through_tensors() {
+        for family in [Family::Encoder, Family::Decoder, Family::EncoderDecoder] {
+            for pos in [
+                Positional::Learned,
+                Positional::Relative { max_distance: 3 },
+            ] {
+                let cfg = small(family, pos);
+                let map = init_tensors(&cfg, 1);
+                let w = Weights::from_tensors(&cfg, map.clone()).unwrap();
+                assert_eq!(w.to_tensors(), map);
+            }
+        }
+    }
+
+    #[test]
+    fn missing_extra_misshapen_and_nan_tensors_are_named() {
+        let cfg = small(Family::Decoder, Positional::None);
+        let good = init_tensors(&cfg, 1);
+
+        let mut m = good.clone();
+        m.remove("dec.1.ffn.w2");
+        assert_eq!(
+            check_tensors(&cfg, &m),
+            Err(ModelError::MissingTensor("dec.1.ffn.w2".into()))
+        );
+
+        let mut m = good.clone();
+        m.insert("dec.9.ffn.w2".into(), ArrayD::zeros(IxDyn(&[2])));
+        assert_eq!(
+            check_tensors(&cfg, &m),
+            Err(ModelError::UnexpectedTensor("dec.9.ffn.w2".into()))
+        );
+
+        let mut m = good.clone();
+        m.insert("tok_embed".into(), ArrayD::zeros(IxDyn(&[3, 3])));
+        assert!(matches!(
+            check_tensors(&cfg, &m),
+            Err(ModelError::ShapeMismatch { .. })
+        ));
+
+        let mut m = good;
+        m.get_mut("dec.0.ln_attn.beta").unwrap()[[1]] = f32::NAN;
+        assert_eq!(
+            check_tensors(&cfg, &m),
+            Err(ModelError::NonFinite("dec.0.ln_attn.beta".into()))
+        );
+    }
+
+    #[test]
+    fn tied_models_have_no_lm_head_weight() {
+        let mut cfg = small(Family::Decoder, Positional::None);
+        cfg.tie_embeddings = true;
+        assert!(!tensor_specs(&cfg)
+            .iter()
+            .any(|s| s.name == "lm_head.weight"));
+        let w = Weights::from_tensors(&cfg, init_tensors(&cfg, 3)).unwrap();
+        assert_eq!(w.output_matrix(), &w.tok_embed);
+    }
+}
