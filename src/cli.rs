@@ -116,7 +116,10 @@ pub fn parse_positions(spec: &str) -> Result<Vec<usize>, String> {
         (a..=b).collect()
     } else if let Some((a, b)) = spec.split_once("..") {
         let (a, b) = (num(a)?, num(b)?);
-        if b <= a {
+        if b < a {
+            return Err(format!("--positions {spec}: the end is before the start"));
+        }
+        if b == a {
             return Err(format!("--positions {spec}: the range is empty"));
         }
         check_count(b - a)?;
@@ -316,6 +319,9 @@ fn attn(
     as_json: bool,
 ) -> Result<String, String> {
     let m = resolve_model(model).map_err(|e| e.to_string())?;
+    if input.is_empty() {
+        return Err("--input is empty: give at least one character or word".into());
+    }
     let prepared = m.prepare(input, target);
     let opts = ForwardOptions {
         temperature,

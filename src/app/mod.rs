@@ -1,6 +1,7 @@
 //! The egui app: navigation, shared state, the loaded model, and the views that draw its
 //! trace.
 
+pub mod fonts;
 pub mod probe;
 pub mod widgets;
 
@@ -60,7 +61,11 @@ impl Default for GlimpseApp {
 }
 
 impl GlimpseApp {
-    pub fn new(_cc: &eframe::CreationContext<'_>) -> Self {
+    pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
+        fonts::install(&cc.egui_ctx);
+        // The same theme natively and in the browser, whatever the system prefers.
+        cc.egui_ctx
+            .options_mut(|o| o.theme_preference = egui::ThemePreference::Dark);
         Self::default()
     }
 
@@ -283,7 +288,10 @@ impl eframe::App for GlimpseApp {
         egui::Panel::left("controls")
             .default_size(300.0)
             .show(ui, |ui| self.controls(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.attention_view(ui));
+        let fill = ui.visuals().panel_fill;
+        egui::CentralPanel::default()
+            .frame(egui::Frame::central_panel(ui.style()).fill(fill))
+            .show(ui, |ui| self.attention_view(ui));
         #[cfg(not(target_arch = "wasm32"))]
         if !self.probe_written && std::env::var_os("GLIMPSE_PROBE").is_some() {
             // Keep drawing until the probe is written: under Xvfb nothing else wakes us.

@@ -191,13 +191,13 @@ impl ModelConfig {
                 ));
             }
         }
-        if self.d_model % self.n_heads != 0 {
+        if !self.d_model.is_multiple_of(self.n_heads) {
             return bad(format!(
                 "d_model {} is not divisible by n_heads {}",
                 self.d_model, self.n_heads
             ));
         }
-        if self.n_heads % self.n_kv_heads != 0 {
+        if !self.n_heads.is_multiple_of(self.n_kv_heads) {
             return bad(format!(
                 "n_heads {} is not divisible by n_kv_heads {}",
                 self.n_heads, self.n_kv_heads
@@ -215,10 +215,10 @@ impl ModelConfig {
             {
                 return bad(format!("positional base must be > 1, got {base}"));
             }
-            Positional::Sinusoidal { .. } if self.d_model % 2 != 0 => {
+            Positional::Sinusoidal { .. } if !self.d_model.is_multiple_of(2) => {
                 return bad("sinusoidal encodings need an even d_model".into());
             }
-            Positional::Rope { .. } if self.d_head() % 2 != 0 => {
+            Positional::Rope { .. } if !self.d_head().is_multiple_of(2) => {
                 return bad(format!(
                     "RoPE rotates pairs of dimensions, so d_head ({}) must be even",
                     self.d_head()

@@ -37,7 +37,7 @@ pub fn layer_norm(x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTra
     let centered = &x - &mean.view().insert_axis(Axis(1));
     let var = centered.mapv(|c| c * c).sum_axis(Axis(1)) / d;
     let inv_std = var.mapv(|v| 1.0 / (v + eps).sqrt());
-    let mut output = centered * &inv_std.view().insert_axis(Axis(1));
+    let mut output = centered * inv_std.view().insert_axis(Axis(1));
     output *= &w.gamma;
     output += &w.beta;
     NormTrace { mean, var, output }

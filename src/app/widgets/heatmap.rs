@@ -78,8 +78,10 @@ impl Heatmap<'_> {
                 colors[r][c] = color;
                 painter.rect_filled(cr, 0.0, color);
                 if self.allowed.is_some_and(|a| !a[[r, c]]) {
+                    // Two hatch strokes that leave the cell's centre in the flat mask colour.
                     let stroke = Stroke::new(1.0, Color32::from_rgb(90, 90, 90));
-                    painter.line_segment([cr.left_bottom(), cr.right_top()], stroke);
+                    painter.line_segment([cr.left_center(), cr.center_top()], stroke);
+                    painter.line_segment([cr.center_bottom(), cr.right_center()], stroke);
                 } else if self.show_numbers && cell >= 30.0 {
                     let v = self.values[[r, c]];
                     let ink = if self.scale.position(v) > 0.6 {

@@ -1,0 +1,265 @@
+//! The command line as a script would use it: JSON on stdout, errors on stderr with a
+//! non-zero exit, for good and bad input alike.
+
+use std::process::{Command, Output};
+
+fn glimpse(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_glimpse"))
+        .args(args)
+        .output()
+        .expect("run glimpse")
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let out = glimpse(args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// A failing call: non-zero exit, nothing on stdout, a message containing `needle` on stderr.
+fn fails(args: &[&str], needle: &str) {
+    let out = glimpse(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(
+        out.stdout.is_empty(),
+        "{args:?} printed to stdout on failure"
+    );
+    assert!(
+        err.contains(needle),
+        "{args:?}: stderr {err:?} lacks {needle:?}"
+    );
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+#[test]
+fn models_lists_every_builtin() {
+    let v = json(&["models", "--json"]);
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["demo-decoder", "demo-encoder", "demo-translate"]);
+}
+
+#[test]
+fn attn_prints_the_whole_trace() {
+    let v = json(&[
+        "attn",
+        "--model",
+        "demo-translate",
+        "--input",
+        "la zone économique européenne",
+        "--target",
+        "the european economic area",
+        "--json",
+    ]);
+    let trace = &v["trace"];
+    let enc_tokens = &trace["encoder"]["tokens"];
+    assert_eq!(enc_tokens.as_array().unwrap().len(), 4);
+    let cross = &trace["decoder"]["blocks"][1]["cross_attn"]["inner"];
+    // [H, T_q, T_k] = [4, 5 (<bos> + 4), 4]
+    let w = cross["weights"].as_array().unwrap();
+    assert_eq!(w.len(), 4);
+    assert_eq!(w[0].as_array().unwrap().len(), 5);
+    assert_eq!(w[0][0].as_array().unwrap().len(), 4);
+    let row_sum: f64 = w[2][3]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .sum();
+    assert!((row_sum - 1.0).abs() < 1e-5);
+    for key in [
+        "q", "k", "v", "scores", "scaled", "mask", "logits", "head_out", "concat", "out",
+    ] {
+        assert!(!cross[key].is_null(), "cross-attention trace lacks {key}");
+    }
+    let self_attn = &trace["decoder"]["blocks"][0]["self_attn"];
+    assert!(self_attn["norm"]["mean"].is_array() && self_attn["residual"].is_array());
+    // Masked scores are −∞, written as null in JSON.
+    assert!(self_attn["inner"]["logits"][0][0][1].is_null());
+    assert_eq!(trace["logits"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn attn_marks_unknown_and_truncated_input() {
+    let v = json(&[
+        "attn",
+        "--model",
+        "demo-decoder",
+        "--input",
+        "héllo 💥",
+        "--json",
+    ]);
+    assert_eq!(v["unknown_tokens"], 2);
+    let tokens = v["trace"]["decoder"]["tokens"].as_array().unwrap();
+    assert_eq!(tokens[0], "<bos>");
+    assert_eq!(tokens[2], "<unk>");
+    let long = "a".repeat(500);
+    let v = json(&[
+        "attn",
+        "--model",
+        "demo-decoder",
+        "--input",
+        &long,
+        "--json",
+    ]);
+    assert_eq!(v["truncated_tokens"], 501 - 64);
+}
+
+#[test]
+fn pe_sinusoidal_and_rope_tables() {
+    let v = json(&[
+        "pe",
+        "--kind",
+        "sinusoidal",
+        "--dim",
+        "4",
+        "--positions",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["encodings"][0], serde_json::json!([0.0, 1.0, 0.0, 1.0]));
+    assert_eq!(v["encodings"].as_array().unwrap().len(), 3);
+    let dir = std::env::temp_dir().join(format!("glimpse-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("rows.json");
+    // Three tokens × four dimensions, the textbook RoPE table.
+    std::fs::write(&file, "[[1,0,1,0],[1,0,1,0],[1,0,1,0]]").unwrap();
+    let v = json(&[
+        "pe",
+        "--kind",
+        "rope",
+        "--positions",
+        "0..3",
+        "--apply",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let rot = &v["rotated"];
+    assert_eq!(rot[0], serde_json::json!([1.0, 0.0, 1.0, 0.0]));
+    let (c, s) = (rot[2][0].as_f64().unwrap(), rot[2][1].as_f64().unwrap());
+    assert!((c - 2f64.cos()).abs() < 1e-6 && (s - 2f64.sin()).abs() < 1e-6);
+    // Pair 1 turns at 10000^(-2/4) = 0.01 rad per position.
+    assert!((rot[2][3].as_f64().unwrap() - 0.02f64.sin()).abs() < 1e-6);
+    std::fs::remove_dir_all(&dir).ok();
+    let v = json(&[
+        "pe",
+        "--kind",
+        "alibi",
+        "--heads",
+        "2",
+        "--positions",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["slopes"], serde_json::json!([0.0625, 0.00390625]));
+    let v = json(&["pe", "--kind", "learned", "--positions", "0,63", "--json"]);
+    assert_eq!(v["encodings"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn bad_cli_input_fails_cleanly() {
+    fails(
+        &["attn", "--model", "nope", "--input", "x"],
+        "no model named `nope`",
+    );
+    fails(
+        &["attn", "--model", "demo-decoder", "--input", "", "--json"],
+        "empty",
+    );
+    fails(
+        &[
+            "attn",
+            "--model",
+            "demo-translate",
+            "--input",
+            "la",
+            "--temperature=-1",
+        ],
+        "temperature",
+    );
+    fails(
+        &["pe", "--kind", "sinusoidal", "--positions", "4"],
+        "--dim is required",
+    );
+    fails(
+        &["pe", "--kind", "rope", "--dim", "3", "--positions", "4"],
+        "even",
+    );
+    fails(
+        &[
+            "pe",
+            "--kind",
+            "sinusoidal",
+            "--dim",
+            "4",
+            "--positions",
+            "9..2",
+        ],
+        "before the start",
+    );
+    fails(
+        &[
+            "pe",
+            "--kind",
+            "sinusoidal",
+            "--dim",
+            "4",
+            "--positions",
+            "abc",
+        ],
+        "not a non-negative whole number",
+    );
+    fails(
+        &[
+            "pe",
+            "--kind",
+            "rope",
+            "--positions",
+            "2",
+            "--apply",
+            "/nonexistent/rows.json",
+        ],
+        "could not read",
+    );
+    fails(
+        &["pe", "--kind", "learned", "--positions", "100"],
+        "past the learned table",
+    );
+    fails(
+        &["pe", "--kind", "bogus", "--positions", "2"],
+        "invalid value",
+    );
+    fails(&["attn"], "--model");
+}
+
+#[test]
+fn corrupt_checkpoints_are_refused_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("glimpse-cli-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = dir.join("m");
+    let model = glimpse::model::builtin::load("demo-decoder").unwrap();
+    glimpse::model::checkpoint::save_path(&model, &stem).unwrap();
+    let path = stem.to_str().unwrap();
+    let ok = json(&["attn", "--model", path, "--input", "abc", "--json"]);
+    assert_eq!(ok["model"], "demo-decoder");
+    let weights = dir.join("m.safetensors");
+    let bytes = std::fs::read(&weights).unwrap();
+    std::fs::write(&weights, &bytes[..bytes.len() / 3]).unwrap();
+    fails(
+        &["attn", "--model", path, "--input", "abc"],
+        "not a valid safetensors file",
+    );
+    std::fs::write(&weights, &bytes).unwrap();
+    std::fs::write(dir.join("m.json"), "{\"format\": \"glimpse-model\"").unwrap();
+    fails(&["attn", "--model", path, "--input", "abc"], "config JSON");
+    std::fs::remove_dir_all(&dir).ok();
+}
