@@ -7,6 +7,7 @@ pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod model;
+pub mod train;
 pub mod util;
 
 /// Browser test hook: the JSON of what the app last drew (see `app::probe`).

@@ -55,6 +55,21 @@ pub fn rope_rotate_in_place(mut x: ArrayViewMut2<f32>, positions: &[usize], base
     }
 }
 
+/// The inverse rotation (by −θ): RoPE's backward pass, since a rotation's transpose is its
+/// inverse.
+pub fn rope_unrotate_in_place(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
+    let width = x.ncols();
+    for (mut row, &t) in x.axis_iter_mut(Axis(0)).zip(positions) {
+        for p in 0..width / 2 {
+            let (sin, cos) = rope_angle(t, p, width, base).sin_cos();
+            let (sin, cos) = (sin as f32, cos as f32);
+            let (a, b) = (row[2 * p], row[2 * p + 1]);
+            row[2 * p] = a * cos + b * sin;
+            row[2 * p + 1] = -a * sin + b * cos;
+        }
+    }
+}
+
 /// A rotated copy (for the CLI's `--apply` and the RoPE table lab).
 pub fn rope_rotate(x: &Array2<f32>, positions: &[usize], base: f32) -> Array2<f32> {
     let mut out = x.clone();
@@ -129,6 +144,14 @@ mod tests {
         assert_eq!(r.row(0).to_vec(), vec![1.0, 0.0]);
         assert!((r[[1, 0]] - 1f32.cos()).abs() < 1e-7);
         assert!((r[[1, 1]] - 1f32.sin()).abs() < 1e-7);
+    }
+
+    #[test]
+    fn rope_unrotate_undoes_rotate() {
+        let x = array![[0.3f32, -1.2, 2.0, 0.5], [1.0, 2.0, 3.0, 4.0]];
+        let mut r = rope_rotate(&x, &[7, 123], 10000.0);
+        rope_unrotate_in_place(r.view_mut(), &[7, 123], 10000.0);
+        assert!(r.iter().zip(&x).all(|(a, b)| (a - b).abs() < 1e-5));
     }
 
     #[test]

@@ -6,8 +6,77 @@ use super::config::{ModelConfig, NormPlacement, Positional, Scoring};
 use super::error::{ModelError, Result};
 use super::layers::{FfnWeights, LayerNormWeights};
 use crate::util::rng::Rng;
-use ndarray::{Array1, Array2, Array3, ArrayD, Dimension, IxDyn};
+use ndarray::{Array1, Array2, Array3, ArrayD, ArrayViewD, ArrayViewMutD, Dimension, IxDyn};
 use std::collections::BTreeMap;
+
+/// Lists every parameter of a `Weights` with its checkpoint name. One listing serves the
+/// shared visitor (`view`) and the mutable one (`view_mut`, `mut`).
+macro_rules! visit_params {
+    ($w:expr, $f:expr, $view:ident $(, $m:tt)?) => {{
+        let w = $w;
+        $f("tok_embed".into(), w.tok_embed.$view().into_dyn());
+        if let Some(p) = & $($m)? w.pos_embed {
+            $f("pos_embed".into(), p.$view().into_dyn());
+        }
+        for (s, stack) in [("enc", & $($m)? w.encoder), ("dec", & $($m)? w.decoder)] {
+            let Some(stack) = stack else { continue };
+            for (l, b) in (& $($m)? stack.blocks).into_iter().enumerate() {
+                let p = format!("{s}.{l}");
+                $f(format!("{p}.ln_attn.gamma"), b.ln_attn.gamma.$view().into_dyn());
+                $f(format!("{p}.ln_attn.beta"), b.ln_attn.beta.$view().into_dyn());
+                visit_params!(@attn $f, format!("{p}.self_attn"), & $($m)? b.self_attn, $view $(, $m)?);
+                if let Some((ln, a)) = & $($m)? b.cross {
+                    $f(format!("{p}.ln_cross.gamma"), ln.gamma.$view().into_dyn());
+                    $f(format!("{p}.ln_cross.beta"), ln.beta.$view().into_dyn());
+                    visit_params!(@attn $f, format!("{p}.cross_attn"), a, $view $(, $m)?);
+                }
+                $f(format!("{p}.ln_ffn.gamma"), b.ln_ffn.gamma.$view().into_dyn());
+                $f(format!("{p}.ln_ffn.beta"), b.ln_ffn.beta.$view().into_dyn());
+                $f(format!("{p}.ffn.w1"), b.ffn.w1.$view().into_dyn());
+                $f(format!("{p}.ffn.b1"), b.ffn.b1.$view().into_dyn());
+                $f(format!("{p}.ffn.w2"), b.ffn.w2.$view().into_dyn());
+                $f(format!("{p}.ffn.b2"), b.ffn.b2.$view().into_dyn());
+            }
+            if let Some(ln) = & $($m)? stack.ln_f {
+                $f(format!("{s}.ln_f.gamma"), ln.gamma.$view().into_dyn());
+                $f(format!("{s}.ln_f.beta"), ln.beta.$view().into_dyn());
+            }
+        }
+        if let Some(h) = & $($m)? w.lm_head {
+            $f("lm_head.weight".into(), h.$view().into_dyn());
+        }
+        $f("lm_head.bias".into(), w.lm_bias.$view().into_dyn());
+    }};
+    (@attn $f:expr, $p:expr, $a:expr, $view:ident $(, $m:tt)?) => {{
+        let (p, a) = ($p, $a);
+        match & $($m)? a.projection {
+            Projection::Fused { w_qkv, b_qkv } => {
+                $f(format!("{p}.w_qkv"), w_qkv.$view().into_dyn());
+                $f(format!("{p}.b_qkv"), b_qkv.$view().into_dyn());
+            }
+            Projection::Cross { w_q, b_q, w_kv, b_kv } => {
+                $f(format!("{p}.w_q"), w_q.$view().into_dyn());
+                $f(format!("{p}.b_q"), b_q.$view().into_dyn());
+                $f(format!("{p}.w_kv"), w_kv.$view().into_dyn());
+                $f(format!("{p}.b_kv"), b_kv.$view().into_dyn());
+            }
+        }
+        $f(format!("{p}.w_o"), a.w_o.$view().into_dyn());
+        $f(format!("{p}.b_o"), a.b_o.$view().into_dyn());
+        match & $($m)? a.score {
+            ScoreWeights::Dot => {}
+            ScoreWeights::Bilinear { w } => $f(format!("{p}.score_w"), w.$view().into_dyn()),
+            ScoreWeights::Additive { w, u, v } => {
+                $f(format!("{p}.score_w"), w.$view().into_dyn());
+                $f(format!("{p}.score_u"), u.$view().into_dyn());
+                $f(format!("{p}.score_v"), v.$view().into_dyn());
+            }
+        }
+        if let Some(r) = & $($m)? a.rel_bias {
+            $f(format!("{p}.rel_bias"), r.$view().into_dyn());
+        }
+    }};
+}
 
 /// Named tensors, as in a checkpoint file.
 pub type TensorMap = BTreeMap<String, ArrayD<f32>>;
@@ -374,76 +443,38 @@ impl Weights {
     /// The inverse of `from_tensors`.
     pub fn to_tensors(&self) -> TensorMap {
         let mut map = TensorMap::new();
-        let mut put = |name: String, a: ArrayD<f32>| {
-            map.insert(name, a);
-        };
-        put("tok_embed".into(), self.tok_embed.clone().into_dyn());
-        if let Some(p) = &self.pos_embed {
-            put("pos_embed".into(), p.clone().into_dyn());
-        }
-        let norm = |put: &mut dyn FnMut(String, ArrayD<f32>), p: &str, n: &LayerNormWeights| {
-            put(format!("{p}.gamma"), n.gamma.clone().into_dyn());
-            put(format!("{p}.beta"), n.beta.clone().into_dyn());
-        };
-        let attention = |put: &mut dyn FnMut(String, ArrayD<f32>),
-                         p: &str,
-                         a: &AttentionWeights| {
-            match &a.projection {
-                Projection::Fused { w_qkv, b_qkv } => {
-                    put(format!("{p}.w_qkv"), w_qkv.clone().into_dyn());
-                    put(format!("{p}.b_qkv"), b_qkv.clone().into_dyn());
-                }
-                Projection::Cross {
-                    w_q,
-                    b_q,
-                    w_kv,
-                    b_kv,
-                } => {
-                    put(format!("{p}.w_q"), w_q.clone().into_dyn());
-                    put(format!("{p}.b_q"), b_q.clone().into_dyn());
-                    put(format!("{p}.w_kv"), w_kv.clone().into_dyn());
-                    put(format!("{p}.b_kv"), b_kv.clone().into_dyn());
-                }
-            }
-            put(format!("{p}.w_o"), a.w_o.clone().into_dyn());
-            put(format!("{p}.b_o"), a.b_o.clone().into_dyn());
-            match &a.score {
-                ScoreWeights::Dot => {}
-                ScoreWeights::Bilinear { w } => put(format!("{p}.score_w"), w.clone().into_dyn()),
-                ScoreWeights::Additive { w, u, v } => {
-                    put(format!("{p}.score_w"), w.clone().into_dyn());
-                    put(format!("{p}.score_u"), u.clone().into_dyn());
-                    put(format!("{p}.score_v"), v.clone().into_dyn());
-                }
-            }
-            if let Some(r) = &a.rel_bias {
-                put(format!("{p}.rel_bias"), r.clone().into_dyn());
-            }
-        };
-        for (s, stack) in [("enc", &self.encoder), ("dec", &self.decoder)] {
-            let Some(stack) = stack else { continue };
-            for (l, b) in stack.blocks.iter().enumerate() {
-                norm(&mut put, &format!("{s}.{l}.ln_attn"), &b.ln_attn);
-                attention(&mut put, &format!("{s}.{l}.self_attn"), &b.self_attn);
-                if let Some((ln, a)) = &b.cross {
-                    norm(&mut put, &format!("{s}.{l}.ln_cross"), ln);
-                    attention(&mut put, &format!("{s}.{l}.cross_attn"), a);
-                }
-                norm(&mut put, &format!("{s}.{l}.ln_ffn"), &b.ln_ffn);
-                put(format!("{s}.{l}.ffn.w1"), b.ffn.w1.clone().into_dyn());
-                put(format!("{s}.{l}.ffn.b1"), b.ffn.b1.clone().into_dyn());
-                put(format!("{s}.{l}.ffn.w2"), b.ffn.w2.clone().into_dyn());
-                put(format!("{s}.{l}.ffn.b2"), b.ffn.b2.clone().into_dyn());
-            }
-            if let Some(ln) = &stack.ln_f {
-                norm(&mut put, &format!("{s}.ln_f"), ln);
-            }
-        }
-        if let Some(w) = &self.lm_head {
-            put("lm_head.weight".into(), w.clone().into_dyn());
-        }
-        put("lm_head.bias".into(), self.lm_bias.clone().into_dyn());
+        self.visit(&mut |name, a| {
+            map.insert(name, a.to_owned());
+        });
         map
+    }
+
+    /// Every parameter with its checkpoint name, in a fixed order.
+    pub fn visit(&self, f: &mut dyn FnMut(String, ArrayViewD<f32>)) {
+        visit_params!(self, f, view);
+    }
+
+    /// Every parameter, mutably, in the same order as `visit`.
+    pub fn visit_mut(&mut self, f: &mut dyn FnMut(String, ArrayViewMutD<f32>)) {
+        visit_params!(self, f, view_mut, mut);
+    }
+
+    /// The same structure filled with zeros (gradients, optimizer moments).
+    pub fn zeros_like(&self) -> Weights {
+        let mut w = self.clone();
+        w.visit_mut(&mut |_, mut a| a.fill(0.0));
+        w
+    }
+
+    /// Total number of scalar parameters.
+    pub fn len(&self) -> usize {
+        let mut n = 0;
+        self.visit(&mut |_, a| n += a.len());
+        n
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     /// The output projection `[V, d]`, tied or not.

@@ -1,0 +1,438 @@
+//! The backward pass, written by hand for every operation of the model. It reads the
+//! forward `Trace` (which already holds every intermediate) and walks it in reverse,
+//! accumulating gradients into a `Weights`-shaped structure.
+
+use super::loss::cross_entropy;
+use crate::model::attention::{merge_heads, score_divisor, split_heads, AttentionTrace};
+use crate::model::config::{Activation, ModelConfig, NormPlacement, Positional};
+use crate::model::layers::{FfnTrace, FfnWeights, LayerNormWeights, NormTrace};
+use crate::model::position::{relative_index, rope_unrotate_in_place};
+use crate::model::trace::{StackTrace, SublayerTrace};
+use crate::model::weights::{AttentionWeights, Projection, ScoreWeights, StackWeights, Weights};
+use crate::model::{ForwardOptions, Model, ModelInput, Result};
+use ndarray::{Array1, Array2, Array3, ArrayView2, Axis};
+
+/// One training example: model input, the label of every output row, and which rows count.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub input: ModelInput,
+    pub labels: Vec<u32>,
+    pub loss_mask: Vec<bool>,
+}
+
+/// Forward, loss and backward for one example. Gradients of the *summed* token losses are
+/// added into `grads`; returns (summed loss, number of counted tokens, the forward trace's
+/// logits).
+pub fn example_gradients(
+    model: &Model,
+    ex: &Example,
+    smoothing: f32,
+    grads: &mut Weights,
+) -> Result<(f32, usize, Array2<f32>)> {
+    let trace = model.forward(&ex.input, &ForwardOptions::default())?;
+    let (loss, count, dlogits) =
+        cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, smoothing);
+    let w = &model.weights;
+    let cfg = &model.config;
+    let (last, last_w, last_g) = match (&trace.decoder, &w.decoder) {
+        (Some(t), Some(sw)) => (t, sw, grads.decoder.as_mut()),
+        _ => match (&trace.encoder, &w.encoder) {
+            (Some(t), Some(sw)) => (t, sw, grads.encoder.as_mut()),
+            _ => return Ok((loss, count, trace.logits)),
+        },
+    };
+    // logits = y W_outᵀ + b
+    let y = &last.output;
+    let d_out_matrix = dlogits.t().dot(y);
+    match grads.lm_head.as_mut() {
+        Some(h) => *h += &d_out_matrix,
+        None => grads.tok_embed += &d_out_matrix,
+    }
+    grads.lm_bias += &dlogits.sum_axis(Axis(0));
+    let dy = dlogits.dot(w.output_matrix());
+
+    let Some(last_g) = last_g else {
+        return Ok((loss, count, trace.logits));
+    };
+    let mut d_memory = trace
+        .encoder
+        .as_ref()
+        .map(|e| Array2::zeros(e.output.raw_dim()));
+    let memory = trace.encoder.as_ref().map(|e| e.output.view());
+    let d_x0 = stack_backward(cfg, last_w, last_g, last, dy, memory, d_memory.as_mut());
+    embed_backward(cfg, grads, last, &d_x0);
+    if let (Some(dm), Some(enc_t), Some(enc_w), true) = (
+        d_memory,
+        &trace.encoder,
+        &w.encoder,
+        trace.decoder.is_some(),
+    ) {
+        if let Some(enc_g) = grads.encoder.as_mut() {
+            let d_x0 = stack_backward(cfg, enc_w, enc_g, enc_t, dm, None, None);
+            embed_backward(cfg, grads, enc_t, &d_x0);
+        }
+    }
+    Ok((loss, count, trace.logits))
+}
+
+fn embed_backward(cfg: &ModelConfig, grads: &mut Weights, stack: &StackTrace, d_x0: &Array2<f32>) {
+    for (t, (&id, row)) in stack.ids.iter().zip(d_x0.rows()).enumerate() {
+        let mut e = grads.tok_embed.row_mut(id as usize);
+        e += &row;
+        if let (Positional::Learned, Some(p)) = (cfg.positional, grads.pos_embed.as_mut()) {
+            let mut p = p.row_mut(t);
+            p += &row;
+        }
+    }
+}
+
+/// Back through a stack; returns the gradient at its input (the embeddings).
+fn stack_backward(
+    cfg: &ModelConfig,
+    w: &StackWeights,
+    g: &mut StackWeights,
+    t: &StackTrace,
+    dy: Array2<f32>,
+    memory: Option<ArrayView2<f32>>,
+    mut d_memory: Option<&mut Array2<f32>>,
+) -> Array2<f32> {
+    let mut dx = dy;
+    if let (Some(ln), Some(gl), Some(nt)) = (&w.ln_f, g.ln_f.as_mut(), &t.final_norm) {
+        let input = t.blocks.last().map_or(&t.embed, |b| b.output());
+        dx = layer_norm_backward(input.view(), nt, ln, gl, cfg.ln_eps, &dx);
+    }
+    let positions: Vec<usize> = (0..t.ids.len()).collect();
+    for ((bw, bg), bt) in w
+        .blocks
+        .iter()
+        .zip(g.blocks.iter_mut())
+        .zip(&t.blocks)
+        .rev()
+    {
+        // FFN
+        let before_ffn = bt
+            .cross_attn
+            .as_ref()
+            .map_or(&bt.self_attn.residual, |c| &c.residual);
+        dx = sublayer_backward(
+            cfg,
+            before_ffn,
+            &bt.ffn,
+            &bt.ffn.inner.output,
+            &bw.ln_ffn,
+            &mut bg.ln_ffn,
+            dx,
+            |x, d| ffn_backward(&bw.ffn, &mut bg.ffn, &bt.ffn.inner, x, d, cfg.activation),
+        );
+        // Cross-attention
+        if let (Some((ln, aw)), Some((lg, ag)), Some(ct), Some(mem)) =
+            (&bw.cross, bg.cross.as_mut(), &bt.cross_attn, memory)
+        {
+            let dm = &mut d_memory;
+            dx = sublayer_backward(
+                cfg,
+                &bt.self_attn.residual,
+                ct,
+                &ct.inner.out,
+                ln,
+                lg,
+                dx,
+                |x, d| {
+                    let (dx, dmem) = attention_backward(
+                        cfg,
+                        aw,
+                        ag,
+                        &ct.inner,
+                        x,
+                        Some(mem),
+                        d,
+                        &positions,
+                        true,
+                    );
+                    if let (Some(acc), Some(dmem)) = (dm.as_deref_mut(), dmem) {
+                        *acc += &dmem;
+                    }
+                    dx
+                },
+            );
+        }
+        // Self-attention
+        dx = sublayer_backward(
+            cfg,
+            &bt.input,
+            &bt.self_attn,
+            &bt.self_attn.inner.out,
+            &bw.ln_attn,
+            &mut bg.ln_attn,
+            dx,
+            |x, d| {
+                attention_backward(
+                    cfg,
+                    &bw.self_attn,
+                    &mut bg.self_attn,
+                    &bt.self_attn.inner,
+                    x,
+                    None,
+                    d,
+                    &positions,
+                    false,
+                )
+                .0
+            },
+        );
+    }
+    dx
+}
+
+/// Back through `x → x + f(LN(x))` (pre-norm) or `x → LN(x + f(x))` (post-norm).
+/// `f_back(f_input, d_f_output)` returns the gradient at f's input.
+#[allow(clippy::too_many_arguments)]
+fn sublayer_backward<T>(
+    cfg: &ModelConfig,
+    x: &Array2<f32>,
+    st: &SublayerTrace<T>,
+    f_out: &Array2<f32>,
+    ln: &LayerNormWeights,
+    lg: &mut LayerNormWeights,
+    d_r: Array2<f32>,
+    f_back: impl FnOnce(ArrayView2<f32>, &Array2<f32>) -> Array2<f32>,
+) -> Array2<f32> {
+    match cfg.norm {
+        NormPlacement::Pre => {
+            let d_f_in = f_back(st.norm.output.view(), &d_r);
+            let d_ln = layer_norm_backward(x.view(), &st.norm, ln, lg, cfg.ln_eps, &d_f_in);
+            d_r + d_ln
+        }
+        NormPlacement::Post => {
+            let s = x + f_out;
+            let d_s = layer_norm_backward(s.view(), &st.norm, ln, lg, cfg.ln_eps, &d_r);
+            let d_f_in = f_back(x.view(), &d_s);
+            d_s + d_f_in
+        }
+    }
+}
+
+/// LayerNorm backward; adds dγ, dβ into `g`, returns dx.
+fn layer_norm_backward(
+    x: ArrayView2<f32>,
+    t: &NormTrace,
+    w: &LayerNormWeights,
+    g: &mut LayerNormWeights,
+    eps: f32,
+    dy: &Array2<f32>,
+) -> Array2<f32> {
+    let inv_std = t.var.mapv(|v| 1.0 / (v + eps).sqrt());
+    let x_hat = (&x - &t.mean.view().insert_axis(Axis(1))) * inv_std.view().insert_axis(Axis(1));
+    g.gamma += &(dy * &x_hat).sum_axis(Axis(0));
+    g.beta += &dy.sum_axis(Axis(0));
+    let dx_hat = dy * &w.gamma;
+    let d = x.ncols() as f32;
+    let mean_dx_hat = dx_hat.sum_axis(Axis(1)) / d;
+    let mean_dx_hat_x_hat = (&dx_hat * &x_hat).sum_axis(Axis(1)) / d;
+    let mut dx = dx_hat
+        - &mean_dx_hat.insert_axis(Axis(1))
+        - &(x_hat * &mean_dx_hat_x_hat.insert_axis(Axis(1)));
+    dx *= &inv_std.insert_axis(Axis(1));
+    dx
+}
+
+/// d/dz of the activation.
+fn activation_slope(z: f32, act: Activation) -> f32 {
+    match act {
+        Activation::Relu => {
+            if z > 0.0 {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        Activation::Gelu => {
+            let z = z as f64;
+            let cdf = 0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2));
+            let pdf = (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
+            (cdf + z * pdf) as f32
+        }
+    }
+}
+
+fn ffn_backward(
+    w: &FfnWeights,
+    g: &mut FfnWeights,
+    t: &FfnTrace,
+    x: ArrayView2<f32>,
+    d_out: &Array2<f32>,
+    act: Activation,
+) -> Array2<f32> {
+    g.w2 += &d_out.t().dot(&t.hidden);
+    g.b2 += &d_out.sum_axis(Axis(0));
+    let d_hidden = d_out.dot(&w.w2);
+    let dz = &d_hidden * &t.pre_activation.mapv(|z| activation_slope(z, act));
+    g.w1 += &dz.t().dot(&x);
+    g.b1 += &dz.sum_axis(Axis(0));
+    dz.dot(&w.w1)
+}
+
+/// Back through one attention layer. Returns the gradient at its query input and, for
+/// cross-attention, at the encoder memory.
+#[allow(clippy::too_many_arguments)]
+fn attention_backward(
+    cfg: &ModelConfig,
+    w: &AttentionWeights,
+    g: &mut AttentionWeights,
+    t: &AttentionTrace,
+    x: ArrayView2<f32>,
+    memory: Option<ArrayView2<f32>>,
+    d_out: &Array2<f32>,
+    positions: &[usize],
+    cross: bool,
+) -> (Array2<f32>, Option<Array2<f32>>) {
+    let (heads, kv_heads, h) = (cfg.n_heads, cfg.n_kv_heads, cfg.d_head());
+    let group = heads / kv_heads;
+    // out = concat W_Oᵀ + b_O
+    g.w_o += &d_out.t().dot(&t.concat);
+    g.b_o += &d_out.sum_axis(Axis(0));
+    let d_head_out = split_heads(d_out.dot(&w.w_o).view(), heads, h);
+
+    let (t_q, t_k) = (t.q.len_of(Axis(1)), t.k.len_of(Axis(1)));
+    let mut dq = Array3::<f32>::zeros((heads, t_q, h));
+    let mut dk = Array3::<f32>::zeros((kv_heads, t_k, h));
+    let mut dv = Array3::<f32>::zeros((kv_heads, t_k, h));
+    let divisor = score_divisor(cfg.scoring, h, 1.0);
+    for head in 0..heads {
+        let kvh = head / group;
+        let a = t.weights.index_axis(Axis(0), head);
+        let dho = d_head_out.index_axis(Axis(0), head);
+        // head_out = A V
+        let d_a = dho.dot(&t.v.index_axis(Axis(0), kvh).t());
+        let mut dv_g = dv.index_axis_mut(Axis(0), kvh);
+        dv_g += &a.t().dot(&dho);
+        // softmax: dℓ = A ⊙ (dA − Σ_j dA⊙A); masked cells have A = 0 and get nothing.
+        let row_dot = (&d_a * &a).sum_axis(Axis(1));
+        let d_logit = &a * &(&d_a - &row_dot.insert_axis(Axis(1)));
+        if let (Positional::Relative { max_distance }, Some(gr), false) =
+            (cfg.positional, g.rel_bias.as_mut(), cross)
+        {
+            for ((i, j), &d) in d_logit.indexed_iter() {
+                gr[[
+                    head,
+                    relative_index(positions[i], positions[j], max_distance),
+                ]] += d;
+            }
+        }
+        let d_s = d_logit / divisor;
+        let q = t.q.index_axis(Axis(0), head);
+        let k = t.k.index_axis(Axis(0), kvh);
+        let (dq_h, dk_h) = score_backward(&w.score, &mut g.score, head, q, k, &d_s);
+        dq.index_axis_mut(Axis(0), head).assign(&dq_h);
+        let mut dk_g = dk.index_axis_mut(Axis(0), kvh);
+        dk_g += &dk_h;
+    }
+    if let (Positional::Rope { base }, false) = (cfg.positional, cross) {
+        for mut head in dq.outer_iter_mut() {
+            rope_unrotate_in_place(head.view_mut(), positions, base);
+        }
+        for mut head in dk.outer_iter_mut() {
+            rope_unrotate_in_place(head.view_mut(), positions, base);
+        }
+    }
+    let (dq, dk, dv) = (merge_heads(&dq), merge_heads(&dk), merge_heads(&dv));
+    match (&w.projection, &mut g.projection) {
+        (
+            Projection::Fused { w_qkv, .. },
+            Projection::Fused {
+                w_qkv: gw,
+                b_qkv: gb,
+            },
+        ) => {
+            let d_qkv = ndarray::concatenate(Axis(1), &[dq.view(), dk.view(), dv.view()])
+                .unwrap_or_default();
+            *gw += &d_qkv.t().dot(&x);
+            *gb += &d_qkv.sum_axis(Axis(0));
+            (d_qkv.dot(w_qkv), None)
+        }
+        (
+            Projection::Cross { w_q, w_kv, .. },
+            Projection::Cross {
+                w_q: gwq,
+                b_q: gbq,
+                w_kv: gwkv,
+                b_kv: gbkv,
+            },
+        ) => {
+            *gwq += &dq.t().dot(&x);
+            *gbq += &dq.sum_axis(Axis(0));
+            let dx = dq.dot(w_q);
+            let d_kv = ndarray::concatenate(Axis(1), &[dk.view(), dv.view()]).unwrap_or_default();
+            let d_memory = memory.map(|m| {
+                *gwkv += &d_kv.t().dot(&m);
+                *gbkv += &d_kv.sum_axis(Axis(0));
+                d_kv.dot(w_kv)
+            });
+            (dx, d_memory)
+        }
+        _ => (Array2::zeros(x.raw_dim()), None),
+    }
+}
+
+/// Back through the raw score function of one head: returns (dq, dk) and adds the score
+/// parameters' gradients.
+fn score_backward(
+    w: &ScoreWeights,
+    g: &mut ScoreWeights,
+    head: usize,
+    q: ArrayView2<f32>,
+    k: ArrayView2<f32>,
+    d_s: &Array2<f32>,
+) -> (Array2<f32>, Array2<f32>) {
+    match (w, g) {
+        (ScoreWeights::Dot, _) => (d_s.dot(&k), d_s.t().dot(&q)),
+        (ScoreWeights::Bilinear { w }, ScoreWeights::Bilinear { w: gw }) => {
+            // s = q W kᵀ
+            let wh = w.index_axis(Axis(0), head);
+            let mut gwh = gw.index_axis_mut(Axis(0), head);
+            gwh += &q.t().dot(d_s).dot(&k);
+            (d_s.dot(&k).dot(&wh.t()), d_s.t().dot(&q).dot(&wh))
+        }
+        (
+            ScoreWeights::Additive { w, u, v },
+            ScoreWeights::Additive {
+                w: gw,
+                u: gu,
+                v: gv,
+            },
+        ) => {
+            // s_ij = Σ_a v_a tanh(wq_ia + uk_ja), wq = q Wᵀ, uk = k Uᵀ
+            let (wh, uh, vh) = (
+                w.index_axis(Axis(0), head),
+                u.index_axis(Axis(0), head),
+                v.index_axis(Axis(0), head),
+            );
+            let wq = q.dot(&wh.t());
+            let uk = k.dot(&uh.t());
+            let da = vh.len();
+            let mut d_wq = Array2::<f32>::zeros(wq.raw_dim());
+            let mut d_uk = Array2::<f32>::zeros(uk.raw_dim());
+            let mut d_v = Array1::<f32>::zeros(da);
+            for ((i, j), &ds) in d_s.indexed_iter() {
+                if ds == 0.0 {
+                    continue;
+                }
+                for a in 0..da {
+                    let th = (wq[[i, a]] + uk[[j, a]]).tanh();
+                    d_v[a] += ds * th;
+                    let d_pre = ds * vh[a] * (1.0 - th * th);
+                    d_wq[[i, a]] += d_pre;
+                    d_uk[[j, a]] += d_pre;
+                }
+            }
+            let mut g_w = gw.index_axis_mut(Axis(0), head);
+            g_w += &d_wq.t().dot(&q);
+            let mut g_u = gu.index_axis_mut(Axis(0), head);
+            g_u += &d_uk.t().dot(&k);
+            let mut g_v = gv.index_axis_mut(Axis(0), head);
+            g_v += &d_v;
+            (d_wq.dot(&wh), d_uk.dot(&uh))
+        }
+        _ => (Array2::zeros(q.raw_dim()), Array2::zeros(k.raw_dim())),
+    }
+}

@@ -1,0 +1,7 @@
+//! Training: the loss, the backward pass through every operation of the model, and (to come)
+//! the optimizer, schedules, tasks and a step-able trainer.
+
+pub mod backward;
+pub mod loss;
+
+pub use backward::{example_gradients, Example};
