@@ -459,6 +459,22 @@ impl Weights {
         visit_params!(self, f, view_mut, mut);
     }
 
+    /// Every parameter with its name, collected (for walking several `Weights` in lockstep).
+    pub fn params(&self) -> Vec<(String, ArrayViewD<'_, f32>)> {
+        let mut out = Vec::new();
+        let mut push = |name: String, a| out.push((name, a));
+        visit_params!(self, push, view);
+        out
+    }
+
+    /// Every parameter, mutably, in the order of `params`.
+    pub fn params_mut(&mut self) -> Vec<(String, ArrayViewMutD<'_, f32>)> {
+        let mut out = Vec::new();
+        let mut push = |name: String, a| out.push((name, a));
+        visit_params!(self, push, view_mut, mut);
+        out
+    }
+
     /// The same structure filled with zeros (gradients, optimizer moments).
     pub fn zeros_like(&self) -> Weights {
         let mut w = self.clone();

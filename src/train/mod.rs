@@ -3,5 +3,8 @@
 
 pub mod backward;
 pub mod loss;
+pub mod optim;
+pub mod tasks;
+pub mod trainer;
 
 pub use backward::{example_gradients, Example};
