@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
+#   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test -> desktop test.
+# Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$REPO_ROOT"
+
+STAGE="(start)"
+STAGE_START=$(date +%s)
+TEST_START=$STAGE_START
+SUMMARY=()
+
+end_stage() {
+    local now
+    now=$(date +%s)
+    if [ "$STAGE" != "(start)" ]; then
+        SUMMARY+=("$(printf '  %-28s %s' "$STAGE" "$(fmt_secs $((now - STAGE_START)))")")
+    fi
+    STAGE_START=$now
+}
+stage() {
+    end_stage
+    STAGE="$1"
+    printf '\n==================== [%s] %s ====================\n' "$(date +%H:%M:%S)" "$STAGE"
+}
+on_exit() {
+    local rc=$?
+    if [ "$rc" -ne 0 ]; then
+        printf '\n==================== FAILED ====================\n' >&2
+        printf 'test.sh: stage "%s" failed (exit %s) after %s in total\n' \
+            "$STAGE" "$rc" "$(fmt_secs $(($(date +%s) - TEST_START)))" >&2
+    fi
+}
+trap on_exit EXIT
+
+stage "setup"
+bash scripts/setup.sh all
+
+stage "cargo fmt --check"
+cargo fmt --all -- --check
+
+stage "cargo clippy"
+cargo clippy --locked --all-targets -- -D warnings
+
+# --release: the desktop test needs the release binary anyway, so the tests and the binary share
+# one optimised dependency build (a debug test build would compile every dependency once more).
+stage "cargo test --release"
+cargo test --locked --release
+
+stage "trunk build --release"
+rm -rf dist
+trunk build --release --skip-version-check
+[ -f dist/index.html ] || die "trunk build produced no dist/index.html"
+ls -l dist
+
+stage "browser test"
+node web/e2e.mjs
+
+stage "desktop test"
+cargo build --locked --release --bin glimpse
+bash scripts/desktop_test.sh
+
+end_stage
+printf '\n==================== ALL PASSED in %s ====================\n' "$(fmt_secs $(($(date +%s) - TEST_START)))"
+printf '%s\n' "${SUMMARY[@]}"

@@ -1,0 +1,256 @@
+// Real-browser test of the web build: serves dist/, opens it in headless Chromium (software
+// WebGL2 via SwiftShader), waits for the app's test hook, screenshots and checks the pixels.
+//
+//   node web/e2e.mjs            (run from anywhere; `trunk build --release` first)
+//
+// Environment: DIST_DIR (default <repo>/dist), OUT_DIR (default <repo>/web/out),
+// CHROMIUM (default /usr/bin/chromium), PROBE_TIMEOUT_MS (default 60000),
+// DEVICE_SCALE_FACTOR (default 1).
+// Writes OUT_DIR/browser.png, browser-probe.json, browser-console.log.
+// Fails on any console error, any page error, any message containing 'panicked', a failed
+// request, a probe that never arrives, or a screenshot that does not show the probe's heatmap.
+
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { checkShot, readPng } from './check_shot.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
+const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
+const VIEWPORT = { width: 1280, height: 800 };
+// 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
+const DEVICE_SCALE_FACTOR = Number(process.env.DEVICE_SCALE_FACTOR ?? 1);
+
+// Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
+// refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.safetensors': 'application/octet-stream',
+};
+
+const results = [];
+function record(name, ok, detail = '') {
+  results.push({ name, ok, detail });
+  console.log(`browser: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+  return ok;
+}
+
+/** A tiny static server for DIST on 127.0.0.1 and a free port. */
+function serveDist() {
+  const server = http.createServer((req, res) => {
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(DIST, '.' + rel);
+    if (file !== DIST && !file.startsWith(DIST + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+    record('dist/ has a build', false, `${DIST}/index.html missing: run \`trunk build --release\` first`);
+    return;
+  }
+  fs.mkdirSync(OUT, { recursive: true });
+  for (const f of ['browser.png', 'browser-probe.json', 'browser-console.log']) {
+    fs.rmSync(path.join(OUT, f), { force: true });
+  }
+
+  const server = await serveDist();
+  const url = `http://127.0.0.1:${server.address().port}/`;
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
+  const consoleLines = [];
+  const errors = [];
+  let context;
+
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      // Emulation alone (deviceScaleFactor) leaves ResizeObserver's devicePixelContentBoxSize in
+      // CSS pixels, so egui would draw a 1x buffer stretched 2x; force the real scale factor too.
+      args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${DEVICE_SCALE_FACTOR}`],
+      viewport: VIEWPORT,
+      deviceScaleFactor: DEVICE_SCALE_FACTOR,
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+
+    // Listen before navigating so nothing from start-up is missed.
+    page.on('console', (msg) => {
+      const line = `[${msg.type()}] ${msg.text()}`;
+      consoleLines.push(line);
+      if (msg.type() === 'error' || /panicked/.test(msg.text())) errors.push(line);
+    });
+    page.on('pageerror', (err) => {
+      const line = `[pageerror] ${err.stack || err.message}`;
+      consoleLines.push(line);
+      errors.push(line);
+    });
+    page.on('requestfailed', (req) => {
+      const line = `[requestfailed] ${req.url()}: ${req.failure()?.errorText}`;
+      consoleLines.push(line);
+      errors.push(line);
+    });
+    page.on('response', (resp) => {
+      if (resp.status() >= 400) {
+        const line = `[http ${resp.status()}] ${resp.url()}`;
+        consoleLines.push(line);
+        errors.push(line);
+      }
+    });
+
+    const t0 = Date.now();
+    const resp = await page.goto(url, { waitUntil: 'load', timeout: 60000 });
+    if (!record('page loads', resp?.ok() ?? false, `${url} -> HTTP ${resp?.status()}`)) return;
+
+    // The hook returns "" until the first heatmap is drawn.
+    const probeOf = () => page.evaluate(() => {
+      const b = window.wasmBindings;
+      return b && typeof b.glimpse_probe === 'function' ? b.glimpse_probe() : null;
+    });
+    let probeText = '';
+    let hookSeen = false;
+    while (Date.now() - t0 < PROBE_TIMEOUT_MS) {
+      const p = await probeOf();
+      if (p !== null) hookSeen = true;
+      if (p) {
+        probeText = p;
+        break;
+      }
+      if (errors.some((e) => /panicked|pageerror/.test(e))) break; // the app is dead
+      await page.waitForTimeout(250);
+    }
+    const waited = ((Date.now() - t0) / 1000).toFixed(1);
+    if (!record('app draws a heatmap (glimpse_probe() non-empty)', probeText !== '',
+      probeText ? `after ${waited}s` : hookSeen
+        ? `glimpse_probe() still "" after ${waited}s`
+        : `window.wasmBindings.glimpse_probe missing after ${waited}s`)) return;
+
+    // Let a few frames reach the screen, then screenshot. If the layout moved between the probe
+    // reads around the screenshot, take it again so the probe matches what is in the picture.
+    const settle = () => page.evaluate(() => new Promise((done) => {
+      let n = 0;
+      const tick = () => (++n >= 3 ? done() : requestAnimationFrame(tick));
+      requestAnimationFrame(tick);
+    }));
+    const layoutOf = (t) => {
+      try {
+        const j = JSON.parse(t);
+        return JSON.stringify([j.pixels_per_point, j.heatmap?.rect, j.heatmap?.rows, j.heatmap?.cols]);
+      } catch {
+        return t;
+      }
+    };
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await settle();
+      const before = await probeOf();
+      await page.screenshot({ path: path.join(OUT, 'browser.png'), scale: 'device' });
+      const after = await probeOf();
+      probeText = after || before || probeText;
+      if (layoutOf(before) === layoutOf(after)) break;
+      await page.waitForTimeout(500);
+    }
+    fs.writeFileSync(path.join(OUT, 'browser-probe.json'), probeText + '\n');
+
+    let probe;
+    try {
+      probe = JSON.parse(probeText);
+    } catch (e) {
+      record('probe is valid JSON', false, `${e.message}: ${probeText.slice(0, 200)}`);
+      return;
+    }
+    record('probe is valid JSON', true,
+      `model ${probe.model}, layer ${probe.layer}, head ${probe.head}, frames ${probe.frames}, ` +
+      `pixels_per_point ${probe.pixels_per_point}, ${probe.heatmap?.rows}x${probe.heatmap?.cols} cells`);
+
+    const loadingGone = await page.evaluate(() => {
+      const el = document.getElementById('loading_text');
+      return !el || el.offsetParent === null || getComputedStyle(el).display === 'none' ||
+        getComputedStyle(el).visibility === 'hidden';
+    });
+    record('loading text is hidden', loadingGone);
+
+    const canvas = await page.evaluate(() => {
+      const c = document.getElementById('glimpse_canvas');
+      if (!c) return null;
+      const r = c.getBoundingClientRect();
+      const dpr = window.devicePixelRatio;
+      return { x: r.left * dpr, y: r.top * dpr, w: c.width, h: c.height, dpr };
+    });
+    if (!record('canvas #glimpse_canvas exists', canvas !== null,
+      canvas ? `${canvas.w}x${canvas.h} px at (${canvas.x},${canvas.y}), devicePixelRatio ${canvas.dpr}` : '')) return;
+
+    const result = checkShot(readPng(path.join(OUT, 'browser.png')), probe, canvas.x, canvas.y);
+    for (const c of result.checks) record(c.name, c.ok, c.detail);
+
+    // Give late errors (from the frames after the screenshot) a moment to show up.
+    await page.waitForTimeout(1000);
+  } catch (e) {
+    record('browser run', false, e.stack || String(e));
+  } finally {
+    record('no console errors, page errors or panics', errors.length === 0,
+      errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
+    fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+    if (context) await context.close().catch(() => {});
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+await main().catch((e) => record('browser run', false, e.stack || String(e)));
+const failed = results.filter((r) => !r.ok).length;
+console.log(`browser: ${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
