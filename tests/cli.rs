@@ -263,3 +263,33 @@ fn corrupt_checkpoints_are_refused_with_the_reason() {
     fails(&["attn", "--model", path, "--input", "abc"], "config JSON");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn train_writes_a_model_and_recipe_that_eval_reads() {
+    let dir = std::env::temp_dir().join(format!("glimpse-cli-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("copy");
+    let out_s = out.to_str().unwrap();
+    let recipe = json(&[
+        "train", "--task", "copy", "--steps", "20", "--seed", "3", "--out", out_s, "--quiet",
+    ]);
+    assert_eq!(recipe["config"]["task"], "copy");
+    assert_eq!(recipe["steps"], 20);
+    assert!(recipe["held_out"]["token_accuracy"].as_f64().unwrap() >= 0.0);
+    assert!(dir.join("copy.safetensors").exists() && dir.join("copy.recipe.json").exists());
+    let stats = json(&["eval", "--model", out_s, "--examples", "50", "--json"]);
+    assert_eq!(stats["examples"], 50);
+    fails(
+        &["eval", "--model", out_s, "--task", "translate"],
+        "not built for the translate task",
+    );
+    fails(
+        &["train", "--task", "juggle", "--out", out_s],
+        "unknown task `juggle`",
+    );
+    fails(
+        &["train", "--task", "copy", "--steps", "0", "--out", out_s],
+        "--steps 0",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,6 +1,8 @@
 //! Headless subcommands. Each prints machine-readable JSON with `--json` (the same structs
 //! the app exports); errors go to stderr with a non-zero exit.
 
+pub mod train;
+
 use crate::model::checkpoint;
 use crate::model::{builtin, position, ForwardOptions, Model, ModelError, Trace};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -65,6 +67,40 @@ pub enum Command {
         /// Learned: the model whose table to print.
         #[arg(long, default_value = "demo-translate")]
         model: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train a model on a task with Glimpse's own backward pass; writes PATH.json,
+    /// PATH.safetensors and PATH.recipe.json (config, command, held-out metrics).
+    Train {
+        /// copy, reverse, sort, repeat or translate.
+        #[arg(long)]
+        task: String,
+        /// A JSON training config (as in a recipe's `config`); defaults suit each task.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        #[arg(long, default_value_t = 2000)]
+        steps: u64,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output path stem.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Evaluate a model on held-out examples of its task.
+    Eval {
+        #[arg(long)]
+        model: String,
+        /// The task (read from the recipe beside the model when omitted).
+        #[arg(long)]
+        task: Option<String>,
+        #[arg(long, default_value_t = 1000)]
+        examples: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[arg(long)]
         json: bool,
     },
@@ -387,6 +423,35 @@ fn models(as_json: bool) -> String {
 pub fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Models { json } => Ok(models(json)),
+        Command::Train {
+            task,
+            config,
+            steps,
+            seed,
+            out,
+            quiet,
+        } => train::train(&task, config.as_deref(), steps, seed, &out, quiet),
+        Command::Eval {
+            model,
+            task,
+            examples,
+            seed,
+            json,
+        } => {
+            let stats = train::eval(&model, task.as_deref(), examples, seed)?;
+            Ok(if json {
+                serde_json::to_string(&stats).unwrap_or_default()
+            } else {
+                format!(
+                    "exact match {:.2}% · token accuracy {:.2}% · loss {:.4} on {} held-out examples",
+                    100.0 * stats.exact_match,
+                    100.0 * stats.token_accuracy,
+                    stats.loss,
+                    stats.examples
+                )
+            })
+        }
+
         Command::Attn {
             model,
             input,

@@ -150,7 +150,7 @@ impl TaskKind {
                 h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
             }
         }
-        if h % 10 == 0 {
+        if h.is_multiple_of(10) {
             Split::HeldOut
         } else {
             Split::Train

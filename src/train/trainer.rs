@@ -231,7 +231,6 @@ pub fn evaluate(model: &Model, task: TaskKind, n: usize, seed: u64) -> Result<Ev
                 right += (argmax(row.iter().copied()) == ex.labels[t] as usize) as usize;
             }
         }
-        let _ = c;
         let wanted: Vec<u32> = ex
             .labels
             .iter()

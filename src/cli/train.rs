@@ -1,0 +1,145 @@
+//! `glimpse train` and `glimpse eval`.
+
+use crate::model::checkpoint;
+use crate::train::optim::Schedule;
+use crate::train::tasks::TaskKind;
+use crate::train::trainer::{evaluate, EvalStats, TrainConfig, Trainer};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The recipe written beside a trained model: how it was made and how well it does.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Recipe {
+    pub command: String,
+    pub config: TrainConfig,
+    pub steps: u64,
+    pub seconds: f64,
+    pub tokens_per_second: f64,
+    pub final_loss: f32,
+    pub held_out: serde_json::Value,
+}
+
+/// Held-out examples used by `train` and `eval`.
+pub const EVAL_EXAMPLES: usize = 1000;
+
+pub fn recipe_path(out: &Path) -> PathBuf {
+    let (json, _) = checkpoint::checkpoint_paths(out);
+    json.with_extension("recipe.json")
+}
+
+pub fn train(
+    task: &str,
+    config: Option<&Path>,
+    steps: u64,
+    seed: Option<u64>,
+    out: &Path,
+    quiet: bool,
+) -> Result<String, String> {
+    let task = TaskKind::from_name(task).ok_or_else(|| {
+        let names: Vec<&str> = crate::train::tasks::ALL_TASKS
+            .iter()
+            .map(|t| t.name())
+            .collect();
+        format!("unknown task `{task}`; tasks: {}", names.join(", "))
+    })?;
+    if steps == 0 || steps > 10_000_000 {
+        return Err(format!("--steps {steps} must be between 1 and 10000000"));
+    }
+    let mut cfg = match config {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| format!("could not read {}: {e}", p.display()))?;
+            serde_json::from_str::<TrainConfig>(&text)
+                .map_err(|e| format!("{} is not a training config: {e}", p.display()))?
+        }
+        None => TrainConfig::for_task(task),
+    };
+    cfg.task = task;
+    if let Some(s) = seed {
+        cfg.seed = s;
+    }
+    if let Schedule::WarmupCosine { total, .. } = &mut cfg.schedule {
+        *total = steps;
+    }
+    let name = out
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("model")
+        .to_string();
+    let mut trainer = Trainer::new(cfg.clone(), &name).map_err(|e| e.to_string())?;
+    let bar = if quiet {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(steps)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} steps · {msg} · ETA {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let start = std::time::Instant::now();
+    let mut tokens = 0usize;
+    let mut recent = 0.0f32;
+    for i in 0..steps {
+        let s = trainer.step().map_err(|e| e.to_string())?;
+        tokens += s.tokens;
+        recent = if i == 0 {
+            s.loss
+        } else {
+            0.95 * recent + 0.05 * s.loss
+        };
+        if i % 10 == 0 || i + 1 == steps {
+            let rate = tokens as f64 / start.elapsed().as_secs_f64().max(1e-9);
+            bar.set_message(format!("loss {recent:.4} · {rate:.0} tokens/s"));
+            bar.set_position(i + 1);
+        }
+    }
+    bar.finish();
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = trainer.evaluate(EVAL_EXAMPLES).map_err(|e| e.to_string())?;
+    checkpoint::save_path(&trainer.model, out).map_err(|e| e.to_string())?;
+    let recipe = Recipe {
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        config: cfg,
+        steps,
+        seconds,
+        tokens_per_second: tokens as f64 / seconds.max(1e-9),
+        final_loss: recent,
+        held_out: serde_json::to_value(stats).unwrap_or_default(),
+    };
+    let text = serde_json::to_string_pretty(&recipe).map_err(|e| e.to_string())?;
+    std::fs::write(recipe_path(out), &text).map_err(|e| e.to_string())?;
+    Ok(text)
+}
+
+pub fn eval(
+    model: &str,
+    task: Option<&str>,
+    examples: usize,
+    seed: u64,
+) -> Result<EvalStats, String> {
+    let m = super::resolve_model(model).map_err(|e| e.to_string())?;
+    let task = match task {
+        Some(t) => TaskKind::from_name(t).ok_or_else(|| format!("unknown task `{t}`"))?,
+        None => {
+            let recipe = std::fs::read_to_string(recipe_path(Path::new(model)))
+                .map_err(|_| "no recipe beside the model: pass --task".to_string())?;
+            let r: Recipe =
+                serde_json::from_str(&recipe).map_err(|e| format!("unreadable recipe: {e}"))?;
+            r.config.task
+        }
+    };
+    let want =
+        crate::model::tokenizer::TokenizerSpec::with_symbols(task.tokenizer_kind(), task.symbols());
+    if m.config.tokenizer != want {
+        return Err(format!(
+            "model `{model}` was not built for the {} task (its vocabulary differs)",
+            task.name()
+        ));
+    }
+    if examples == 0 || examples > 100_000 {
+        return Err(format!(
+            "--examples {examples} must be between 1 and 100000"
+        ));
+    }
+    evaluate(&m, task, examples, seed).map_err(|e| e.to_string())
+}
