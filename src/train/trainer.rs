@@ -222,7 +222,7 @@ pub fn evaluate(model: &Model, task: TaskKind, n: usize, seed: u64) -> Result<Ev
         let pair = task.sample(&mut rng, Split::HeldOut);
         let ex = make_example(task, &model.tokenizer, &pair);
         let trace = model.forward(&ex.input, &ForwardOptions::default())?;
-        let (l, c, _) =
+        let (l, _, _) =
             super::loss::cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, 0.0);
         loss += l;
         for (t, row) in trace.logits.rows().into_iter().enumerate() {
