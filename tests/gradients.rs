@@ -2,9 +2,10 @@
 //! by tests/reference/make_grad_fixtures.py in float64) and against finite differences of
 //! Glimpse's own forward pass.
 
+mod common;
+
 use glimpse::model::checkpoint::{load_bytes, read_tensors};
-use glimpse::model::config::{Activation, Family, ModelConfig, NormPlacement, Positional, Scoring};
-use glimpse::model::tokenizer::{TokenizerKind, TokenizerSpec};
+use glimpse::model::config::{Family, ModelConfig, NormPlacement, Positional, Scoring};
 use glimpse::model::{Model, ModelInput};
 use glimpse::train::loss::cross_entropy;
 use glimpse::train::{example_gradients, Example};
@@ -69,17 +70,7 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
                 r.shape()
             ));
         }
-        let err = g
-            .iter()
-            .zip(r)
-            .map(|(a, b)| {
-                if (a - b).is_nan() {
-                    f32::INFINITY
-                } else {
-                    (a - b).abs()
-                }
-            })
-            .fold(0.0, f32::max);
+        let err = common::max_abs_error(g.iter(), r.iter());
         let scale = r.iter().fold(0.0f32, |m, v| m.max(v.abs()));
         if err > (REL * scale).max(FLOOR) {
             return Err(format!(
@@ -100,41 +91,11 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
 
 #[test]
 fn gradients_match_pytorch_autograd() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/grads");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("gradient fixtures")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(cases.len() >= 20, "found only {} cases", cases.len());
-    let (mut tensors, mut worst) = (0, 0.0f32);
-    let mut failures = vec![];
-    for c in &cases {
-        match check_case(c) {
-            Ok((n, w)) => {
-                tensors += n;
-                worst = worst.max(w);
-            }
-            Err(e) => failures.push(format!(
-                "{}: {e}",
-                c.file_name().unwrap_or_default().to_string_lossy()
-            )),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
-    println!(
-        "{} cases, {tensors} gradient tensors; worst relative error {worst:e}",
-        cases.len()
-    );
+    let (cases, tensors, worst) = common::run_fixture_cases("grads", 20, check_case);
+    println!("{cases} cases, {tensors} gradient tensors; worst relative error {worst:e}");
 }
 
+/// Smaller than the shared config, so finite differences stay quick.
 fn config(
     family: Family,
     positional: Positional,
@@ -144,24 +105,12 @@ fn config(
     tied: bool,
 ) -> ModelConfig {
     ModelConfig {
-        format: "glimpse-model".into(),
-        version: 1,
-        name: "fd".into(),
-        description: String::new(),
-        family,
         d_model: 8,
         n_heads: 2,
-        n_kv_heads: kv,
-        n_layers: 2,
         d_ff: 12,
         max_len: 12,
-        activation: Activation::Gelu,
-        norm,
-        ln_eps: 1e-5,
-        positional,
-        scoring,
         tie_embeddings: tied,
-        tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, "abcdef".chars()),
+        ..common::config(family, positional, norm, kv, scoring)
     }
 }
 

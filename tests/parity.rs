@@ -2,6 +2,8 @@
 //! `tests/reference/make_fixtures.py` recorded must match Glimpse's trace within 1e-5
 //! (max absolute error). The reference runs in float64, Glimpse in float32.
 
+mod common;
+
 use glimpse::model::checkpoint::{load_bytes, read_tensors};
 use glimpse::model::trace::StackTrace;
 use glimpse::model::{ForwardOptions, ModelInput, Trace};
@@ -91,19 +93,7 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
                 expected.shape()
             ));
         }
-        let err = got
-            .iter()
-            .zip(expected.iter())
-            .map(|(a, b)| {
-                // A NaN on either side is the worst possible error, not one `max` skips.
-                let d = (a - b).abs();
-                if d.is_nan() {
-                    f32::INFINITY
-                } else {
-                    d
-                }
-            })
-            .fold(0.0f32, f32::max);
+        let err = common::max_abs_error(got.iter(), expected.iter());
         if err > TOLERANCE {
             return Err(format!("`{name}`: max abs error {err:e} > {TOLERANCE:e}"));
         }
@@ -114,43 +104,9 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
 
 #[test]
 fn every_case_matches_pytorch() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/parity");
-    let mut cases: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures directory")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    cases.sort();
-    assert!(
-        cases.len() >= 30,
-        "expected the full fixture set, found {}",
-        cases.len()
-    );
-    let mut failures = Vec::new();
-    let mut compared = 0;
-    let mut worst = 0.0f32;
-    for case in &cases {
-        match check_case(case) {
-            Ok((n, w)) => {
-                compared += n;
-                worst = worst.max(w);
-            }
-            Err(e) => failures.push(format!(
-                "{}: {e}",
-                case.file_name().unwrap_or_default().to_string_lossy()
-            )),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} cases differ:\n{}",
-        failures.len(),
-        cases.len(),
-        failures.join("\n")
-    );
+    let (cases, tensors, worst) = common::run_fixture_cases("parity", 30, check_case);
     println!(
-        "{} cases, {compared} tensors within {TOLERANCE:e}; worst max abs error {worst:e}",
-        cases.len()
+        "{cases} cases, {tensors} tensors within {TOLERANCE:e}; worst max abs error {worst:e}"
     );
 }
 

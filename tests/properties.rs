@@ -1,44 +1,17 @@
 //! Property tests: the laws attention and positional encodings must obey, on random models
 //! and random inputs.
 
+mod common;
+
 use glimpse::model::attention::{full_mask, masked_softmax};
-use glimpse::model::config::{Activation, Family, ModelConfig, NormPlacement, Positional, Scoring};
+use glimpse::model::config::{Family, NormPlacement, Positional, Scoring};
 use glimpse::model::position;
-use glimpse::model::tokenizer::{TokenizerKind, TokenizerSpec, BOS};
+use glimpse::model::tokenizer::BOS;
 use glimpse::model::{ForwardOptions, Model, ModelInput};
 use ndarray::{Array1, Array2};
 use proptest::prelude::*;
 
-const VOCAB: &str = "abcdefghij";
-
-fn config(
-    family: Family,
-    positional: Positional,
-    norm: NormPlacement,
-    kv: usize,
-    scoring: Scoring,
-) -> ModelConfig {
-    ModelConfig {
-        format: "glimpse-model".into(),
-        version: 1,
-        name: "prop".into(),
-        description: String::new(),
-        family,
-        d_model: 16,
-        n_heads: 4,
-        n_kv_heads: kv,
-        n_layers: 2,
-        d_ff: 24,
-        max_len: 24,
-        activation: Activation::Gelu,
-        norm,
-        ln_eps: 1e-5,
-        positional,
-        scoring,
-        tie_embeddings: false,
-        tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, VOCAB.chars()),
-    }
-}
+use common::{config, VOCAB};
 
 fn positional() -> impl Strategy<Value = Positional> {
     prop_oneof![

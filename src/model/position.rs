@@ -42,30 +42,26 @@ pub fn rope_angles(positions: &[usize], d_head: usize, base: f32) -> Array2<f32>
 
 /// Rotate every interleaved pair (2p, 2p+1) of each row by its position's angle, in place.
 /// Row `r` is at position `positions[r]`. Rows must have an even width.
-pub fn rope_rotate_in_place(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
-    let width = x.ncols();
-    for (mut row, &t) in x.axis_iter_mut(Axis(0)).zip(positions) {
-        for p in 0..width / 2 {
-            let (sin, cos) = rope_angle(t, p, width, base).sin_cos();
-            let (sin, cos) = (sin as f32, cos as f32);
-            let (a, b) = (row[2 * p], row[2 * p + 1]);
-            row[2 * p] = a * cos - b * sin;
-            row[2 * p + 1] = a * sin + b * cos;
-        }
-    }
+pub fn rope_rotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
+    turn_pairs(x, positions, base, 1.0);
 }
 
 /// The inverse rotation (by −θ): RoPE's backward pass, since a rotation's transpose is its
 /// inverse.
-pub fn rope_unrotate_in_place(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
+pub fn rope_unrotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
+    turn_pairs(x, positions, base, -1.0);
+}
+
+/// Turn each pair by `direction · θ`.
+fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32, direction: f64) {
     let width = x.ncols();
     for (mut row, &t) in x.axis_iter_mut(Axis(0)).zip(positions) {
         for p in 0..width / 2 {
-            let (sin, cos) = rope_angle(t, p, width, base).sin_cos();
+            let (sin, cos) = (direction * rope_angle(t, p, width, base)).sin_cos();
             let (sin, cos) = (sin as f32, cos as f32);
             let (a, b) = (row[2 * p], row[2 * p + 1]);
-            row[2 * p] = a * cos + b * sin;
-            row[2 * p + 1] = -a * sin + b * cos;
+            row[2 * p] = a * cos - b * sin;
+            row[2 * p + 1] = a * sin + b * cos;
         }
     }
 }
