@@ -205,6 +205,13 @@ mod tests {
         for p in ["m", "m.json", "m.safetensors"] {
             assert_eq!(load_path(&dir.join(p)).unwrap().weights, m.weights);
         }
+        // An oversized weights file is refused from its size alone, before any read. The
+        // file is sparse, so the test costs no disk.
+        let big = std::fs::File::create(dir.join("big.safetensors")).unwrap();
+        big.set_len(MAX_WEIGHTS_BYTES + 1).unwrap();
+        std::fs::copy(dir.join("m.json"), dir.join("big.json")).unwrap();
+        let e = load_path(&dir.join("big")).unwrap_err();
+        assert!(matches!(e, ModelError::TooLarge { .. }), "{e}");
         let e = load_path(&dir.join("absent")).unwrap_err();
         assert!(matches!(e, ModelError::Io { .. }), "{e}");
         std::fs::remove_dir_all(&dir).ok();
