@@ -35,6 +35,8 @@ pub struct GlimpseApp {
     temperature: f32,
     show_numbers: bool,
     computed: Option<Computed>,
+    /// Choose the sharpest head once the first trace of a newly selected model exists.
+    pick_head: bool,
     frames: u64,
     probe_written: bool,
 }
@@ -52,6 +54,7 @@ impl Default for GlimpseApp {
             temperature: 1.0,
             show_numbers: true,
             computed: None,
+            pick_head: false,
             frames: 0,
             probe_written: false,
         };
@@ -77,8 +80,19 @@ impl GlimpseApp {
             self.target = info.example_target.to_string();
         }
         self.computed = None;
-        self.layer = 0;
+        // Open on the most telling view: cross-attention when there is one, in the last layer,
+        // where trained models show their clearest alignment.
+        if let Ok(m) = &self.model {
+            let family = m.config.family;
+            self.kind = match (family.has_encoder(), family.has_decoder()) {
+                (true, true) => AttentionKind::Cross,
+                (false, true) => AttentionKind::DecoderSelf,
+                _ => AttentionKind::EncoderSelf,
+            };
+            self.layer = m.config.n_layers.saturating_sub(1);
+        }
         self.head = 0;
+        self.pick_head = true;
     }
 
     fn key(&self) -> RunKey {
@@ -114,6 +128,12 @@ impl GlimpseApp {
             if !kinds.contains(&self.kind) {
                 self.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
             }
+        }
+        if let (true, Ok((_, trace))) = (self.pick_head, &result) {
+            if let Some(w) = trace.weights(self.kind, self.layer) {
+                self.head = sharpest_head(w);
+            }
+            self.pick_head = false;
         }
         self.computed = Some(Computed { key, result });
     }
@@ -259,6 +279,20 @@ impl GlimpseApp {
     }
 }
 
+/// The head whose attention rows have the lowest mean entropy: the most decided pattern.
+fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
+    use crate::model::attention::row_entropy_bits;
+    weights
+        .outer_iter()
+        .map(|w| row_entropy_bits(w).mean().unwrap_or(f32::INFINITY))
+        .enumerate()
+        .fold(
+            (0, f32::INFINITY),
+            |best, (h, e)| if e < best.1 { (h, e) } else { best },
+        )
+        .0
+}
+
 impl eframe::App for GlimpseApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.frames += 1;
@@ -280,8 +314,9 @@ impl eframe::App for GlimpseApp {
                     self.select_model(&chosen);
                     self.refresh();
                 }
-                if let Ok(m) = &self.model {
-                    ui.weak(&m.config.description);
+                let about = builtin::info(&self.model_name).map(|b| b.description);
+                if let Some(text) = about {
+                    ui.weak(text);
                 }
             });
         });

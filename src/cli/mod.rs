@@ -442,13 +442,20 @@ pub fn run(cmd: Command) -> Result<String, String> {
             Ok(if json {
                 serde_json::to_string(&stats).unwrap_or_default()
             } else {
-                format!(
+                let mut line = format!(
                     "exact match {:.2}% · token accuracy {:.2}% · loss {:.4} on {} held-out examples",
                     100.0 * stats.exact_match,
                     100.0 * stats.token_accuracy,
                     stats.loss,
                     stats.examples
-                )
+                );
+                if let (Some(i), Some(p)) = (stats.induction, stats.previous_token) {
+                    line += &format!(
+                        "\ninduction head: layer {} head {} scores {:.3}; previous-token head: layer {} head {} scores {:.3}",
+                        i.layer, i.head, i.score, p.layer, p.head, p.score
+                    );
+                }
+                line
             })
         }
 

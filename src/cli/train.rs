@@ -49,8 +49,18 @@ pub fn train(
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| format!("could not read {}: {e}", p.display()))?;
-            serde_json::from_str::<TrainConfig>(&text)
-                .map_err(|e| format!("{} is not a training config: {e}", p.display()))?
+            // A bare training config, or a recipe written by an earlier run.
+            match serde_json::from_str::<TrainConfig>(&text) {
+                Ok(c) => c,
+                Err(e) => serde_json::from_str::<Recipe>(&text)
+                    .map(|r| r.config)
+                    .map_err(|_| {
+                        format!(
+                            "{} is neither a training config nor a recipe: {e}",
+                            p.display()
+                        )
+                    })?,
+            }
         }
         None => TrainConfig::for_task(task),
     };
@@ -98,7 +108,11 @@ pub fn train(
     let stats = trainer.evaluate(EVAL_EXAMPLES).map_err(|e| e.to_string())?;
     checkpoint::save_path(&trainer.model, out).map_err(|e| e.to_string())?;
     let recipe = Recipe {
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        // As a user would type it, without this machine's path to the binary.
+        command: std::iter::once("glimpse".to_string())
+            .chain(std::env::args().skip(1))
+            .collect::<Vec<_>>()
+            .join(" "),
         config: cfg,
         steps,
         seconds,

@@ -1,5 +1,6 @@
-//! The models Glimpse ships. Until trained weights land these are seeded random
-//! initialisations of small, realistic configurations.
+//! The models Glimpse ships: models trained by Glimpse's own training code (weights embedded
+//! from assets/models, each with the recipe that regenerates it), and seeded random
+//! initialisations of realistic configurations, kept to contrast noise with learned patterns.
 
 use super::config::{
     Activation, Family, ModelConfig, NormPlacement, Positional, Scoring, FORMAT_NAME,
@@ -19,15 +20,58 @@ pub struct BuiltinInfo {
     /// A sentence to show when the model is first opened.
     pub example_source: &'static str,
     pub example_target: &'static str,
+    /// Trained weights (as opposed to a random initialisation).
+    pub trained: bool,
 }
 
 pub const BUILTINS: &[BuiltinInfo] = &[
+    BuiltinInfo {
+        name: "translate",
+        family: Family::EncoderDecoder,
+        description: "trained encoder–decoder on a toy French→English grammar: adjectives move before the noun and their order flips, so cross-attention is not diagonal",
+        example_source: "la zone économique européenne",
+        example_target: "the european economic area",
+        trained: true,
+    },
+    BuiltinInfo {
+        name: "reverse",
+        family: Family::EncoderDecoder,
+        description: "trained encoder–decoder that writes its input backwards: cross-attention is the anti-diagonal",
+        example_source: "abcdefgh",
+        example_target: "hgfedcba",
+        trained: true,
+    },
+    BuiltinInfo {
+        name: "copy",
+        family: Family::EncoderDecoder,
+        description: "trained encoder–decoder that copies its input: cross-attention is the diagonal",
+        example_source: "jabbed",
+        example_target: "jabbed",
+        trained: true,
+    },
+    BuiltinInfo {
+        name: "sort",
+        family: Family::EncoderDecoder,
+        description: "trained encoder–decoder that sorts letters: each output step looks up the next-smallest letter",
+        example_source: "hbdgaec",
+        example_target: "abcdegh",
+        trained: true,
+    },
+    BuiltinInfo {
+        name: "repeat",
+        family: Family::Decoder,
+        description: "trained decoder-only model on repeated random sequences: a previous-token head in layer 0 and an induction head in layer 1",
+        example_source: "glimpsehowglimpsehow",
+        example_target: "",
+        trained: true,
+    },
     BuiltinInfo {
         name: "demo-decoder",
         family: Family::Decoder,
         description: "character-level decoder-only (GPT-like): 2 layers, 4 heads sharing 2 key/value heads (GQA), RoPE, pre-norm; random weights",
         example_source: "the cat sat on the mat",
         example_target: "",
+        trained: false,
     },
     BuiltinInfo {
         name: "demo-encoder",
@@ -35,6 +79,7 @@ pub const BUILTINS: &[BuiltinInfo] = &[
         description: "character-level encoder-only (BERT-like): 2 layers, 4 heads, sinusoidal positions, post-norm; random weights",
         example_source: "attention is all you need",
         example_target: "",
+        trained: false,
     },
     BuiltinInfo {
         name: "demo-translate",
@@ -42,6 +87,7 @@ pub const BUILTINS: &[BuiltinInfo] = &[
         description: "word-level encoder–decoder (the original transformer): 2+2 layers, 4 heads, learned positions, post-norm, cross-attention; random weights",
         example_source: "la zone économique européenne",
         example_target: "the european economic area",
+        trained: false,
     },
 ];
 
@@ -111,8 +157,32 @@ fn config(
     }
 }
 
+/// Weights trained by `glimpse train` (see each `.recipe.json` for the command).
+macro_rules! trained {
+    ($name:literal) => {
+        (
+            include_str!(concat!("../../assets/models/", $name, ".json")),
+            include_bytes!(concat!("../../assets/models/", $name, ".safetensors")).as_slice(),
+        )
+    };
+}
+
+fn trained_files(name: &str) -> Option<(&'static str, &'static [u8])> {
+    Some(match name {
+        "translate" => trained!("translate"),
+        "reverse" => trained!("reverse"),
+        "copy" => trained!("copy"),
+        "sort" => trained!("sort"),
+        "repeat" => trained!("repeat"),
+        _ => return None,
+    })
+}
+
 /// Load a built-in model by name.
 pub fn load(name: &str) -> Result<Model> {
+    if let Some((config, weights)) = trained_files(name) {
+        return super::checkpoint::load_bytes(config, weights);
+    }
     let chars = || TokenizerSpec::with_symbols(TokenizerKind::Char, CHARS.chars());
     let (cfg, seed) = match name {
         "demo-decoder" => (
@@ -160,6 +230,14 @@ pub fn info(name: &str) -> Option<&'static BuiltinInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_builtin_is_trained() {
+        assert!(BUILTINS[0].trained);
+        assert!(BUILTINS
+            .iter()
+            .all(|b| b.trained == trained_files(b.name).is_some()));
+    }
 
     #[test]
     fn every_builtin_loads_and_runs_its_example() {

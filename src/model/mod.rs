@@ -1,5 +1,6 @@
 //! The transformer: pure computation over ndarray. Knows nothing of the UI.
 
+pub mod analysis;
 pub mod attention;
 pub mod builtin;
 pub mod checkpoint;
