@@ -45,7 +45,20 @@ fn models_lists_every_builtin() {
         .iter()
         .map(|m| m["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["demo-decoder", "demo-encoder", "demo-translate"]);
+    assert_eq!(
+        names,
+        [
+            "translate",
+            "reverse",
+            "copy",
+            "sort",
+            "repeat",
+            "demo-decoder",
+            "demo-encoder",
+            "demo-translate"
+        ]
+    );
+    assert!(v[0]["trained"].as_bool().unwrap());
 }
 
 #[test]
