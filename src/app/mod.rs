@@ -2,6 +2,7 @@
 //! trace.
 
 pub mod fonts;
+pub mod labs;
 pub mod probe;
 pub mod widgets;
 
@@ -24,7 +25,16 @@ struct Computed {
     result: Result<(PreparedInput, Trace), String>,
 }
 
+/// The app's top-level views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Attention,
+    Training,
+}
+
 pub struct GlimpseApp {
+    pub view: View,
+    pub training: labs::training::TrainingLab,
     model_name: String,
     model: Result<Model, String>,
     source: String,
@@ -44,6 +54,8 @@ pub struct GlimpseApp {
 impl Default for GlimpseApp {
     fn default() -> Self {
         let mut app = Self {
+            view: View::Attention,
+            training: Default::default(),
             model_name: String::new(),
             model: Err(String::new()),
             source: String::new(),
@@ -301,6 +313,13 @@ impl eframe::App for GlimpseApp {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
                 ui.separator();
+                ui.selectable_value(&mut self.view, View::Attention, "Attention");
+                ui.selectable_value(&mut self.view, View::Training, "Training");
+                ui.separator();
+                if self.view == View::Training {
+                    ui.weak("train a model with Glimpse's own backward pass and watch its attention form");
+                    return;
+                }
                 let mut chosen = self.model_name.clone();
                 egui::ComboBox::from_label("model")
                     .selected_text(&chosen)
@@ -320,6 +339,10 @@ impl eframe::App for GlimpseApp {
                 }
             });
         });
+        if self.view == View::Training {
+            self.training.ui(ui);
+            return;
+        }
         egui::Panel::left("controls")
             .default_size(300.0)
             .show(ui, |ui| self.controls(ui));

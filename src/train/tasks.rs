@@ -141,6 +141,34 @@ impl TaskKind {
         }
     }
 
+    /// A fixed example whose attention the training lab redraws as the model learns.
+    pub fn probe_pair(self) -> Pair {
+        let chars = |s: &str| s.chars().map(String::from).collect::<Vec<_>>();
+        let words = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        match self {
+            TaskKind::Copy => Pair {
+                source: chars("jabbed"),
+                target: chars("jabbed"),
+            },
+            TaskKind::Reverse => Pair {
+                source: chars("abcdefgh"),
+                target: chars("hgfedcba"),
+            },
+            TaskKind::Sort => Pair {
+                source: chars("hbdgaec"),
+                target: chars("abcdegh"),
+            },
+            TaskKind::Repeat => Pair {
+                source: chars("glimpsehow"),
+                target: chars("glimpsehow"),
+            },
+            TaskKind::Translate => Pair {
+                source: words("la zone économique européenne"),
+                target: words("the european economic area"),
+            },
+        }
+    }
+
     /// Which split a pair belongs to: about 10% is held out, by a hash of the source.
     pub fn split_of(self, pair: &Pair) -> Split {
         // FNV-1a over the pieces: stable across platforms and releases.
@@ -347,6 +375,19 @@ mod tests {
                 .map(|_| task.sample(&mut rng, Split::HeldOut).source)
                 .collect();
             assert!(train.is_disjoint(&held), "{}", task.name());
+        }
+    }
+
+    #[test]
+    fn probe_pairs_use_the_task_vocabulary() {
+        for task in ALL_TASKS {
+            let vocab: HashSet<String> = task.symbols().into_iter().collect();
+            let p = task.probe_pair();
+            assert!(
+                p.source.iter().chain(&p.target).all(|x| vocab.contains(x)),
+                "{}",
+                task.name()
+            );
         }
     }
 

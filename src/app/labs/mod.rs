@@ -1,0 +1,3 @@
+//! One file per lab.
+
+pub mod training;
