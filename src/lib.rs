@@ -16,3 +16,17 @@ pub mod util;
 pub fn glimpse_probe() -> String {
     app::probe::latest()
 }
+
+/// Browser test hook: screen rectangles of named controls (see `app::probe::control`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_controls() -> String {
+    app::probe::controls()
+}
+
+/// Browser test hook: the training lab's status (step, held-out accuracy, running).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_training() -> String {
+    app::probe::training()
+}

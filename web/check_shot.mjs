@@ -30,6 +30,16 @@ function pixelAt(png, x, y) {
   return [png.data[i], png.data[i + 1], png.data[i + 2], png.data[i + 3]];
 }
 
+/** How many distinct RGB colours a PNG has (counting stops past 100 000). */
+export function distinctColours(png) {
+  const seen = new Set();
+  for (let i = 0; i < png.data.length; i += 4) {
+    seen.add((png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2]);
+    if (seen.size > 100000) break;
+  }
+  return seen.size;
+}
+
 /** Validates the probe's shape; returns a list of problems (empty when fine). */
 export function probeProblems(probe) {
   const problems = [];
@@ -61,15 +71,11 @@ export function checkShot(png, probe, offsetX = 0, offsetY = 0) {
   const checks = [];
 
   // 1. Not blank.
-  const seen = new Set();
-  for (let i = 0; i < png.data.length; i += 4) {
-    seen.add((png.data[i] << 16) | (png.data[i + 1] << 8) | png.data[i + 2]);
-    if (seen.size > 100000) break;
-  }
+  const colours = distinctColours(png);
   checks.push({
     name: 'screenshot is not blank',
-    ok: seen.size >= MIN_COLORS,
-    detail: `${seen.size} distinct colours (need >= ${MIN_COLORS}) in ${png.width}x${png.height}`,
+    ok: colours >= MIN_COLORS,
+    detail: `${colours} distinct colours (need >= ${MIN_COLORS}) in ${png.width}x${png.height}`,
   });
 
   // 2. Heatmap cells.

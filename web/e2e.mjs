@@ -11,12 +11,12 @@
 // request, a probe that never arrives, or a screenshot that does not show the probe's heatmap.
 
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { checkShot, readPng } from './check_shot.mjs';
+import { CHROMIUM_ARGS, serveDist, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -28,75 +28,11 @@ const VIEWPORT = { width: 1280, height: 800 };
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
 const DEVICE_SCALE_FACTOR = Number(process.env.DEVICE_SCALE_FACTOR ?? 1);
 
-// Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
-// refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--use-angle=swiftshader',
-  '--enable-unsafe-swiftshader',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-const MIME = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.md': 'text/markdown; charset=utf-8',
-  '.safetensors': 'application/octet-stream',
-};
-
 const results = [];
 function record(name, ok, detail = '') {
   results.push({ name, ok, detail });
   console.log(`browser: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
   return ok;
-}
-
-/** A tiny static server for DIST on 127.0.0.1 and a free port. */
-function serveDist() {
-  const server = http.createServer((req, res) => {
-    let rel;
-    try {
-      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    } catch {
-      res.writeHead(400).end();
-      return;
-    }
-    if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(DIST, '.' + rel);
-    if (file !== DIST && !file.startsWith(DIST + path.sep)) {
-      res.writeHead(403).end();
-      return;
-    }
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
 }
 
 async function main() {
@@ -109,7 +45,7 @@ async function main() {
     fs.rmSync(path.join(OUT, f), { force: true });
   }
 
-  const server = await serveDist();
+  const server = await serveDist(DIST);
   const url = `http://127.0.0.1:${server.address().port}/`;
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const consoleLines = [];
@@ -129,28 +65,7 @@ async function main() {
     const page = context.pages()[0] ?? (await context.newPage());
 
     // Listen before navigating so nothing from start-up is missed.
-    page.on('console', (msg) => {
-      const line = `[${msg.type()}] ${msg.text()}`;
-      consoleLines.push(line);
-      if (msg.type() === 'error' || /panicked/.test(msg.text())) errors.push(line);
-    });
-    page.on('pageerror', (err) => {
-      const line = `[pageerror] ${err.stack || err.message}`;
-      consoleLines.push(line);
-      errors.push(line);
-    });
-    page.on('requestfailed', (req) => {
-      const line = `[requestfailed] ${req.url()}: ${req.failure()?.errorText}`;
-      consoleLines.push(line);
-      errors.push(line);
-    });
-    page.on('response', (resp) => {
-      if (resp.status() >= 400) {
-        const line = `[http ${resp.status()}] ${resp.url()}`;
-        consoleLines.push(line);
-        errors.push(line);
-      }
-    });
+    watchPage(page, consoleLines, errors);
 
     const t0 = Date.now();
     const resp = await page.goto(url, { waitUntil: 'load', timeout: 60000 });

@@ -313,8 +313,10 @@ impl eframe::App for GlimpseApp {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
                 ui.separator();
-                ui.selectable_value(&mut self.view, View::Attention, "Attention");
-                ui.selectable_value(&mut self.view, View::Training, "Training");
+                let tab = ui.selectable_value(&mut self.view, View::Attention, "Attention");
+                probe::control("tab:Attention", tab.rect);
+                let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
+                probe::control("tab:Training", tab.rect);
                 ui.separator();
                 if self.view == View::Training {
                     ui.weak("train a model with Glimpse's own backward pass and watch its attention form");

@@ -3,6 +3,7 @@
 //! Browser: `window.wasmBindings.glimpse_probe()`. Native: written to `$GLIMPSE_PROBE`.
 
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::sync::Mutex;
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -28,6 +29,40 @@ pub struct Probe {
 }
 
 static LATEST: Mutex<String> = Mutex::new(String::new());
+/// Screen rectangles (points) of named controls, so a browser test can click the real UI.
+static CONTROLS: Mutex<BTreeMap<String, [f32; 4]>> = Mutex::new(BTreeMap::new());
+/// The training lab's status as JSON.
+static TRAINING: Mutex<String> = Mutex::new(String::new());
+
+/// Record where a named control was drawn this frame.
+pub fn control(name: &str, rect: egui::Rect) {
+    if let Ok(mut c) = CONTROLS.lock() {
+        c.insert(
+            name.to_string(),
+            [rect.left(), rect.top(), rect.right(), rect.bottom()],
+        );
+    }
+}
+
+/// Named control rectangles as JSON: `{"tab:Training": [x0, y0, x1, y1], …}`.
+pub fn controls() -> String {
+    CONTROLS
+        .lock()
+        .ok()
+        .and_then(|c| serde_json::to_string(&*c).ok())
+        .unwrap_or_default()
+}
+
+pub fn publish_training(status: &impl Serialize) {
+    if let (Ok(text), Ok(mut t)) = (serde_json::to_string(status), TRAINING.lock()) {
+        *t = text;
+    }
+}
+
+/// The training lab's last published status, or "" if it was never opened.
+pub fn training() -> String {
+    TRAINING.lock().map(|s| s.clone()).unwrap_or_default()
+}
 
 pub fn publish(probe: &Probe) {
     if let (Ok(text), Ok(mut latest)) = (serde_json::to_string(probe), LATEST.lock()) {

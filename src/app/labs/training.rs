@@ -13,7 +13,7 @@ use egui_plot::{Legend, Line, Plot, PlotPoints};
 use web_time::Instant;
 
 /// Held-out examples per evaluation, and how often to evaluate.
-const EVAL_EXAMPLES: usize = 50;
+const EVAL_EXAMPLES: usize = 100;
 const EVAL_EVERY: u64 = 100;
 
 pub struct TrainingLab {
@@ -35,7 +35,7 @@ impl Default for TrainingLab {
             config: TrainConfig::for_task(TaskKind::Reverse),
             trainer: None,
             running: false,
-            budget_ms: 12.0,
+            budget_ms: 25.0,
             evals: Vec::new(),
             head: 0,
             error: None,
@@ -103,12 +103,28 @@ impl TrainingLab {
             self.advance(self.budget_ms);
             ui.ctx().request_repaint();
         }
+        crate::app::probe::publish_training(&self.status());
         egui::Panel::left("training_controls")
             .default_size(280.0)
             .show(ui, |ui| self.controls(ui));
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(ui.visuals().panel_fill))
             .show(ui, |ui| self.views(ui));
+    }
+
+    /// What a test or a status line needs to know.
+    pub fn status(&self) -> serde_json::Value {
+        let last = self.evals.last();
+        serde_json::json!({
+            "task": self.config.task.name(),
+            "running": self.running,
+            "steps": self.trainer.as_ref().map_or(0, |t| t.steps_done()),
+            "loss": self.trainer.as_ref().and_then(|t| t.history.last()).map(|s| s.loss),
+            "eval_step": last.map(|(s, _)| *s),
+            "exact_match": last.map(|(_, e)| e.exact_match),
+            "token_accuracy": last.map(|(_, e)| e.token_accuracy),
+            "error": self.error,
+        })
     }
 
     fn controls(&mut self, ui: &mut egui::Ui) {
@@ -168,11 +184,13 @@ impl TrainingLab {
         ui.heading("Training");
         ui.horizontal(|ui| {
             let label = if self.running {
-                "⏸ Pause"
+                "‖ Pause"
             } else {
                 "▶ Start"
             };
-            if ui.button(label).clicked() {
+            let start = ui.button(label);
+            crate::app::probe::control("training:start", start.rect);
+            if start.clicked() {
                 self.running = !self.running;
             }
             if ui
@@ -195,7 +213,7 @@ impl TrainingLab {
                 self.reset();
             }
         });
-        ui.add(egui::Slider::new(&mut self.budget_ms, 1.0..=30.0).text("ms per frame (speed)"));
+        ui.add(egui::Slider::new(&mut self.budget_ms, 1.0..=100.0).text("ms per frame (speed)"));
         if let Some(t) = &self.trainer {
             let last = t.history.last();
             ui.label(format!("step {}", t.steps_done()));
@@ -224,7 +242,7 @@ impl TrainingLab {
     fn views(&mut self, ui: &mut egui::Ui) {
         let Some(t) = &self.trainer else { return };
         ui.heading(format!(
-            "Training a {} model on “{}”",
+            "Training: {} model on “{}”",
             t.model.config.family.label(),
             self.config.task.name()
         ));

@@ -1,0 +1,118 @@
+// Training in the browser, as a student does it: open the Training tab, press Start, and wait
+// until the reverse model reaches >= 99% exact sequences on held-out data. Clicks land on the
+// real buttons (their rectangles come from the app's glimpse_controls() hook). Records the
+// wall time and the gaps between animation frames (a stutter shows as a long gap), and saves
+// screenshots before and after. Exit code non-zero on failure.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { readPng, distinctColours } from './check_shot.mjs';
+import { CHROMIUM_ARGS, serveDist, watchPage } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
+const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
+const TRAIN_TIMEOUT_MS = Number(process.env.TRAIN_TIMEOUT_MS ?? 180000);
+// A frame gap longer than this is a visible stutter.
+const MAX_GAP_MS = Number(process.env.MAX_GAP_MS ?? 500);
+
+const results = [];
+const record = (name, ok, detail = '') => {
+  results.push(ok);
+  console.log(`training: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+  return ok;
+};
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function poll(fn, timeoutMs, intervalMs = 250) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v || Date.now() > end) return v;
+    await sleep(intervalMs);
+  }
+}
+
+async function main() {
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await serveDist(DIST);
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
+  const consoleLines = [];
+  const errors = [];
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, '--force-device-scale-factor=1'],
+      viewport: { width: 1280, height: 800 },
+    });
+    const page = context.pages()[0] ?? (await context.newPage());
+    watchPage(page, consoleLines, errors);
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    const hook = (name) => page.evaluate((n) => {
+      const f = window.wasmBindings && window.wasmBindings[n];
+      return typeof f === 'function' ? f() : '';
+    }, name);
+    const controls = async () => JSON.parse((await hook('glimpse_controls')) || '{}');
+    const centre = (r) => [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
+
+    const tab = await poll(async () => (await controls())['tab:Training'], 60000);
+    if (!record('the Training tab is drawn', !!tab)) return;
+    await page.mouse.click(...centre(tab));
+    const start = await poll(async () => (await controls())['training:start'], 10000);
+    if (!record('the training lab opens', !!start)) return;
+    await sleep(500);
+    await page.mouse.move(5, 790); // keep tooltips off the views
+    await page.screenshot({ path: path.join(OUT, 'training-before.png') });
+
+    // Measure frame gaps while training runs.
+    await page.evaluate(() => {
+      window.__gaps = [];
+      let last = performance.now();
+      const tick = (t) => { window.__gaps.push(t - last); last = t; requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    await page.mouse.click(...centre(start));
+    await page.mouse.move(5, 790);
+    const t0 = Date.now();
+    const status = async () => JSON.parse((await hook('glimpse_training')) || '{}');
+    const done = await poll(async () => {
+      const s = await status();
+      return s.eval_step > 0 && s.exact_match >= 0.99 ? s : null;
+    }, TRAIN_TIMEOUT_MS, 200);
+    const seconds = (Date.now() - t0) / 1000;
+    const last = await status();
+    record('reverse reaches >= 99% held-out exact match in the browser', !!done,
+      `${seconds.toFixed(1)} s wall, step ${last.steps}, exact ${last.exact_match} at step ${last.eval_step} (100 held-out sequences)`);
+    await sleep(300);
+    await page.screenshot({ path: path.join(OUT, 'training-after.png') });
+
+    const gaps = (await page.evaluate(() => window.__gaps)).slice(1).sort((a, b) => a - b);
+    const pct = (p) => gaps[Math.min(gaps.length - 1, Math.floor(p * gaps.length))] ?? 0;
+    const maxGap = gaps[gaps.length - 1] ?? 0;
+    record('no stutter while training', gaps.length > 10 && maxGap < MAX_GAP_MS,
+      `${gaps.length} frames, median ${pct(0.5).toFixed(1)} ms, p95 ${pct(0.95).toFixed(1)} ms, max ${maxGap.toFixed(1)} ms (limit ${MAX_GAP_MS})`);
+
+    for (const f of ['training-before.png', 'training-after.png']) {
+      const n = distinctColours(readPng(path.join(OUT, f)));
+      record(`${f} is not blank`, n >= 32, `${n} distinct colours`);
+    }
+    fs.writeFileSync(path.join(OUT, 'training.json'), JSON.stringify({
+      seconds, status: last, frames: gaps.length, median_ms: pct(0.5), p95_ms: pct(0.95), max_gap_ms: maxGap,
+    }, null, 2));
+    record('no console errors or panics', errors.length === 0, errors.slice(0, 5).join(' | '));
+  } finally {
+    fs.writeFileSync(path.join(OUT, 'training-console.log'), consoleLines.join('\n'));
+    await context?.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+await main().catch((e) => record('test ran', false, e.stack || String(e)));
+const failed = results.filter((ok) => !ok).length;
+console.log(`training: ${results.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.length > 0 ? 0 : 1);

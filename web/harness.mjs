@@ -1,0 +1,95 @@
+// Shared by the browser tests: Chromium flags, a static server for dist/, console watching.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+// Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
+// refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.safetensors': 'application/octet-stream',
+};
+
+/** A tiny static server for DIST on 127.0.0.1 and a free port. */
+export function serveDist(DIST) {
+  const server = http.createServer((req, res) => {
+    let rel;
+    try {
+      rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (rel.endsWith('/')) rel += 'index.html';
+    const file = path.resolve(DIST, '.' + rel);
+    if (file !== DIST && !file.startsWith(DIST + path.sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, body) => {
+      if (err) {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Collect console lines; errors, panics, failed requests and HTTP errors go to `errors`. */
+export function watchPage(page, consoleLines, errors) {
+  page.on('console', (msg) => {
+    const line = `[${msg.type()}] ${msg.text()}`;
+    consoleLines.push(line);
+    if (msg.type() === 'error' || /panicked/.test(msg.text())) errors.push(line);
+  });
+  page.on('pageerror', (err) => {
+    const line = `[pageerror] ${err.stack || err.message}`;
+    consoleLines.push(line);
+    errors.push(line);
+  });
+  page.on('requestfailed', (req) => {
+    const line = `[requestfailed] ${req.url()}: ${req.failure()?.errorText}`;
+    consoleLines.push(line);
+    errors.push(line);
+  });
+  page.on('response', (resp) => {
+    if (resp.status() >= 400) {
+      const line = `[http ${resp.status()}] ${resp.url()}`;
+      consoleLines.push(line);
+      errors.push(line);
+    }
+  });
+
+}
