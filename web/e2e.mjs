@@ -11,20 +11,16 @@
 // request, a probe that never arrives, or a screenshot that does not show the probe's heatmap.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { checkShot, readPng } from './check_shot.mjs';
-import { CHROMIUM_ARGS, serveDist, watchPage } from './harness.mjs';
+import { launchChromium, serveDist, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
 const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
 const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
-const VIEWPORT = { width: 1280, height: 800 };
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
 const DEVICE_SCALE_FACTOR = Number(process.env.DEVICE_SCALE_FACTOR ?? 1);
 
@@ -47,21 +43,13 @@ async function main() {
 
   const server = await serveDist(DIST);
   const url = `http://127.0.0.1:${server.address().port}/`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const consoleLines = [];
   const errors = [];
   let context;
+  let profile;
 
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      // Emulation alone (deviceScaleFactor) leaves ResizeObserver's devicePixelContentBoxSize in
-      // CSS pixels, so egui would draw a 1x buffer stretched 2x; force the real scale factor too.
-      args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${DEVICE_SCALE_FACTOR}`],
-      viewport: VIEWPORT,
-      deviceScaleFactor: DEVICE_SCALE_FACTOR,
-    });
+    ({ context, profile } = await launchChromium(DEVICE_SCALE_FACTOR));
     const page = context.pages()[0] ?? (await context.newPage());
 
     // Listen before navigating so nothing from start-up is missed.
@@ -161,7 +149,7 @@ async function main() {
     fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
     if (context) await context.close().catch(() => {});
     server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   }
 }
 

@@ -4,12 +4,10 @@
 // wall time and the gaps between animation frames (a stutter shows as a long gap), and saves
 // screenshots before and after. Exit code non-zero on failure.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { readPng, distinctColours } from './check_shot.mjs';
-import { CHROMIUM_ARGS, serveDist, watchPage } from './harness.mjs';
+import { launchChromium, serveDist, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
@@ -38,17 +36,12 @@ async function poll(fn, timeoutMs, intervalMs = 250) {
 async function main() {
   fs.mkdirSync(OUT, { recursive: true });
   const server = await serveDist(DIST);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const consoleLines = [];
   const errors = [];
   let context;
+  let profile;
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [...CHROMIUM_ARGS, '--force-device-scale-factor=1'],
-      viewport: { width: 1280, height: 800 },
-    });
+    ({ context, profile } = await launchChromium(1));
     const page = context.pages()[0] ?? (await context.newPage());
     watchPage(page, consoleLines, errors);
     await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
@@ -108,7 +101,7 @@ async function main() {
     fs.writeFileSync(path.join(OUT, 'training-console.log'), consoleLines.join('\n'));
     await context?.close();
     server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
   }
 }
 

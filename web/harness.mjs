@@ -1,7 +1,9 @@
 // Shared by the browser tests: Chromium flags, a static server for dist/, console watching.
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 
 // Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
 // refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
@@ -92,4 +94,19 @@ export function watchPage(page, consoleLines, errors) {
     }
   });
 
+}
+
+/** Debian's Chromium, headless, on a fresh profile (returned for removal), 1280×800 at `scale`. */
+export async function launchChromium(scale = 1) {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    // Emulation alone (deviceScaleFactor) leaves ResizeObserver's devicePixelContentBoxSize in
+    // CSS pixels, so egui would draw a 1x buffer stretched 2x; force the real scale factor too.
+    args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`],
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: scale,
+  });
+  return { context, profile };
 }
