@@ -53,6 +53,7 @@ fn models_lists_every_builtin() {
             "copy",
             "sort",
             "repeat",
+            "lm",
             "demo-decoder",
             "demo-encoder",
             "demo-translate"

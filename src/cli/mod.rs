@@ -73,7 +73,7 @@ pub enum Command {
     /// Train a model on a task with Glimpse's own backward pass; writes PATH.json,
     /// PATH.safetensors and PATH.recipe.json (config, command, held-out metrics).
     Train {
-        /// copy, reverse, sort, repeat or translate.
+        /// copy, reverse, sort, repeat, translate or lm.
         #[arg(long)]
         task: String,
         /// A JSON training config (as in a recipe's `config`); defaults suit each task.
@@ -449,6 +449,12 @@ pub fn run(cmd: Command) -> Result<String, String> {
                     stats.loss,
                     stats.examples
                 );
+                if let Some(b) = stats.baseline_loss {
+                    line += &format!(
+                        "\nunigram baseline loss {b:.4} nats/char; the model's is {:.1}% of it",
+                        100.0 * stats.loss / b
+                    );
+                }
                 if let (Some(i), Some(p)) = (stats.induction, stats.previous_token) {
                     line += &format!(
                         "\ninduction head: layer {} head {} scores {:.3}; previous-token head: layer {} head {} scores {:.3}",

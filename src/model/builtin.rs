@@ -66,6 +66,14 @@ pub const BUILTINS: &[BuiltinInfo] = &[
         trained: true,
     },
     BuiltinInfo {
+        name: "lm",
+        family: Family::Decoder,
+        description: "trained character-level language model on a short text written for Glimpse: each head looks back over earlier letters to guess the next",
+        example_source: "the cat sat on the mat by the river",
+        example_target: "",
+        trained: true,
+    },
+    BuiltinInfo {
         name: "demo-decoder",
         family: Family::Decoder,
         description: "character-level decoder-only (GPT-like): 2 layers, 4 heads sharing 2 key/value heads (GQA), RoPE, pre-norm; random weights",
@@ -174,6 +182,7 @@ fn trained_files(name: &str) -> Option<(&'static str, &'static [u8])> {
         "copy" => trained!("copy"),
         "sort" => trained!("sort"),
         "repeat" => trained!("repeat"),
+        "lm" => trained!("lm"),
         _ => return None,
     })
 }

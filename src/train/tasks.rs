@@ -22,15 +22,29 @@ pub enum TaskKind {
     Repeat,
     /// A toy French→English grammar with adjective–noun reordering and agreement.
     Translate,
+    /// Next-character prediction on a bundled text (assets/corpora/attention.txt).
+    #[serde(rename = "lm")]
+    CharLm,
 }
 
-pub const ALL_TASKS: [TaskKind; 5] = [
+pub const ALL_TASKS: [TaskKind; 6] = [
     TaskKind::Copy,
     TaskKind::Reverse,
     TaskKind::Sort,
     TaskKind::Repeat,
     TaskKind::Translate,
+    TaskKind::CharLm,
 ];
+
+/// The character LM's text, written for Glimpse.
+pub const CORPUS: &str = include_str!("../../assets/corpora/attention.txt");
+/// Characters per language-model window (the model sees `<bos>` and this many, predicting each
+/// next one).
+pub const LM_WINDOW: usize = 48;
+/// The held-out part of the corpus: its last tenth.
+fn lm_split_point() -> usize {
+    CORPUS.chars().count() * 9 / 10
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Split {
@@ -56,6 +70,7 @@ impl TaskKind {
             TaskKind::Sort => "sort",
             TaskKind::Repeat => "repeat",
             TaskKind::Translate => "translate",
+            TaskKind::CharLm => "lm",
         }
     }
 
@@ -66,7 +81,7 @@ impl TaskKind {
     /// The family that shows the task best.
     pub fn family(self) -> Family {
         match self {
-            TaskKind::Repeat => Family::Decoder,
+            TaskKind::Repeat | TaskKind::CharLm => Family::Decoder,
             _ => Family::EncoderDecoder,
         }
     }
@@ -86,6 +101,12 @@ impl TaskKind {
             }
             TaskKind::Repeat => REPEAT_LETTERS.chars().map(String::from).collect(),
             TaskKind::Translate => grammar::vocabulary(),
+            TaskKind::CharLm => {
+                let mut chars: Vec<char> = CORPUS.chars().collect();
+                chars.sort_unstable();
+                chars.dedup();
+                chars.into_iter().map(String::from).collect()
+            }
         }
     }
 
@@ -95,6 +116,7 @@ impl TaskKind {
             TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort => 8,
             TaskKind::Repeat => 24,
             TaskKind::Translate => 8,
+            TaskKind::CharLm => LM_WINDOW,
         }
     }
 
@@ -138,6 +160,7 @@ impl TaskKind {
                 }
             }
             TaskKind::Translate => grammar::sentence(rng),
+            TaskKind::CharLm => lm_window(rng, Split::Train),
         }
     }
 
@@ -166,6 +189,10 @@ impl TaskKind {
                 source: words("la zone économique européenne"),
                 target: words("the european economic area"),
             },
+            TaskKind::CharLm => Pair {
+                source: chars("the cat sat on the mat by the river"),
+                target: vec![],
+            },
         }
     }
 
@@ -187,6 +214,9 @@ impl TaskKind {
 
     /// The next example of the wanted split.
     pub fn sample(self, rng: &mut Rng, split: Split) -> Pair {
+        if self == TaskKind::CharLm {
+            return lm_window(rng, split);
+        }
         loop {
             let p = self.draw(rng);
             if self.split_of(&p) == split {
@@ -194,6 +224,43 @@ impl TaskKind {
             }
         }
     }
+}
+
+/// A window of `LM_WINDOW` characters from the training part of the corpus (its first nine
+/// tenths) or from the held-out part (the last tenth). Windows never straddle the split.
+fn lm_window(rng: &mut Rng, split: Split) -> Pair {
+    let chars: Vec<char> = CORPUS.chars().collect();
+    let cut = lm_split_point();
+    let (lo, hi) = match split {
+        Split::Train => (0, cut),
+        Split::HeldOut => (cut, chars.len()),
+    };
+    let span = hi.saturating_sub(lo + LM_WINDOW).max(1);
+    let start = lo + rng.below(span);
+    let end = (start + LM_WINDOW).min(chars.len());
+    Pair {
+        source: chars[start..end].iter().map(|c| c.to_string()).collect(),
+        target: vec![],
+    }
+}
+
+/// The loss (nats per character) of predicting the held-out text from training-text character
+/// frequencies alone (add-one smoothed): the bar a language model must clear.
+pub fn lm_unigram_baseline() -> f32 {
+    let chars: Vec<char> = CORPUS.chars().collect();
+    let cut = lm_split_point();
+    let symbols = TaskKind::CharLm.symbols();
+    let count = |c: char, part: &[char]| part.iter().filter(|&&x| x == c).count();
+    let train = &chars[..cut];
+    let total = train.len() as f64 + symbols.len() as f64;
+    let held = &chars[cut..];
+    let mut loss = 0.0f64;
+    for s in &symbols {
+        let c = s.chars().next().unwrap_or(' ');
+        let p = (count(c, train) as f64 + 1.0) / total;
+        loss -= count(c, held) as f64 * p.ln();
+    }
+    (loss / held.len().max(1) as f64) as f32
 }
 
 /// The toy French→English grammar. French puts adjectives after the noun and agrees them in

@@ -15,6 +15,29 @@ use web_time::Instant;
 /// Held-out examples per evaluation, and how often to evaluate.
 const EVAL_EXAMPLES: usize = 100;
 const EVAL_EVERY: u64 = 100;
+/// Most points a curve draws per frame; longer histories are averaged in chunks.
+const PLOT_POINTS: usize = 400;
+
+/// At most `max` points, each the mean of a consecutive chunk of the `n` inputs: a smoothed
+/// curve that costs the same to draw at step 100 and at step 100 000.
+fn chunk_means(points: impl Iterator<Item = (f64, f64)>, n: usize, max: usize) -> Vec<[f64; 2]> {
+    let chunk = n.div_ceil(max.max(1)).max(1);
+    let mut out = Vec::with_capacity(n / chunk + 1);
+    let (mut sx, mut sy, mut k) = (0.0, 0.0, 0usize);
+    for (x, y) in points {
+        sx += x;
+        sy += y;
+        k += 1;
+        if k == chunk {
+            out.push([sx / k as f64, sy / k as f64]);
+            (sx, sy, k) = (0.0, 0.0, 0);
+        }
+    }
+    if k > 0 {
+        out.push([sx / k as f64, sy / k as f64]);
+    }
+    out
+}
 
 pub struct TrainingLab {
     pub config: TrainConfig,
@@ -35,7 +58,7 @@ impl Default for TrainingLab {
             config: TrainConfig::for_task(TaskKind::Reverse),
             trainer: None,
             running: false,
-            budget_ms: 25.0,
+            budget_ms: 30.0,
             evals: Vec::new(),
             head: 0,
             error: None,
@@ -246,11 +269,12 @@ impl TrainingLab {
             t.model.config.family.label(),
             self.config.task.name()
         ));
-        let loss: PlotPoints = t
-            .history
-            .iter()
-            .map(|s| [s.step as f64, s.loss as f64])
-            .collect();
+        let loss: PlotPoints = chunk_means(
+            t.history.iter().map(|s| (s.step as f64, s.loss as f64)),
+            t.history.len(),
+            PLOT_POINTS,
+        )
+        .into();
         let exact: PlotPoints = self
             .evals
             .iter()
@@ -347,6 +371,15 @@ mod tests {
         lab.reset();
         assert_eq!(lab.trainer.as_ref().unwrap().model.weights, initial);
         assert_eq!(lab.trainer.as_ref().unwrap().steps_done(), 0);
+    }
+
+    #[test]
+    fn long_curves_are_averaged_in_chunks() {
+        let pts = chunk_means((0..1000).map(|i| (i as f64, (i % 2) as f64)), 1000, 400);
+        assert_eq!(pts.len(), 334); // chunks of 3
+        assert_eq!(pts[0], [1.0, 1.0 / 3.0]);
+        let short = chunk_means((0..10).map(|i| (i as f64, 1.0)), 10, 400);
+        assert_eq!(short.len(), 10);
     }
 
     #[test]
