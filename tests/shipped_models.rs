@@ -58,11 +58,7 @@ fn the_textbook_translation_comes_out_right() {
     let mut out = vec![];
     for _ in 0..10 {
         let logits = model.decode_step(&mut state, token, &opts).unwrap().logits;
-        token = logits
-            .iter()
-            .enumerate()
-            .fold((0, f32::MIN), |b, (i, &x)| if x > b.1 { (i, x) } else { b })
-            .0 as u32;
+        token = glimpse::util::argmax(logits.iter().copied()).map_or(0, |(i, _)| i as u32);
         if token == glimpse::model::tokenizer::EOS {
             break;
         }

@@ -294,15 +294,10 @@ impl GlimpseApp {
 /// The head whose attention rows have the lowest mean entropy: the most decided pattern.
 fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
     use crate::model::attention::row_entropy_bits;
-    weights
+    let negated = weights
         .outer_iter()
-        .map(|w| row_entropy_bits(w).mean().unwrap_or(f32::INFINITY))
-        .enumerate()
-        .fold(
-            (0, f32::INFINITY),
-            |best, (h, e)| if e < best.1 { (h, e) } else { best },
-        )
-        .0
+        .map(|w| -row_entropy_bits(w).mean().unwrap_or(f32::INFINITY));
+    crate::util::argmax(negated).map_or(0, |(h, _)| h)
 }
 
 impl eframe::App for GlimpseApp {

@@ -393,13 +393,7 @@ fn attn(
             for (h, w) in a.weights.outer_iter().enumerate() {
                 out += &format!("{} layer {layer} head {h}:", kind.label());
                 for (q, row) in w.rows().into_iter().enumerate() {
-                    let (best, p) = row.iter().enumerate().fold((0, f32::MIN), |b, (i, &p)| {
-                        if p > b.1 {
-                            (i, p)
-                        } else {
-                            b
-                        }
-                    });
+                    let (best, p) = crate::util::argmax(row.iter().copied()).unwrap_or((0, 0.0));
                     out += &format!(" {}→{} {:.2}", a.query_tokens[q], a.key_tokens[best], p);
                 }
                 out += "\n";

@@ -9,6 +9,7 @@ use crate::model::config::{
 };
 use crate::model::tokenizer::{Tokenizer, TokenizerSpec, BOS, EOS};
 use crate::model::{ForwardOptions, Model, ModelInput, Result};
+use crate::util::argmax;
 use crate::util::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -267,7 +268,8 @@ pub fn evaluate(model: &Model, task: TaskKind, n: usize, seed: u64) -> Result<Ev
         for (t, row) in trace.logits.rows().into_iter().enumerate() {
             if ex.loss_mask[t] {
                 counted += 1;
-                right += (argmax(row.iter().copied()) == ex.labels[t] as usize) as usize;
+                right += (argmax(row.iter().copied()).map(|(i, _)| i)
+                    == Some(ex.labels[t] as usize)) as usize;
             }
         }
         let wanted: Vec<u32> = ex
@@ -325,11 +327,7 @@ pub fn repeat_head_scores(model: &Model, n: usize, seed: u64) -> Result<(HeadSco
         }
     }
     let best = |scores: &[f32]| {
-        let (i, &score) =
-            scores.iter().enumerate().fold(
-                (0, &f32::NEG_INFINITY),
-                |b, x| if x.1 > b.1 { x } else { b },
-            );
+        let (i, score) = argmax(scores.iter().copied()).unwrap_or((0, 0.0));
         HeadScore {
             layer: i / heads,
             head: i % heads,
@@ -337,15 +335,6 @@ pub fn repeat_head_scores(model: &Model, n: usize, seed: u64) -> Result<(HeadSco
         }
     };
     Ok((best(&induction), best(&previous)))
-}
-
-fn argmax(xs: impl Iterator<Item = f32>) -> usize {
-    xs.enumerate()
-        .fold(
-            (0, f32::NEG_INFINITY),
-            |b, (i, x)| if x > b.1 { (i, x) } else { b },
-        )
-        .0
 }
 
 /// Greedy continuation with the KV cache: `len` tokens after the prompt.
@@ -365,7 +354,7 @@ fn greedy(model: &Model, task: TaskKind, ex: &Example, len: usize) -> Result<Vec
     let mut out = Vec::with_capacity(len);
     while out.len() < len {
         let Some(logits) = last.take() else { break };
-        let next = argmax(logits.iter().copied()) as u32;
+        let next = argmax(logits.iter().copied()).map_or(0, |(i, _)| i as u32);
         out.push(next);
         if out.len() < len && state.ids.len() < model.config.max_len {
             last = Some(model.decode_step(&mut state, next, &opts)?.logits);

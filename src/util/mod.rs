@@ -2,3 +2,28 @@
 
 pub mod nested;
 pub mod rng;
+
+/// Index and value of the largest item; the first one wins a tie, NaN never wins.
+/// `None` for an empty sequence (or one of NaN only).
+pub fn argmax(xs: impl IntoIterator<Item = f32>) -> Option<(usize, f32)> {
+    let mut best: Option<(usize, f32)> = None;
+    for (i, x) in xs.into_iter().enumerate() {
+        if !x.is_nan() && best.is_none_or(|(_, b)| x > b) {
+            best = Some((i, x));
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::argmax;
+
+    #[test]
+    fn argmax_takes_the_first_largest_and_skips_nan() {
+        assert_eq!(argmax([1.0, 3.0, 2.0, 3.0]), Some((1, 3.0)));
+        assert_eq!(argmax([f32::NAN, -1.0, f32::NAN]), Some((1, -1.0)));
+        assert_eq!(argmax([f32::NEG_INFINITY]), Some((0, f32::NEG_INFINITY)));
+        assert_eq!(argmax(std::iter::empty()), None);
+    }
+}
