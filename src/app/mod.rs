@@ -8,7 +8,7 @@ pub mod widgets;
 
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 use probe::{Probe, ProbeHeatmap};
-use widgets::colormap::{legend, ColorScale};
+use widgets::colormap::ColorScale;
 use widgets::heatmap::Heatmap;
 
 /// What the current view was computed from; a change re-runs the forward pass.
@@ -95,12 +95,7 @@ impl GlimpseApp {
         // Open on the most telling view: cross-attention when there is one, in the last layer,
         // where trained models show their clearest alignment.
         if let Ok(m) = &self.model {
-            let family = m.config.family;
-            self.kind = match (family.has_encoder(), family.has_decoder()) {
-                (true, true) => AttentionKind::Cross,
-                (false, true) => AttentionKind::DecoderSelf,
-                _ => AttentionKind::EncoderSelf,
-            };
+            self.kind = AttentionKind::most_telling(m.config.family);
             self.layer = m.config.n_layers.saturating_sub(1);
         }
         self.head = 0;
@@ -234,28 +229,17 @@ impl GlimpseApp {
         ));
         ui.label("Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.");
         let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
-        let out = ui
-            .horizontal_top(|ui| {
-                let available = ui.available_width() - 100.0;
-                let out = ui
-                    .allocate_ui(egui::Vec2::new(available, ui.available_height()), |ui| {
-                        Heatmap {
-                            values: weights,
-                            row_labels: &attn.query_tokens,
-                            col_labels: &attn.key_tokens,
-                            scale,
-                            allowed: Some(attn.mask.view()),
-                            show_numbers: self.show_numbers,
-                            max_cell: 56.0,
-                            axis_names: ("query", "key"),
-                        }
-                        .show(ui)
-                    })
-                    .inner;
-                legend(ui, scale, 240.0, "weight");
-                out
-            })
-            .inner;
+        let out = Heatmap {
+            values: weights,
+            row_labels: &attn.query_tokens,
+            col_labels: &attn.key_tokens,
+            scale,
+            allowed: Some(attn.mask.view()),
+            show_numbers: self.show_numbers,
+            max_cell: 56.0,
+            axis_names: ("query", "key"),
+        }
+        .show_with_legend(ui, 240.0, "weight");
         let probe = Probe {
             frames: self.frames,
             pixels_per_point: ui.ctx().pixels_per_point(),

@@ -75,6 +75,16 @@ pub enum AttentionKind {
 }
 
 impl AttentionKind {
+    /// The view that shows a family's model best: cross-attention when there is one (the
+    /// alignment), else the one stack's self-attention.
+    pub fn most_telling(family: super::config::Family) -> Self {
+        match (family.has_encoder(), family.has_decoder()) {
+            (true, true) => AttentionKind::Cross,
+            (false, true) => AttentionKind::DecoderSelf,
+            _ => AttentionKind::EncoderSelf,
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             AttentionKind::EncoderSelf => "encoder self-attention",

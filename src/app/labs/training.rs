@@ -4,7 +4,7 @@
 //! Training advances a slice of steps per frame within a time budget, so the UI never freezes
 //! (the same code runs in the browser, which has no threads).
 
-use crate::app::widgets::colormap::{legend, ColorScale};
+use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
@@ -315,11 +315,7 @@ impl TrainingLab {
                 return;
             }
         };
-        let kind = if t.model.config.family.has_encoder() {
-            AttentionKind::Cross
-        } else {
-            AttentionKind::DecoderSelf
-        };
+        let kind = AttentionKind::most_telling(t.model.config.family);
         let layer = t.model.config.n_layers - 1;
         let heads = t.model.config.n_heads;
         self.head = self.head.min(heads - 1);
@@ -334,25 +330,17 @@ impl TrainingLab {
             return;
         };
         let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
-        ui.horizontal_top(|ui| {
-            ui.allocate_ui(
-                egui::Vec2::new(ui.available_width() - 100.0, ui.available_height()),
-                |ui| {
-                    Heatmap {
-                        values: w,
-                        row_labels: &a.query_tokens,
-                        col_labels: &a.key_tokens,
-                        scale,
-                        allowed: Some(a.mask.view()),
-                        show_numbers: false,
-                        max_cell: 36.0,
-                        axis_names: ("query", "key"),
-                    }
-                    .show(ui);
-                },
-            );
-            legend(ui, scale, 200.0, "weight");
-        });
+        Heatmap {
+            values: w,
+            row_labels: &a.query_tokens,
+            col_labels: &a.key_tokens,
+            scale,
+            allowed: Some(a.mask.view()),
+            show_numbers: false,
+            max_cell: 36.0,
+            axis_names: ("query", "key"),
+        }
+        .show_with_legend(ui, 200.0, "weight");
     }
 }
 

@@ -1,7 +1,7 @@
 //! A labelled heatmap of a plain matrix: labels on both axes, exact values on hover,
 //! masked cells drawn distinctly, optional numbers in the cells.
 
-use super::colormap::ColorScale;
+use super::colormap::{legend, ColorScale};
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::ArrayView2;
 
@@ -29,6 +29,9 @@ pub struct HeatmapOutput {
     pub colors: Vec<Vec<Color32>>,
 }
 
+/// Room kept beside the heatmap for its legend.
+const LEGEND_WIDTH: f32 = 100.0;
+
 pub const MASKED_COLOR: Color32 = Color32::from_rgb(120, 120, 120);
 
 impl Heatmap<'_> {
@@ -39,6 +42,20 @@ impl Heatmap<'_> {
         } else {
             self.scale.color(self.values[[r, c]])
         }
+    }
+
+    /// The heatmap with its colour legend to the right.
+    pub fn show_with_legend(self, ui: &mut Ui, legend_height: f32, caption: &str) -> HeatmapOutput {
+        let scale = self.scale;
+        ui.horizontal_top(|ui| {
+            let width = ui.available_width() - LEGEND_WIDTH;
+            let out = ui
+                .allocate_ui(Vec2::new(width, ui.available_height()), |ui| self.show(ui))
+                .inner;
+            legend(ui, scale, legend_height, caption);
+            out
+        })
+        .inner
     }
 
     pub fn show(self, ui: &mut Ui) -> HeatmapOutput {
