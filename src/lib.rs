@@ -30,3 +30,16 @@ pub fn glimpse_controls() -> String {
 pub fn glimpse_training() -> String {
     app::probe::training()
 }
+
+/// Browser benchmark: train the reverse task's default model for `steps` steps inside this
+/// call and return its throughput as JSON (`web/bench_training.mjs` calls it).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_train_benchmark(steps: u32) -> String {
+    use train::tasks::TaskKind;
+    use train::trainer::{measure_throughput, TrainConfig};
+    match measure_throughput(TrainConfig::for_task(TaskKind::Reverse), steps as u64) {
+        Ok(t) => serde_json::to_string(&t).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
+    }
+}

@@ -6,7 +6,7 @@ mod common;
 
 use glimpse::model::checkpoint::{load_bytes, read_tensors};
 use glimpse::model::config::{Family, ModelConfig, NormPlacement, Positional, Scoring};
-use glimpse::model::{Model, ModelInput};
+use glimpse::model::{Dropout, ForwardOptions, Model, ModelInput};
 use glimpse::train::loss::cross_entropy;
 use glimpse::train::{example_gradients, Example};
 use glimpse::util::rng::Rng;
@@ -24,6 +24,9 @@ struct Batch {
     labels: Vec<u32>,
     loss_mask: Vec<u8>,
     label_smoothing: f32,
+    /// Dropout (rate, seed) whose masks the reference rebuilt from the documented formula.
+    #[serde(default)]
+    dropout: Option<(f32, u64)>,
 }
 
 /// Mean loss and its gradients (as named tensors).
@@ -31,9 +34,10 @@ fn mean_loss_and_grads(
     model: &Model,
     ex: &Example,
     smoothing: f32,
+    dropout: Option<Dropout>,
 ) -> (f32, glimpse::model::weights::TensorMap) {
     let mut grads = model.weights.zeros_like();
-    let (sum, n, _) = example_gradients(model, ex, smoothing, &mut grads).unwrap();
+    let (sum, n, _) = example_gradients(model, ex, smoothing, dropout, &mut grads).unwrap();
     let scale = 1.0 / n as f32;
     grads.visit_mut(&mut |_, mut a| a *= scale);
     (sum * scale, grads.to_tensors())
@@ -53,8 +57,16 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
         labels: b.labels,
         loss_mask: b.loss_mask.iter().map(|&m| m == 1).collect(),
     };
-    let (loss, grads) = mean_loss_and_grads(&model, &ex, b.label_smoothing);
+    let dropout = b.dropout.map(|(rate, seed)| Dropout::new(rate, seed));
+    let (loss, grads) = mean_loss_and_grads(&model, &ex, b.label_smoothing, dropout);
     let ref_loss = reference.get("loss").ok_or("no loss in fixture")?[[0]];
+    if dropout.is_some() {
+        // The masks matter: without them the loss is another number.
+        let (plain, _) = mean_loss_and_grads(&model, &ex, b.label_smoothing, None);
+        if (plain - ref_loss).abs() < 1e-3 {
+            return Err(format!("dropout changed nothing ({plain} vs {ref_loss})"));
+        }
+    }
     if (loss - ref_loss).abs() > 1e-5 * (1.0 + ref_loss.abs()) {
         return Err(format!("loss {loss} vs reference {ref_loss}"));
     }
@@ -121,6 +133,7 @@ fn config(
 fn finite_difference_mismatches(
     cfg: ModelConfig,
     seed: u64,
+    dropout: Option<Dropout>,
     tamper: impl Fn(&str, &mut ndarray::ArrayD<f32>),
 ) -> Vec<String> {
     let model = Model::random(cfg.clone(), seed).unwrap();
@@ -140,7 +153,7 @@ fn finite_difference_mismatches(
             ..ex
         },
     };
-    let (_, mut grads) = mean_loss_and_grads(&model, &ex, 0.1);
+    let (_, mut grads) = mean_loss_and_grads(&model, &ex, 0.1, dropout);
     for (name, g) in grads.iter_mut() {
         tamper(name, g);
     }
@@ -151,7 +164,11 @@ fn finite_difference_mismatches(
             glimpse::model::weights::Weights::from_tensors(&cfg, w.clone()).unwrap(),
         )
         .unwrap();
-        let t = m.forward(&ex.input, &Default::default()).unwrap();
+        let opts = ForwardOptions {
+            dropout,
+            ..Default::default()
+        };
+        let t = m.forward(&ex.input, &opts).unwrap();
         let (s, n, _) = cross_entropy(t.logits.view(), &ex.labels, &ex.loss_mask, 0.1);
         (s / n as f32) as f64
     };
@@ -208,11 +225,42 @@ fn gradients_match_finite_differences() {
             let bad = finite_difference_mismatches(
                 config(family, *pos, norm, kv, scoring, i % 3 == 2),
                 seed,
+                None,
                 |_, _| {},
             );
             assert!(bad.is_empty(), "{}", bad.join("\n"));
             seed += 1;
         }
+    }
+}
+
+/// Dropout masks are a pure function of the seed, so the loss with dropout is a smooth
+/// function of the weights and finite differences apply unchanged.
+#[test]
+fn gradients_with_dropout_match_finite_differences() {
+    let cases = [
+        (Family::Encoder, NormPlacement::Post, Positional::Learned),
+        (
+            Family::Decoder,
+            NormPlacement::Pre,
+            Positional::Rope { base: 10000.0 },
+        ),
+        (
+            Family::EncoderDecoder,
+            NormPlacement::Post,
+            Positional::Sinusoidal { base: 10000.0 },
+        ),
+        (
+            Family::EncoderDecoder,
+            NormPlacement::Pre,
+            Positional::Alibi,
+        ),
+    ];
+    for (i, (family, norm, pos)) in cases.into_iter().enumerate() {
+        let cfg = config(family, pos, norm, 1 + i % 2, Scoring::ScaledDot, i == 1);
+        let dropout = Some(Dropout::new(0.25, 40 + i as u64));
+        let bad = finite_difference_mismatches(cfg, 20 + i as u64, dropout, |_, _| {});
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 }
 
@@ -227,7 +275,7 @@ fn a_wrong_gradient_is_caught_by_finite_differences() {
         Scoring::ScaledDot,
         false,
     );
-    let bad = finite_difference_mismatches(cfg, 3, |name, g| {
+    let bad = finite_difference_mismatches(cfg, 3, None, |name, g| {
         if name == "dec.1.self_attn.w_qkv" {
             *g *= 1.1;
         }

@@ -77,11 +77,14 @@ impl Default for GlimpseApp {
 
 impl GlimpseApp {
     pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
-        fonts::install(&cc.egui_ctx);
-        // The same theme natively and in the browser, whatever the system prefers.
-        cc.egui_ctx
-            .options_mut(|o| o.theme_preference = egui::ThemePreference::Dark);
+        Self::style(&cc.egui_ctx);
         Self::default()
+    }
+
+    /// Fonts and theme: the same natively and in the browser, whatever the system prefers.
+    pub fn style(ctx: &egui::Context) {
+        fonts::install(ctx);
+        ctx.options_mut(|o| o.theme_preference = egui::ThemePreference::Dark);
     }
 
     fn select_model(&mut self, name: &str) {
@@ -149,15 +152,17 @@ impl GlimpseApp {
         ui.heading("Input");
         let family = self.model.as_ref().map(|m| m.config.family).ok();
         let two_sided = family.is_some_and(|f| f.has_encoder() && f.has_decoder());
-        ui.label(if two_sided {
+        let source_label = ui.label(if two_sided {
             "Source (encoder)"
         } else {
             "Text"
         });
-        ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(f32::INFINITY));
+        ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(f32::INFINITY))
+            .labelled_by(source_label.id);
         if two_sided {
-            ui.label("Target (decoder, after <bos>)");
-            ui.add(egui::TextEdit::singleline(&mut self.target).desired_width(f32::INFINITY));
+            let target_label = ui.label("Target (decoder, after <bos>)");
+            ui.add(egui::TextEdit::singleline(&mut self.target).desired_width(f32::INFINITY))
+                .labelled_by(target_label.id);
         }
         if let Some(Ok((prepared, _))) = self.computed.as_ref().map(|c| &c.result) {
             if prepared.unknown > 0 {
@@ -286,6 +291,13 @@ fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
 
 impl eframe::App for GlimpseApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+}
+
+impl GlimpseApp {
+    /// One frame of the whole app (eframe calls this; so do the UI tests).
+    pub fn show(&mut self, ui: &mut egui::Ui) {
         self.frames += 1;
         self.refresh();
         egui::Panel::top("top").show(ui, |ui| {

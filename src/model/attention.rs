@@ -3,6 +3,7 @@
 //! here in an `AttentionTrace`; nothing outside `model/` computes attention.
 
 use super::config::{Positional, Scoring};
+use super::dropout::{Dropout, Site};
 use super::layers::linear;
 use super::position;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
@@ -167,6 +168,13 @@ pub struct AttentionTrace {
     /// `[H, T_q, T_k]` attention weights; each allowed row sums to 1.
     #[serde(serialize_with = "nested::ser")]
     pub weights: Array3<f32>,
+    /// Training only: `[H, T_q, T_k]` dropout multipliers; the heads then mix values with
+    /// `weights ⊙ dropout`.
+    #[serde(
+        serialize_with = "nested::ser_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dropout: Option<Array3<f32>>,
     /// `[H, T_q, h]` per-head outputs `A V`.
     #[serde(serialize_with = "nested::ser")]
     pub head_out: Array3<f32>,
@@ -243,6 +251,8 @@ pub struct AttentionCall<'a> {
     pub temperature: f32,
     pub query_tokens: Vec<String>,
     pub key_tokens: Vec<String>,
+    /// Training only: dropout on the attention weights.
+    pub dropout: Option<(Dropout, Site)>,
 }
 
 /// One multi-head attention layer. With a cache, self-attention appends this call's keys
@@ -336,6 +346,9 @@ pub fn multi_head(
     let mut logits = Array3::zeros((n_heads, t_q, t_k));
     let mut weights = Array3::zeros((n_heads, t_q, t_k));
     let mut head_out = Array3::zeros((n_heads, t_q, h));
+    let dropout = call
+        .dropout
+        .map(|(d, site)| d.mask(site, (n_heads, t_q, t_k)));
     let mut bias_all = match shape.positional {
         Positional::Alibi | Positional::Relative { .. } => Some(Array3::zeros((n_heads, t_q, t_k))),
         _ => None,
@@ -365,7 +378,11 @@ pub fn multi_head(
                 *x = f32::NEG_INFINITY
             }
         });
-        head_out.index_axis_mut(Axis(0), head).assign(&a_h.dot(&vh));
+        let mixed = match &dropout {
+            Some(m) => (&a_h * &m.index_axis(Axis(0), head)).dot(&vh),
+            None => a_h.dot(&vh),
+        };
+        head_out.index_axis_mut(Axis(0), head).assign(&mixed);
         scores.index_axis_mut(Axis(0), head).assign(&s_h);
         scaled.index_axis_mut(Axis(0), head).assign(&e_h);
         logits.index_axis_mut(Axis(0), head).assign(&l_h);
@@ -388,6 +405,7 @@ pub fn multi_head(
         mask: call.allowed,
         logits,
         weights,
+        dropout,
         head_out,
         concat,
         out,

@@ -5,6 +5,7 @@ pub mod attention;
 pub mod builtin;
 pub mod checkpoint;
 pub mod config;
+pub mod dropout;
 pub mod error;
 pub mod layers;
 pub mod position;
@@ -15,6 +16,7 @@ pub mod weights;
 
 pub use attention::MaskChoice;
 pub use config::{Activation, Family, ModelConfig, NormPlacement, Positional, Scoring};
+pub use dropout::Dropout;
 pub use error::{ModelError, Result};
 pub use trace::{AttentionKind, Trace};
 pub use transformer::{ForwardOptions, Model, ModelInput, PreparedInput};

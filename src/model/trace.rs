@@ -17,6 +17,12 @@ pub struct SublayerTrace<T> {
     /// The residual stream after this sub-layer.
     #[serde(serialize_with = "nested::ser")]
     pub residual: Array2<f32>,
+    /// Training only: the dropout multipliers applied to the sub-layer's output.
+    #[serde(
+        serialize_with = "nested::ser_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub dropout: Option<Array2<f32>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -40,9 +46,16 @@ impl BlockTrace {
 pub struct StackTrace {
     pub tokens: Vec<String>,
     pub ids: Vec<u32>,
-    /// Token embeddings plus absolute positional encodings: the first block's input.
+    /// Token embeddings plus absolute positional encodings (after dropout, in training):
+    /// the first block's input.
     #[serde(serialize_with = "nested::ser")]
     pub embed: Array2<f32>,
+    /// Training only: the dropout multipliers applied to the embeddings.
+    #[serde(
+        serialize_with = "nested::ser_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub embed_dropout: Option<Array2<f32>>,
     /// The absolute positional encodings added, if the scheme has any.
     #[serde(serialize_with = "nested::ser_opt")]
     pub positional: Option<Array2<f32>>,

@@ -6,6 +6,7 @@ use super::attention::{
     MaskChoice,
 };
 use super::config::{ModelConfig, NormPlacement, Positional};
+use super::dropout::{Dropout, Site, Slot, StackId};
 use super::error::{ModelError, Result};
 use super::layers::{ffn, layer_norm, linear, LayerNormWeights};
 use super::position;
@@ -44,6 +45,8 @@ pub struct ForwardOptions {
     pub self_mask: MaskChoice,
     /// Block keys that are `<pad>` tokens.
     pub mask_padding: bool,
+    /// Training only: dropout on embeddings, attention weights and sub-layer outputs.
+    pub dropout: Option<Dropout>,
 }
 
 impl Default for ForwardOptions {
@@ -52,6 +55,7 @@ impl Default for ForwardOptions {
             temperature: 1.0,
             self_mask: MaskChoice::Default,
             mask_padding: true,
+            dropout: None,
         }
     }
 }
@@ -107,6 +111,16 @@ struct StackRun<'a> {
     memory: Option<(ArrayView2<'a, f32>, &'a [String], &'a [bool])>,
     caches: Option<&'a mut [LayerCache]>,
     temperature: f32,
+    /// Dropout and the stack it draws its sites from.
+    dropout: Option<(Dropout, StackId)>,
+}
+
+impl StackRun<'_> {
+    fn site(&self, layer: usize, slot: Slot) -> Option<(Dropout, Site)> {
+        self.dropout
+            .filter(|(d, _)| d.active())
+            .map(|(d, stack)| (d, Site { stack, layer, slot }))
+    }
 }
 
 impl Model {
@@ -236,31 +250,44 @@ impl Model {
         (x, pos)
     }
 
+    /// `x + drop(f(LN(x)))` (pre-norm) or `LN(x + drop(f(x)))` (post-norm).
     fn sublayer<T>(
         &self,
         x: &Array2<f32>,
         ln: &LayerNormWeights,
+        dropout: Option<(Dropout, Site)>,
         f: impl FnOnce(ArrayView2<f32>) -> (T, Array2<f32>),
     ) -> SublayerTrace<T> {
         let eps = self.config.ln_eps;
+        let drop = |mut out: Array2<f32>| {
+            let mask = dropout.map(|(d, site)| d.mask(site, out.raw_dim()));
+            if let Some(m) = &mask {
+                out *= m;
+            }
+            (out, mask)
+        };
         match self.config.norm {
             NormPlacement::Pre => {
                 let norm = layer_norm(x.view(), ln, eps);
                 let (inner, out) = f(norm.output.view());
+                let (out, dropout) = drop(out);
                 SublayerTrace {
                     norm,
                     inner,
                     residual: x + &out,
+                    dropout,
                 }
             }
             NormPlacement::Post => {
                 let (inner, out) = f(x.view());
+                let (out, dropout) = drop(out);
                 let norm = layer_norm((x + &out).view(), ln, eps);
                 let residual = norm.output.clone();
                 SublayerTrace {
                     norm,
                     inner,
                     residual,
+                    dropout,
                 }
             }
         }
@@ -268,6 +295,7 @@ impl Model {
 
     fn block(
         &self,
+        layer: usize,
         b: &BlockWeights,
         x: Array2<f32>,
         run: &StackRun,
@@ -278,7 +306,7 @@ impl Model {
             Some(c) => (Some(&mut c.self_kv), Some(&mut c.cross_kv)),
             None => (None, None),
         };
-        let self_attn = self.sublayer(&x, &b.ln_attn, |h| {
+        let self_attn = self.sublayer(&x, &b.ln_attn, run.site(layer, Slot::SelfOutput), |h| {
             let t = attention::multi_head(
                 &b.self_attn,
                 self.attention_shape(false),
@@ -291,6 +319,7 @@ impl Model {
                     temperature: run.temperature,
                     query_tokens: tokens.to_vec(),
                     key_tokens: run.key_tokens.clone(),
+                    dropout: run.site(layer, Slot::SelfWeights),
                 },
                 self_cache,
             );
@@ -300,7 +329,7 @@ impl Model {
         let mut stream = self_attn.residual.clone();
         let cross_attn = match (&b.cross, run.memory) {
             (Some((ln, w)), Some((memory, mem_tokens, mem_pad))) => {
-                let t = self.sublayer(&stream, ln, |h| {
+                let t = self.sublayer(&stream, ln, run.site(layer, Slot::CrossOutput), |h| {
                     let mut allowed = full_mask(h.nrows(), memory.nrows());
                     block_keys(&mut allowed, mem_pad);
                     let mem_pos: Vec<usize> = (0..memory.nrows()).collect();
@@ -316,6 +345,7 @@ impl Model {
                             temperature: run.temperature,
                             query_tokens: tokens.to_vec(),
                             key_tokens: mem_tokens.to_vec(),
+                            dropout: run.site(layer, Slot::CrossWeights),
                         },
                         cross_cache,
                     );
@@ -328,7 +358,7 @@ impl Model {
             _ => None,
         };
         let act = self.config.activation;
-        let ffn = self.sublayer(&stream, &b.ln_ffn, |h| {
+        let ffn = self.sublayer(&stream, &b.ln_ffn, run.site(layer, Slot::FfnOutput), |h| {
             let t = ffn(h, &b.ffn, act);
             let out = t.output.clone();
             (t, out)
@@ -343,13 +373,19 @@ impl Model {
 
     fn stack(&self, stack: &StackWeights, mut run: StackRun) -> StackTrace {
         let tokens = self.tokenizer.tokens(run.ids);
-        let (embed, positional) = self.embed(run.ids, &run.positions);
+        let (mut embed, positional) = self.embed(run.ids, &run.positions);
+        let embed_dropout = run
+            .site(0, Slot::Embed)
+            .map(|(d, site)| d.mask(site, embed.raw_dim()));
+        if let Some(m) = &embed_dropout {
+            embed *= m;
+        }
         let mut x = embed.clone();
         let mut blocks = Vec::with_capacity(stack.blocks.len());
         let mut caches = run.caches.take();
         for (l, b) in stack.blocks.iter().enumerate() {
             let cache = caches.as_deref_mut().and_then(|c| c.get_mut(l));
-            let t = self.block(b, x, &run, &tokens, cache);
+            let t = self.block(l, b, x, &run, &tokens, cache);
             x = t.output().clone();
             blocks.push(t);
         }
@@ -362,6 +398,7 @@ impl Model {
             tokens,
             ids: run.ids.to_vec(),
             embed,
+            embed_dropout,
             positional,
             blocks,
             final_norm,
@@ -438,6 +475,7 @@ impl Model {
                 memory: None,
                 caches: None,
                 temperature: opts.temperature,
+                dropout: opts.dropout.map(|d| (d, StackId::Encoder)),
             },
         ))
     }
@@ -478,6 +516,7 @@ impl Model {
                         memory,
                         caches: None,
                         temperature: opts.temperature,
+                        dropout: opts.dropout.map(|d| (d, StackId::Decoder)),
                     },
                 ))
             }
@@ -585,6 +624,7 @@ impl Model {
                 memory,
                 caches: Some(&mut state.caches),
                 temperature: opts.temperature,
+                dropout: None,
             },
         );
         let logits = self.logits(&trace.output).row(0).to_owned();

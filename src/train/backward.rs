@@ -9,7 +9,7 @@ use crate::model::layers::{FfnTrace, FfnWeights, LayerNormWeights, NormTrace};
 use crate::model::position::{relative_index, rope_unrotate_in_place};
 use crate::model::trace::{StackTrace, SublayerTrace};
 use crate::model::weights::{AttentionWeights, Projection, ScoreWeights, StackWeights, Weights};
-use crate::model::{ForwardOptions, Model, ModelInput, Result};
+use crate::model::{Dropout, ForwardOptions, Model, ModelInput, Result};
 use ndarray::{Array1, Array2, Array3, ArrayView2, Axis};
 
 /// One training example: model input, the label of every output row, and which rows count.
@@ -27,9 +27,14 @@ pub fn example_gradients(
     model: &Model,
     ex: &Example,
     smoothing: f32,
+    dropout: Option<Dropout>,
     grads: &mut Weights,
 ) -> Result<(f32, usize, Array2<f32>)> {
-    let trace = model.forward(&ex.input, &ForwardOptions::default())?;
+    let opts = ForwardOptions {
+        dropout,
+        ..ForwardOptions::default()
+    };
+    let trace = model.forward(&ex.input, &opts)?;
     let (loss, count, dlogits) =
         cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, smoothing);
     let w = &model.weights;
@@ -76,6 +81,14 @@ pub fn example_gradients(
 }
 
 fn embed_backward(cfg: &ModelConfig, grads: &mut Weights, stack: &StackTrace, d_x0: &Array2<f32>) {
+    let dropped;
+    let d_x0 = match &stack.embed_dropout {
+        Some(m) => {
+            dropped = d_x0 * m;
+            &dropped
+        }
+        None => d_x0,
+    };
     for (t, (&id, row)) in stack.ids.iter().zip(d_x0.rows()).enumerate() {
         let mut e = grads.tok_embed.row_mut(id as usize);
         e += &row;
@@ -197,16 +210,24 @@ fn sublayer_backward<T>(
     d_r: Array2<f32>,
     f_back: impl FnOnce(ArrayView2<f32>, &Array2<f32>) -> Array2<f32>,
 ) -> Array2<f32> {
+    // Through the dropout on f's output: the same multipliers scale the gradient.
+    let undrop = |d: &Array2<f32>| match &st.dropout {
+        Some(m) => d * m,
+        None => d.clone(),
+    };
     match cfg.norm {
         NormPlacement::Pre => {
-            let d_f_in = f_back(st.norm.output.view(), &d_r);
+            let d_f_in = f_back(st.norm.output.view(), &undrop(&d_r));
             let d_ln = layer_norm_backward(x.view(), &st.norm, ln, lg, cfg.ln_eps, &d_f_in);
             d_r + d_ln
         }
         NormPlacement::Post => {
-            let s = x + f_out;
+            let s = match &st.dropout {
+                Some(m) => x + &(f_out * m),
+                None => x + f_out,
+            };
             let d_s = layer_norm_backward(s.view(), &st.norm, ln, lg, cfg.ln_eps, &d_r);
-            let d_f_in = f_back(x.view(), &d_s);
+            let d_f_in = f_back(x.view(), &undrop(&d_s));
             d_s + d_f_in
         }
     }
@@ -302,10 +323,17 @@ fn attention_backward(
         let kvh = head / group;
         let a = t.weights.index_axis(Axis(0), head);
         let dho = d_head_out.index_axis(Axis(0), head);
-        // head_out = A V
-        let d_a = dho.dot(&t.v.index_axis(Axis(0), kvh).t());
+        // head_out = (A ⊙ M) V, M the dropout multipliers (all ones without dropout)
+        let mut d_a = dho.dot(&t.v.index_axis(Axis(0), kvh).t());
         let mut dv_g = dv.index_axis_mut(Axis(0), kvh);
-        dv_g += &a.t().dot(&dho);
+        match &t.dropout {
+            Some(m) => {
+                let m = m.index_axis(Axis(0), head);
+                dv_g += &(&a * &m).t().dot(&dho);
+                d_a *= &m;
+            }
+            None => dv_g += &a.t().dot(&dho),
+        }
         // softmax: dℓ = A ⊙ (dA − Σ_j dA⊙A); masked cells have A = 0 and get nothing.
         let row_dot = (&d_a * &a).sum_axis(Axis(1));
         let d_logit = &a * &(&d_a - &row_dot.insert_axis(Axis(1)));

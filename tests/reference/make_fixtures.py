@@ -278,6 +278,39 @@ def rope(u, base):
     return out
 
 
+# Dropout (training only).  Masks are a pure function of (seed, site, element), written from
+# docs/FORMAT.md ("Dropout"): u = mix(mix(seed ^ mix(key + PHI)) + index * PHI) >> 40, / 2^24;
+# an element is kept (and scaled by 1/(1-rate)) when u >= rate.
+M64 = (1 << 64) - 1
+PHI = 0x9E3779B97F4A7C15
+STACK_ID = {"enc": 0, "dec": 1}
+SLOT = {"embed": 0, "self_weights": 1, "self_output": 2, "cross_weights": 3,
+        "cross_output": 4, "ffn_output": 5}
+
+
+def _mix(z):
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+def dropout_mask(dropout, stack, layer, slot, shape, dtype):
+    """The multiplier tensor of one site, or None without dropout."""
+    if not dropout:
+        return None
+    rate, seed = float(dropout[0]), int(dropout[1])
+    key = (STACK_ID[stack] << 32) | (layer << 8) | SLOT[slot]
+    site_seed = _mix(seed ^ _mix((key + PHI) & M64))
+    n = math.prod(shape)
+    u = [(_mix((site_seed + i * PHI) & M64) >> 40) / float(1 << 24) for i in range(n)]
+    keep = 1.0 / (1.0 - rate)
+    return torch.tensor([keep if x >= rate else 0.0 for x in u], dtype=dtype).reshape(shape)
+
+
+def maybe_drop(x, mask):
+    return x if mask is None else x * mask
+
+
 def masked_softmax(logits, allowed):
     """logits, allowed: [H, Tq, Tk]. Disallowed -> exactly 0; empty row -> all 0."""
     neg = torch.full_like(logits, -math.inf)
@@ -290,7 +323,8 @@ def masked_softmax(logits, allowed):
     return ex / den
 
 
-def attention(cfg, P, prefix, xq, xkv, *, cross, causal, trace, tau=1.0):
+def attention(cfg, P, prefix, xq, xkv, *, cross, causal, trace, tau=1.0, drop=None):
+    """drop(shape) gives the attention-weight dropout multipliers (or None)."""
     d, H, G = cfg["d_model"], cfg["n_heads"], cfg["n_kv_heads"]
     h = d // H
     Tq, Tk = xq.shape[0], xkv.shape[0]
@@ -345,8 +379,9 @@ def attention(cfg, P, prefix, xq, xkv, *, cross, causal, trace, tau=1.0):
     if causal:
         allowed = allowed & (j_idx <= i_idx)[None]
     a = masked_softmax(e + bias, allowed)
-    o = torch.einsum("hij,hjd->hid", a, vq)  # [H, Tq, h]
-    if sc == "scaled_dot" and tau == 1.0 and q.dtype == torch.float64:
+    m = drop(tuple(a.shape)) if drop else None
+    o = torch.einsum("hij,hjd->hid", maybe_drop(a, m), vq)  # [H, Tq, h]
+    if sc == "scaled_dot" and tau == 1.0 and q.dtype == torch.float64 and m is None:
         # cross-check against PyTorch's own attention (no row is fully masked here)
         add = bias.masked_fill(~allowed, -math.inf)
         ref = torch.nn.functional.scaled_dot_product_attention(q, kq, vq, attn_mask=add)
@@ -364,16 +399,24 @@ def attention(cfg, P, prefix, xq, xkv, *, cross, causal, trace, tau=1.0):
     return out, allowed
 
 
-def run_stack(cfg, P, S, ids, memory, trace, checks):
+def run_stack(cfg, P, S, ids, memory, trace, checks, dropout=None):
     d, eps, pre = cfg["d_model"], cfg["ln_eps"], cfg["norm"] == "pre"
     dtype = P["tok_embed"].dtype
     T = len(ids)
+
+    def drop(layer, slot):
+        return lambda shape: dropout_mask(dropout, S, layer, slot, shape, dtype)
+
+    def dropped(z, layer, slot):
+        return maybe_drop(z, drop(layer, slot)(tuple(z.shape)))
+
     x = P["tok_embed"][torch.tensor(ids, dtype=torch.long)]
     pos = cfg["positional"]
     if pos["kind"] == "sinusoidal":
         x = x + sinusoidal(T, d, pos["base"], dtype)
     elif pos["kind"] == "learned":
         x = x + P["pos_embed"][:T]
+    x = dropped(x, 0, "embed")
     trace[S + ".embed"] = x
     causal = S == "dec"
     cross = memory is not None
@@ -388,12 +431,12 @@ def run_stack(cfg, P, S, ids, memory, trace, checks):
         if pre:
             xn, mu, var = ln("ln_attn", x)
             A, allowed = attention(cfg, P, p + ".self_attn", xn, xn, cross=False,
-                                   causal=causal, trace=trace)
-            r1 = x + A
+                                   causal=causal, trace=trace, drop=drop(l, "self_weights"))
+            r1 = x + dropped(A, l, "self_output")
         else:
             A, allowed = attention(cfg, P, p + ".self_attn", x, x, cross=False,
-                                   causal=causal, trace=trace)
-            r1, mu, var = ln("ln_attn", x + A)
+                                   causal=causal, trace=trace, drop=drop(l, "self_weights"))
+            r1, mu, var = ln("ln_attn", x + dropped(A, l, "self_output"))
         trace[p + ".ln_attn.mean"] = mu
         trace[p + ".ln_attn.var"] = var
         trace[p + ".resid_attn"] = r1
@@ -403,12 +446,14 @@ def run_stack(cfg, P, S, ids, memory, trace, checks):
             if pre:
                 rn, _, _ = ln("ln_cross", r1)
                 C, allowed = attention(cfg, P, p + ".cross_attn", rn, memory, cross=True,
-                                       causal=False, trace=trace)
-                r2 = r1 + C
+                                       causal=False, trace=trace,
+                                       drop=drop(l, "cross_weights"))
+                r2 = r1 + dropped(C, l, "cross_output")
             else:
                 C, allowed = attention(cfg, P, p + ".cross_attn", r1, memory, cross=True,
-                                       causal=False, trace=trace)
-                r2, _, _ = ln("ln_cross", r1 + C)
+                                       causal=False, trace=trace,
+                                       drop=drop(l, "cross_weights"))
+                r2, _, _ = ln("ln_cross", r1 + dropped(C, l, "cross_output"))
             trace[p + ".resid_cross"] = r2
             checks.append((p + ".cross_attn.weights", trace[p + ".cross_attn.weights"],
                            allowed, False))
@@ -417,7 +462,7 @@ def run_stack(cfg, P, S, ids, memory, trace, checks):
         # FFN
         fin = ln("ln_ffn", r2)[0] if pre else r2
         hidden = act_fn(cfg["activation"], fin @ P[p + ".ffn.w1"].T + P[p + ".ffn.b1"])
-        Fo = hidden @ P[p + ".ffn.w2"].T + P[p + ".ffn.b2"]
+        Fo = dropped(hidden @ P[p + ".ffn.w2"].T + P[p + ".ffn.b2"], l, "ffn_output")
         trace[p + ".ffn.hidden"] = hidden
         y = r2 + Fo if pre else ln("ln_ffn", r2 + Fo)[0]
         trace[p + ".output"] = y
@@ -432,13 +477,14 @@ def forward(cfg, W, inputs, dtype=torch.float64):
     P = {k: v.to(dtype) for k, v in W.items()}
     trace, checks = {}, []
     fam = cfg["family"]
+    dr = inputs.get("dropout")  # training-only (rate, seed); parity inputs have none
     if fam == "encoder":
-        y = run_stack(cfg, P, "enc", inputs["source"], None, trace, checks)
+        y = run_stack(cfg, P, "enc", inputs["source"], None, trace, checks, dr)
     elif fam == "decoder":
-        y = run_stack(cfg, P, "dec", inputs["target"], None, trace, checks)
+        y = run_stack(cfg, P, "dec", inputs["target"], None, trace, checks, dr)
     else:
-        m = run_stack(cfg, P, "enc", inputs["source"], None, trace, checks)
-        y = run_stack(cfg, P, "dec", inputs["target"], m, trace, checks)
+        m = run_stack(cfg, P, "enc", inputs["source"], None, trace, checks, dr)
+        y = run_stack(cfg, P, "dec", inputs["target"], m, trace, checks, dr)
     W_out = P["tok_embed"] if cfg["tie_embeddings"] else P["lm_head.weight"]
     trace["logits"] = y @ W_out.T + P["lm_head.bias"]
     return trace, checks

@@ -43,7 +43,7 @@ torch.set_num_threads(1)  # deterministic reductions (make_fixtures sets it too)
 # --------------------------------------------------------------------------------------
 
 def build_cases():
-    """List of (case config, label smoothing)."""
+    """List of (case config, label smoothing, dropout rate)."""
     mk = mf.make_case
     cases = []
     # 1. family x positional (18): same grid as the parity fixtures.  Norm alternates pre/post,
@@ -59,18 +59,26 @@ def build_cases():
             cases.append((mk(fs, pos, norm, kv,
                              activation="gelu" if pi in (1, 4) else "relu",
                              tie=pi in (2, 5),
-                             extra=("ls",) if ls else ()), ls))
+                             extra=("ls",) if ls else ()), ls, 0.0))
     # 2. additive and bilinear scoring for every family (6).
     cases += [
-        (mk("enc", "learned", "pre", "gqa", scoring="additive"), 0.0),
-        (mk("enc", "alibi", "post", "mha", scoring="bilinear", activation="gelu"), 0.0),
-        (mk("dec", "rope", "post", "gqa", scoring="additive"), 0.0),
-        (mk("dec", "relative", "pre", "mqa", scoring="bilinear", activation="gelu"), 0.0),
+        (mk("enc", "learned", "pre", "gqa", scoring="additive"), 0.0, 0.0),
+        (mk("enc", "alibi", "post", "mha", scoring="bilinear", activation="gelu"), 0.0, 0.0),
+        (mk("dec", "rope", "post", "gqa", scoring="additive"), 0.0, 0.0),
+        (mk("dec", "relative", "pre", "mqa", scoring="bilinear", activation="gelu"), 0.0, 0.0),
         (mk("encdec", "sinusoidal", "post", "mqa", scoring="additive", tie=True,
-            extra=("ls",)), 0.1),
-        (mk("encdec", "rope", "pre", "gqa", scoring="bilinear"), 0.0),
+            extra=("ls",)), 0.1, 0.0),
+        (mk("encdec", "rope", "pre", "gqa", scoring="bilinear"), 0.0, 0.0),
     ]
-    names = [c["name"] for c, _ in cases]
+    # 3. dropout at rate 0.25 (embeddings, attention weights, sub-layer outputs) for every
+    #    family and both norm placements (4).
+    cases += [
+        (mk("enc", "learned", "post", "mha", extra=("dropout",)), 0.0, 0.25),
+        (mk("dec", "rope", "pre", "gqa", activation="gelu", extra=("dropout",)), 0.0, 0.25),
+        (mk("encdec", "sinusoidal", "post", "mqa", extra=("dropout",)), 0.1, 0.25),
+        (mk("encdec", "relative", "pre", "mha", tie=True, extra=("dropout",)), 0.0, 0.25),
+    ]
+    names = [c["name"] for c, _, _ in cases]
     assert len(names) == len(set(names)), "duplicate case names"
     return cases
 
@@ -79,7 +87,7 @@ def build_cases():
 # Batches
 # --------------------------------------------------------------------------------------
 
-def make_batch(cfg, V, gen, index, eps):
+def make_batch(cfg, V, gen, index, eps, rate):
     """Source / decoder input / labels / loss mask for one case.
 
     Decoder families: target tokens y1..yn (n in 4..6, ordinary ids, the last one <eos>); the
@@ -121,8 +129,11 @@ def make_batch(cfg, V, gen, index, eps):
         for t in perm[: 1 + int(torch.randint(0, T // 2, (1,), generator=gen))]:
             mask[t] = 0
     assert 0 < sum(mask) <= T
-    return {"source": src, "target": tgt, "labels": labels, "loss_mask": mask,
-            "label_smoothing": float(eps)}
+    batch = {"source": src, "target": tgt, "labels": labels, "loss_mask": mask,
+             "label_smoothing": float(eps)}
+    if rate:
+        batch["dropout"] = [float(rate), int(torch.randint(0, 2**31, (1,), generator=gen))]
+    return batch
 
 
 # --------------------------------------------------------------------------------------
@@ -183,7 +194,7 @@ def main():
         shutil.rmtree(OUT_DIR)
     os.makedirs(OUT_DIR)
     worst_all, worst32, total_bytes = 0.0, 0.0, 0
-    for index, (case, eps) in enumerate(cases):
+    for index, (case, eps, rate) in enumerate(cases):
         name = case["name"]
         gen = torch.Generator().manual_seed(mf.seed_of("grads/" + name))
         n_letters = 6 + index % 5  # vocabulary of 10..14 tokens
@@ -193,7 +204,7 @@ def main():
                "description": "", "tokenizer": {"kind": "char", "tokens": tokens}}
         cfg["description"] = mf.describe(cfg).replace("Parity fixture", "Gradient fixture", 1)
         W = mf.make_weights(cfg, V, gen)
-        batch = make_batch(cfg, V, gen, index, eps)
+        batch = make_batch(cfg, V, gen, index, eps, rate)
 
         # float64 leaves; mf.forward's .to(float64) is then the identity, so grads reach them
         P = {k: v.to(torch.float64).requires_grad_(True) for k, v in W.items()}

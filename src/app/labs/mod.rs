@@ -1,3 +1,4 @@
 //! One file per lab.
 
 pub mod training;
+pub mod training_run;

@@ -1,20 +1,17 @@
 //! The training lab: choose a task and a model, train it with Glimpse's own backward pass, and
 //! watch the loss fall and the attention of a fixed probe input take shape.
 //!
-//! Training advances a slice of steps per frame within a time budget, so the UI never freezes
-//! (the same code runs in the browser, which has no threads).
+//! The steps run on a worker thread natively and in per-frame slices in the browser
+//! (`training_run`), so the UI never freezes.
 
+use super::training_run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
-use crate::train::trainer::{make_example, EvalStats, TrainConfig, Trainer};
+use crate::train::trainer::{make_example, TrainConfig};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
-use web_time::Instant;
 
-/// Held-out examples per evaluation, and how often to evaluate.
-const EVAL_EXAMPLES: usize = 100;
-const EVAL_EVERY: u64 = 100;
 /// Most points a curve draws per frame; longer histories are averaged in chunks.
 const PLOT_POINTS: usize = 400;
 
@@ -41,28 +38,31 @@ fn chunk_means(points: impl Iterator<Item = (f64, f64)>, n: usize, max: usize) -
 
 pub struct TrainingLab {
     pub config: TrainConfig,
-    pub trainer: Option<Trainer>,
-    pub running: bool,
-    /// Milliseconds of training per frame (the speed control).
-    pub budget_ms: f32,
-    pub evals: Vec<(u64, EvalStats)>,
+    pub run: Option<TrainingRun>,
+    /// Train on a worker thread (natively; the browser always trains inside frames).
+    pub threaded: bool,
+    /// Share of the time spent training (the speed control).
+    pub speed: f32,
     pub head: usize,
+    /// Why there is no run (a config the trainer refused).
     pub error: Option<String>,
-    /// Steps per second over the last frame, for the status line.
-    rate: f32,
 }
 
 impl Default for TrainingLab {
     fn default() -> Self {
         Self {
             config: TrainConfig::for_task(TaskKind::Reverse),
-            trainer: None,
-            running: false,
-            budget_ms: 30.0,
-            evals: Vec::new(),
+            run: None,
+            threaded: cfg!(not(target_arch = "wasm32")),
+            // The worker may train flat out; in the browser training shares each frame with
+            // drawing, and 45 of every 100 ms keeps the page at ~10 frames/s or more.
+            speed: if cfg!(target_arch = "wasm32") {
+                0.45
+            } else {
+                1.0
+            },
             head: 0,
             error: None,
-            rate: 0.0,
         }
     }
 }
@@ -70,61 +70,27 @@ impl Default for TrainingLab {
 impl TrainingLab {
     /// A fresh model from the current config: the same seed gives the same initial weights.
     pub fn reset(&mut self) {
-        self.running = false;
-        self.evals.clear();
-        self.error = None;
-        self.trainer = match Trainer::new(self.config.clone(), self.config.task.name()) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                self.error = Some(e.to_string());
-                None
-            }
+        let result = match self.run.as_mut() {
+            Some(run) => run.reset(&self.config),
+            None => TrainingRun::new(&self.config, self.threaded, self.speed).map(|r| {
+                self.run = Some(r);
+            }),
         };
-        self.evaluate();
-    }
-
-    fn evaluate(&mut self) {
-        if let Some(t) = &self.trainer {
-            match t.evaluate(EVAL_EXAMPLES) {
-                Ok(stats) => self.evals.push((t.steps_done(), stats)),
-                Err(e) => self.error = Some(e.to_string()),
-            }
+        self.error = result.err();
+        if self.error.is_some() {
+            self.run = None;
         }
-    }
-
-    /// Train for at most `budget_ms`, evaluating every `EVAL_EVERY` steps. Returns steps taken.
-    pub fn advance(&mut self, budget_ms: f32) -> usize {
-        if self.trainer.is_none() {
-            self.reset();
-        }
-        let start = Instant::now();
-        let mut steps = 0;
-        while let Some(t) = self.trainer.as_mut() {
-            if let Err(e) = t.step() {
-                self.error = Some(e.to_string());
-                self.running = false;
-                break;
-            }
-            steps += 1;
-            if t.steps_done() % EVAL_EVERY == 0 {
-                self.evaluate();
-            }
-            if start.elapsed().as_secs_f32() * 1000.0 >= budget_ms {
-                break;
-            }
-        }
-        let secs = start.elapsed().as_secs_f32().max(1e-6);
-        self.rate = steps as f32 / secs;
-        steps
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        if self.trainer.is_none() && self.error.is_none() {
+        if self.run.is_none() && self.error.is_none() {
             self.reset();
         }
-        if self.running {
-            self.advance(self.budget_ms);
-            ui.ctx().request_repaint();
+        if let Some(run) = self.run.as_mut() {
+            run.frame();
+            if run.running() {
+                ui.ctx().request_repaint();
+            }
         }
         crate::app::probe::publish_training(&self.status());
         egui::Panel::left("training_controls")
@@ -137,16 +103,23 @@ impl TrainingLab {
 
     /// What a test or a status line needs to know.
     pub fn status(&self) -> serde_json::Value {
-        let last = self.evals.last();
+        let Some(run) = &self.run else {
+            return serde_json::json!({ "task": self.config.task.name(), "error": self.error });
+        };
+        let p = run.progress();
+        let last = p.evals.last();
         serde_json::json!({
             "task": self.config.task.name(),
-            "running": self.running,
-            "steps": self.trainer.as_ref().map_or(0, |t| t.steps_done()),
-            "loss": self.trainer.as_ref().and_then(|t| t.history.last()).map(|s| s.loss),
+            "running": p.running,
+            "threaded": run.threaded(),
+            "steps": p.steps,
+            "loss": p.history.last().map(|s| s.loss),
             "eval_step": last.map(|(s, _)| *s),
             "exact_match": last.map(|(_, e)| e.exact_match),
             "token_accuracy": last.map(|(_, e)| e.token_accuracy),
-            "error": self.error,
+            "tokens_per_sec": p.tokens_per_sec,
+            "steps_per_sec": p.steps_per_sec,
+            "error": p.error.as_ref().or(self.error.as_ref()),
         })
     }
 
@@ -193,6 +166,10 @@ impl TrainingLab {
             }
         });
         ui.add(egui::Slider::new(&mut c.n_layers, 1..=3).text("layers"));
+        ui.add(egui::Slider::new(&mut c.dropout, 0.0..=0.5).text("dropout"))
+            .on_hover_text(
+                "share of activations zeroed at random during training (never when evaluating)",
+            );
         ui.add(egui::DragValue::new(&mut c.seed).prefix("seed "));
         if *c != before {
             // A different task or architecture is a different model: start it afresh.
@@ -205,82 +182,117 @@ impl TrainingLab {
         }
         ui.separator();
         ui.heading("Training");
-        ui.horizontal(|ui| {
-            let label = if self.running {
-                "‖ Pause"
-            } else {
-                "▶ Start"
-            };
-            let start = ui.button(label);
-            crate::app::probe::control("training:start", start.rect);
-            if start.clicked() {
-                self.running = !self.running;
-            }
-            if ui
-                .button("Step")
-                .on_hover_text("one optimisation step")
-                .clicked()
-            {
-                self.running = false;
-                if let Some(t) = self.trainer.as_mut() {
-                    if let Err(e) = t.step() {
-                        self.error = Some(e.to_string());
-                    }
-                }
-            }
-            if ui
-                .button("Reset")
-                .on_hover_text("back to the same initial weights (same seed)")
-                .clicked()
-            {
-                self.reset();
-            }
-        });
-        ui.add(egui::Slider::new(&mut self.budget_ms, 1.0..=100.0).text("ms per frame (speed)"));
-        if let Some(t) = &self.trainer {
-            let last = t.history.last();
-            ui.label(format!("step {}", t.steps_done()));
-            if let Some(s) = last {
-                ui.label(format!(
-                    "loss {:.4} · lr {:.2e} · grad norm {:.3}",
-                    s.loss, s.lr, s.grad_norm
-                ));
-            }
-            if self.running {
-                ui.label(format!("{:.0} steps/s", self.rate));
-            }
-        }
-        if let Some((step, e)) = self.evals.last() {
-            ui.label(format!(
-                "held-out at step {step}: exact {:.0}% · tokens {:.0}%",
-                100.0 * e.exact_match,
-                100.0 * e.token_accuracy
-            ));
+        if let Some(run) = self.run.as_mut() {
+            Self::run_controls(ui, run, &self.config, &mut self.speed);
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
     }
 
+    fn run_controls(
+        ui: &mut egui::Ui,
+        run: &mut TrainingRun,
+        config: &TrainConfig,
+        speed: &mut f32,
+    ) {
+        let running = run.running();
+        ui.horizontal(|ui| {
+            let label = if running { "‖ Pause" } else { "▶ Start" };
+            let start = ui.button(label);
+            crate::app::probe::control("training:start", start.rect);
+            if start.clicked() {
+                run.set_running(!running);
+            }
+            if ui
+                .button("Step")
+                .on_hover_text("one optimisation step")
+                .clicked()
+            {
+                run.step_once();
+            }
+            let reset = ui
+                .button("Reset")
+                .on_hover_text("back to the same initial weights (same seed)");
+            if reset.clicked() {
+                if let Err(e) = run.reset(config) {
+                    log::warn!("reset failed: {e}");
+                }
+            }
+        });
+        let mut percent = *speed * 100.0;
+        ui.add(
+            egui::Slider::new(&mut percent, 5.0..=100.0)
+                .text("speed %")
+                .integer(),
+        )
+        .on_hover_text(if run.threaded() {
+            "share of each 100 ms the training thread works"
+        } else {
+            "milliseconds of each frame spent training (of 100)"
+        });
+        if (percent / 100.0 - *speed).abs() > 1e-6 {
+            *speed = percent / 100.0;
+            run.set_speed(*speed);
+        }
+        let p = run.progress();
+        ui.label(format!("step {}", p.steps));
+        if let Some(s) = p.history.last() {
+            ui.label(format!(
+                "loss {:.4} · lr {:.2e} · grad norm {:.3}",
+                s.loss, s.lr, s.grad_norm
+            ));
+        }
+        if p.running {
+            ui.label(format!(
+                "{:.0} steps/s · {:.0} tokens/s ({})",
+                p.steps_per_sec,
+                p.tokens_per_sec,
+                if run.threaded() {
+                    "worker thread"
+                } else {
+                    "in frames"
+                }
+            ));
+        }
+        if let Some((step, e)) = p.evals.last() {
+            ui.label(format!(
+                "held-out at step {step}: exact {:.0}% · tokens {:.0}%",
+                100.0 * e.exact_match,
+                100.0 * e.token_accuracy
+            ));
+        }
+        ui.weak(format!(
+            "{EVAL_EXAMPLES} held-out sequences every {EVAL_EVERY} steps; speed {:.0} ms of every {PERIOD_MS:.0}",
+            *speed * PERIOD_MS
+        ));
+        if let Some(e) = &p.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+    }
+
     fn views(&mut self, ui: &mut egui::Ui) {
-        let Some(t) = &self.trainer else { return };
+        let Some(run) = &self.run else { return };
+        // Held for this frame's drawing only; the worker waits at most that long to publish.
+        let p = run.progress();
+        let model = &p.model;
         ui.heading(format!(
             "Training: {} model on “{}”",
-            t.model.config.family.label(),
+            model.config.family.label(),
             self.config.task.name()
         ));
         let loss: PlotPoints = chunk_means(
-            t.history.iter().map(|s| (s.step as f64, s.loss as f64)),
-            t.history.len(),
+            p.history.iter().map(|s| (s.step as f64, s.loss as f64)),
+            p.history.len(),
             PLOT_POINTS,
         )
         .into();
-        let exact: PlotPoints = self
+        let exact: PlotPoints = p
             .evals
             .iter()
             .map(|(s, e)| [*s as f64, e.exact_match as f64])
             .collect();
-        let tokens: PlotPoints = self
+        let tokens: PlotPoints = p
             .evals
             .iter()
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
@@ -307,17 +319,17 @@ impl TrainingLab {
         });
         ui.separator();
         let task = self.config.task;
-        let ex = make_example(task, &t.model.tokenizer, &task.probe_pair());
-        let trace = match t.model.forward(&ex.input, &ForwardOptions::default()) {
+        let ex = make_example(task, &model.tokenizer, &task.probe_pair());
+        let trace = match model.forward(&ex.input, &ForwardOptions::default()) {
             Ok(tr) => tr,
             Err(e) => {
                 ui.colored_label(ui.visuals().error_fg_color, e.to_string());
                 return;
             }
         };
-        let kind = AttentionKind::most_telling(t.model.config.family);
-        let layer = t.model.config.n_layers - 1;
-        let heads = t.model.config.n_heads;
+        let kind = AttentionKind::most_telling(model.config.family);
+        let layer = model.config.n_layers - 1;
+        let heads = model.config.n_heads;
         self.head = self.head.min(heads - 1);
         ui.horizontal(|ui| {
             ui.label(format!("Probe input, {} of the last layer:", kind.label()));
@@ -350,15 +362,30 @@ mod tests {
 
     #[test]
     fn reset_returns_to_the_same_initial_weights() {
+        let mut lab = TrainingLab {
+            threaded: false,
+            ..Default::default()
+        };
+        lab.reset();
+        let run = lab.run.as_mut().unwrap();
+        let initial = run.progress().model.weights.clone();
+        run.step_once();
+        run.step_once();
+        assert_eq!(run.progress().steps, 2);
+        assert_ne!(run.progress().model.weights, initial);
+        lab.reset();
+        let p = lab.run.as_ref().unwrap().progress();
+        assert_eq!(p.model.weights, initial);
+        assert_eq!(p.steps, 0);
+    }
+
+    #[test]
+    fn a_refused_config_shows_its_reason() {
         let mut lab = TrainingLab::default();
+        lab.config.dropout = 2.0;
         lab.reset();
-        let initial = lab.trainer.as_ref().unwrap().model.weights.clone();
-        lab.advance(5.0);
-        assert!(lab.trainer.as_ref().unwrap().steps_done() > 0);
-        assert_ne!(lab.trainer.as_ref().unwrap().model.weights, initial);
-        lab.reset();
-        assert_eq!(lab.trainer.as_ref().unwrap().model.weights, initial);
-        assert_eq!(lab.trainer.as_ref().unwrap().steps_done(), 0);
+        assert!(lab.run.is_none());
+        assert!(lab.status()["error"].as_str().unwrap().contains("dropout"));
     }
 
     #[test]
@@ -368,16 +395,5 @@ mod tests {
         assert_eq!(pts[0], [1.0, 1.0 / 3.0]);
         let short = chunk_means((0..10).map(|i| (i as f64, 1.0)), 10, 400);
         assert_eq!(short.len(), 10);
-    }
-
-    #[test]
-    fn advance_respects_its_time_budget() {
-        let mut lab = TrainingLab::default();
-        lab.reset();
-        let start = Instant::now();
-        let steps = lab.advance(20.0);
-        // One step can overrun the budget, never many: a step of this model takes milliseconds.
-        assert!(steps >= 1);
-        assert!(start.elapsed().as_secs_f32() < 2.0);
     }
 }

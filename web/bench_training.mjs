@@ -1,0 +1,37 @@
+// Benchmark (not a test): training throughput of the reverse task in the browser's wasm, the
+// same model, batch and optimiser as `glimpse train --task reverse` natively and
+// benches/torch_train_reverse.py in PyTorch. Calls the app's glimpse_train_benchmark(steps)
+// export, which trains inside one call (no drawing in between), RUNS times after a warm-up.
+//   node web/bench_training.mjs            (after `trunk build --release`)
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, serveDist } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
+const STEPS = Number(process.env.STEPS ?? 400);
+const RUNS = Number(process.env.RUNS ?? 3);
+
+const server = await serveDist(DIST);
+const { context, profile } = await launchChromium(1);
+try {
+  const page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+  await page.waitForFunction(() => typeof window.wasmBindings?.glimpse_train_benchmark === 'function',
+    null, { timeout: 60000 });
+  const run = (steps) => page.evaluate((n) => JSON.parse(window.wasmBindings.glimpse_train_benchmark(n)), steps);
+  await run(20); // warm-up: compile paths, grow the heap
+  const rates = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await run(STEPS);
+    if (r.error) throw new Error(r.error);
+    rates.push(r.tokens_per_second);
+    console.log(`run ${i + 1}: ${r.steps} steps, ${r.tokens} tokens in ${r.seconds.toFixed(2)} s = ${r.tokens_per_second.toFixed(0)} tokens/s`);
+  }
+  const ua = await page.evaluate(() => navigator.userAgent);
+  console.log(`browser (${ua.match(/Chrome\/[\d.]+/)?.[0] ?? ua}): ${Math.min(...rates).toFixed(0)} - ${Math.max(...rates).toFixed(0)} tokens/s over ${RUNS} runs of ${STEPS} steps`);
+} finally {
+  await context.close();
+  server.close();
+  (await import('node:fs')).rmSync(profile, { recursive: true, force: true });
+}
