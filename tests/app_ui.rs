@@ -131,3 +131,128 @@ fn changing_the_task_starts_a_fresh_model_for_it() {
     assert_eq!(s["steps"], 0);
     h.get_by_label_contains("model on “sort”");
 }
+
+/// A fresh app on the Attention tab, its first frames drawn.
+fn explorer() -> Harness<'static, GlimpseApp> {
+    let mut h = app();
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn clicking_a_thumbnail_in_the_grid_opens_that_head() {
+    let mut h = explorer();
+    h.get_by_label("All heads").click();
+    h.run_steps(2);
+    h.get_by_label("layer 0 mean of heads");
+    h.get_by_label_contains("What each head does");
+    h.get_by_label("layer 0 head 3").click();
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!((app.sel.layer, app.sel.head), (0, 3));
+    assert_eq!(
+        app.explorer.view,
+        glimpse::app::explorer::ExplorerView::Head
+    );
+    h.get_by_label("layer 0 · head 3 · cross-attention");
+}
+
+#[test]
+fn hovering_a_cell_shows_its_tokens_and_exact_value() {
+    let mut h = explorer();
+    let sel = h.state().sel;
+    let context = sel.describe();
+    let rect = h.get_by_label(&format!("heatmap {context}")).rect();
+    let probe: serde_json::Value = serde_json::from_str(&glimpse::app::probe::latest()).unwrap();
+    let cells = &probe["heatmap"]["rect"];
+    let (left, top, right, bottom) = (
+        cells[0].as_f64().unwrap() as f32,
+        cells[1].as_f64().unwrap() as f32,
+        cells[2].as_f64().unwrap() as f32,
+        cells[3].as_f64().unwrap() as f32,
+    );
+    assert!(rect.contains(egui::pos2(left + 1.0, top + 1.0)));
+    let (rows, cols) = (
+        probe["heatmap"]["rows"].as_u64().unwrap() as usize,
+        probe["heatmap"]["cols"].as_u64().unwrap() as usize,
+    );
+    // The cell at query 1, key 2.
+    let (r, c) = (1, 2);
+    let at = egui::pos2(
+        left + (c as f32 + 0.5) * (right - left) / cols as f32,
+        top + (r as f32 + 0.5) * (bottom - top) / rows as f32,
+    );
+    h.event(egui::Event::PointerMoved(at));
+    // Tooltips wait for the pointer to rest.
+    for _ in 0..60 {
+        h.step();
+    }
+    let value = probe["heatmap"]["values"][r][c].as_f64().unwrap();
+    h.get_by_label_contains(&format!("value {value:.6}"));
+    h.get_by_label_contains("query 1 “the” → key 2 “économique”");
+    // The tooltip names the layer and head too (besides the heading and the heatmap itself).
+    let tooltip = format!("“économique”\nvalue {value:.6}\n{context}");
+    h.get_by_label_contains(&tooltip);
+}
+
+#[test]
+fn the_softmax_toggle_switches_to_scores() {
+    let mut h = explorer();
+    let colors = |_: &Harness<'_, GlimpseApp>| {
+        let p: serde_json::Value = serde_json::from_str(&glimpse::app::probe::latest()).unwrap();
+        p["heatmap"]["colors"].clone()
+    };
+    let before = colors(&h);
+    h.get_by_label("before softmax (scaled scores)").click();
+    h.run_steps(2);
+    assert!(h.state().explorer.pre_softmax);
+    h.get_by_label_contains("Softmax input: QKᵀ/√d_k");
+    assert_ne!(colors(&h), before, "the heatmap still shows the weights");
+    h.get_by_label("after softmax (weights)").click();
+    h.run_steps(2);
+    assert!(!h.state().explorer.pre_softmax);
+    assert_eq!(colors(&h), before);
+}
+
+#[test]
+fn the_walkthrough_steps_with_buttons_and_arrow_keys() {
+    let mut h = explorer();
+    h.get_by_label("Walkthrough").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Step 1 of 9");
+    h.get_by_label("Next ▶").click();
+    h.run_steps(2);
+    h.get_by_label_contains("Step 2 of 9: Q = X W_Qᵀ");
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(2);
+    h.get_by_label_contains("Step 3 of 9: S = QKᵀ");
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(2);
+    assert_eq!(h.state().explorer.step, 1);
+    // Jump to A·V and pick a query: its weighted sum is written out.
+    h.get_by_label("A·V").click();
+    h.run_steps(2);
+    h.get_by_label("2 european").click();
+    h.run_steps(2);
+    assert_eq!(h.state().explorer.query, 2);
+    h.get_by_label_contains("o2(“european”) = ");
+}
+
+#[test]
+fn the_head_view_toggles_heads() {
+    let mut h = explorer();
+    h.get_by_label("Head view").click();
+    h.run_steps(2);
+    h.get_by_label("■ head 0").click();
+    h.run_steps(2);
+    assert_eq!(h.state().explorer.heads_shown.first(), Some(&false));
+    assert!(h.state().explorer.heads_shown[1..].iter().all(|&on| on));
+}
+
+#[test]
+fn the_scoring_lab_scores_the_selected_query() {
+    let mut h = explorer();
+    h.get_by_label("Scoring").click();
+    h.run_steps(3);
+    h.get_by_label_contains(&format!("{}, query 0", h.state().sel.describe()));
+}

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checkShot, readPng } from './check_shot.mjs';
+import { checkShot, distinctColours, readPng } from './check_shot.mjs';
 import { launchChromium, serveDist, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -138,6 +138,30 @@ async function main() {
 
     const result = checkShot(readPng(path.join(OUT, 'browser.png')), probe, canvas.x, canvas.y);
     for (const c of result.checks) record(c.name, c.ok, c.detail);
+
+    // Every explorer view and the scoring lab, as a student opens them: click the real tab
+    // (rectangles from the glimpse_controls() hook), screenshot, check it is not blank.
+    const controls = async () => JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_controls())) || '{}');
+    const views = [
+      ['view:All heads', 'view-grid.png'],
+      ['view:Head view', 'view-lines.png'],
+      ['view:Walkthrough', 'view-walkthrough.png'],
+      ['tab:Scoring', 'view-scoring.png'],
+    ];
+    for (const [name, file] of views) {
+      const r = (await controls())[name];
+      if (!record(`${name} is drawn`, !!r)) continue;
+      await page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+      await page.mouse.move(5, 790);
+      await page.waitForTimeout(700);
+      await page.screenshot({ path: path.join(OUT, file), scale: 'device' });
+      const n = distinctColours(readPng(path.join(OUT, file)));
+      record(`${file} is not blank`, n >= 32, `${n} distinct colours`);
+      if (name === 'tab:Scoring') {
+        const back = (await controls())['tab:Attention'];
+        if (back) await page.mouse.click((back[0] + back[2]) / 2, (back[1] + back[3]) / 2);
+      }
+    }
 
     // Give late errors (from the frames after the screenshot) a moment to show up.
     await page.waitForTimeout(1000);

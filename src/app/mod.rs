@@ -1,15 +1,16 @@
 //! The egui app: navigation, shared state, the loaded model, and the views that draw its
 //! trace.
 
+pub mod explorer;
 pub mod fonts;
 pub mod labs;
 pub mod probe;
 pub mod widgets;
 
+use crate::model::heads::HeadStats;
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
+use explorer::{Explorer, ExplorerView, Selection};
 use probe::{Probe, ProbeHeatmap};
-use widgets::colormap::ColorScale;
-use widgets::heatmap::Heatmap;
 
 /// What the current view was computed from; a change re-runs the forward pass.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,12 +24,15 @@ struct RunKey {
 struct Computed {
     key: RunKey,
     result: Result<(PreparedInput, Trace), String>,
+    /// Per attention kind, every head's summary (`[layer][head]`).
+    stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
 }
 
 /// The app's top-level views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
     Attention,
+    Scoring,
     Training,
 }
 
@@ -39,11 +43,10 @@ pub struct GlimpseApp {
     model: Result<Model, String>,
     source: String,
     target: String,
-    kind: AttentionKind,
-    layer: usize,
-    head: usize,
+    pub sel: Selection,
+    pub explorer: Explorer,
+    pub scoring: labs::scoring::ScoringLab,
     temperature: f32,
-    show_numbers: bool,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
     pick_head: bool,
@@ -60,11 +63,14 @@ impl Default for GlimpseApp {
             model: Err(String::new()),
             source: String::new(),
             target: String::new(),
-            kind: AttentionKind::DecoderSelf,
-            layer: 0,
-            head: 0,
+            sel: Selection {
+                kind: AttentionKind::DecoderSelf,
+                layer: 0,
+                head: 0,
+            },
+            explorer: Explorer::default(),
+            scoring: Default::default(),
             temperature: 1.0,
-            show_numbers: true,
             computed: None,
             pick_head: false,
             frames: 0,
@@ -98,10 +104,10 @@ impl GlimpseApp {
         // Open on the most telling view: cross-attention when there is one, in the last layer,
         // where trained models show their clearest alignment.
         if let Ok(m) = &self.model {
-            self.kind = AttentionKind::most_telling(m.config.family);
-            self.layer = m.config.n_layers.saturating_sub(1);
+            self.sel.kind = AttentionKind::most_telling(m.config.family);
+            self.sel.layer = m.config.n_layers.saturating_sub(1);
         }
-        self.head = 0;
+        self.sel.head = 0;
         self.pick_head = true;
     }
 
@@ -135,17 +141,31 @@ impl GlimpseApp {
         };
         if let Ok((_, trace)) = &result {
             let kinds = trace.attention_kinds();
-            if !kinds.contains(&self.kind) {
-                self.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
+            if !kinds.contains(&self.sel.kind) {
+                self.sel.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
             }
         }
         if let (true, Ok((_, trace))) = (self.pick_head, &result) {
-            if let Some(w) = trace.weights(self.kind, self.layer) {
-                self.head = sharpest_head(w);
+            if let Some(w) = trace.weights(self.sel.kind, self.sel.layer) {
+                self.sel.head = sharpest_head(w);
             }
             self.pick_head = false;
         }
-        self.computed = Some(Computed { key, result });
+        let stats = match &result {
+            Ok((prepared, trace)) => trace
+                .attention_kinds()
+                .into_iter()
+                .map(|k| {
+                    let ids = match k {
+                        AttentionKind::EncoderSelf => &prepared.input.source,
+                        _ => &prepared.input.target,
+                    };
+                    (k, explorer::grid::all_stats(trace, k, ids))
+                })
+                .collect(),
+            Err(_) => vec![],
+        };
+        self.computed = Some(Computed { key, result, stats });
     }
 
     fn controls(&mut self, ui: &mut egui::Ui) {
@@ -190,23 +210,21 @@ impl GlimpseApp {
             return;
         };
         let kinds = trace.attention_kinds();
-        let layers = trace.layers(self.kind);
+        let layers = trace.layers(self.sel.kind);
         let heads = trace
-            .weights(self.kind, 0)
+            .weights(self.sel.kind, 0)
             .map_or(1, |w| w.len_of(ndarray::Axis(0)));
         for kind in kinds {
-            ui.radio_value(&mut self.kind, kind, kind.label());
+            ui.radio_value(&mut self.sel.kind, kind, kind.label());
         }
-        self.layer = self.layer.min(layers.saturating_sub(1));
-        self.head = self.head.min(heads.saturating_sub(1));
-        ui.add(egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1)).text("layer"));
-        ui.add(egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1)).text("head"));
+        self.sel.clamp_to(trace);
+        ui.add(egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1)).text("layer"));
+        ui.add(egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1)).text("head"));
         ui.add(
             egui::Slider::new(&mut self.temperature, 0.05..=5.0)
                 .logarithmic(true)
                 .text("temperature τ"),
         );
-        ui.checkbox(&mut self.show_numbers, "numbers in cells");
     }
 
     fn attention_view(&mut self, ui: &mut egui::Ui) {
@@ -220,38 +238,122 @@ impl GlimpseApp {
                 return;
             }
         };
-        let Some(attn) = trace.attention(self.kind, self.layer) else {
+        self.sel.clamp_to(trace);
+        ui.horizontal(|ui| {
+            for v in ExplorerView::ALL {
+                let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
+                probe::control(&format!("view:{}", v.label()), tab.rect);
+            }
+        });
+        ui.separator();
+        let Some(attn) = trace.attention(self.sel.kind, self.sel.layer) else {
             return;
         };
-        let Some(weights) = attn.weights.outer_iter().nth(self.head) else {
-            return;
-        };
-        ui.heading(format!(
-            "Layer {} · head {} · {}",
-            self.layer,
-            self.head,
-            self.kind.label()
-        ));
-        ui.label("Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.");
-        let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
-        let out = Heatmap {
-            values: weights,
-            row_labels: &attn.query_tokens,
-            col_labels: &attn.key_tokens,
-            scale,
-            allowed: Some(attn.mask.view()),
-            show_numbers: self.show_numbers,
-            max_cell: 56.0,
-            axis_names: ("query", "key"),
+        let stats = computed
+            .stats
+            .iter()
+            .find(|(k, _)| *k == self.sel.kind)
+            .map_or(&[][..], |(_, s)| s.as_slice());
+        ui.heading(self.sel.describe());
+        match self.explorer.view {
+            ExplorerView::Head => {
+                if let Some(s) = stats.get(self.sel.layer).and_then(|l| l.get(self.sel.head)) {
+                    ui.label(format!(
+                        "entropy {:.2} of at most {:.2} bits · mean distance {:.2} · {}",
+                        s.entropy_bits,
+                        s.max_entropy_bits,
+                        s.mean_distance,
+                        explorer::grid::caption(s)
+                    ));
+                }
+                if let Some(out) = explorer::head::show(ui, attn, &self.sel, &mut self.explorer) {
+                    let weights = attn.weights.index_axis(ndarray::Axis(0), self.sel.head);
+                    self.publish_probe(ui, &out, weights);
+                }
+            }
+            ExplorerView::Grid => {
+                if explorer::grid::show(ui, trace, &mut self.sel, stats) {
+                    self.explorer.view = ExplorerView::Head;
+                }
+            }
+            ExplorerView::Lines => {
+                explorer::lines::show(ui, attn, &mut self.explorer.heads_shown);
+            }
+            ExplorerView::Walkthrough => {
+                let chain = self.model.as_ref().ok().and_then(|m| {
+                    explorer::walkthrough::build(m, trace, &self.sel, self.temperature)
+                });
+                match chain {
+                    Some(c) => explorer::walkthrough::show(ui, &c, &self.sel, &mut self.explorer),
+                    None => {
+                        ui.label("no walkthrough for this selection");
+                    }
+                }
+            }
         }
-        .show_with_legend(ui, 240.0, "weight");
+    }
+
+    /// The scoring and scaling lab on one query of the selected head and its keys.
+    fn scoring_view(&mut self, ui: &mut egui::Ui) {
+        let attn = match self.computed.as_ref().map(|c| &c.result) {
+            Some(Ok((_, trace))) => trace.attention(self.sel.kind, self.sel.layer),
+            _ => None,
+        };
+        let Some(attn) = attn else {
+            self.scoring.ui(ui, None);
+            return;
+        };
+        let q_tokens = &attn.query_tokens;
+        self.explorer.query = self.explorer.query.min(q_tokens.len().saturating_sub(1));
+        ui.horizontal_wrapped(|ui| {
+            ui.label("query:");
+            for (i, t) in q_tokens.iter().enumerate() {
+                ui.selectable_value(&mut self.explorer.query, i, format!("{i} {t}"));
+            }
+        });
+        let (heads, kv_heads) = (
+            attn.q.len_of(ndarray::Axis(0)),
+            attn.k.len_of(ndarray::Axis(0)),
+        );
+        let head = self.sel.head.min(heads.saturating_sub(1));
+        let kvh = head / (heads / kv_heads.max(1)).max(1);
+        let q = attn.q.index_axis(ndarray::Axis(0), head);
+        let Some(query) = q.outer_iter().nth(self.explorer.query) else {
+            return;
+        };
+        let input = labs::scoring::ScoringInput {
+            query,
+            keys: attn.k.index_axis(ndarray::Axis(0), kvh),
+            query_label: q_tokens
+                .get(self.explorer.query)
+                .map_or("?", |s| s.as_str()),
+            key_labels: &attn.key_tokens,
+            source: format!(
+                "{}, query {} “{}”",
+                self.sel.describe(),
+                self.explorer.query,
+                q_tokens
+                    .get(self.explorer.query)
+                    .map_or("?", |s| s.as_str())
+            ),
+        };
+        self.scoring.ui(ui, Some(&input));
+    }
+
+    /// Tell the browser and desktop tests what the head heatmap drew.
+    fn publish_probe(
+        &self,
+        ui: &egui::Ui,
+        out: &widgets::heatmap::HeatmapOutput,
+        weights: ndarray::ArrayView2<f32>,
+    ) {
         let probe = Probe {
             frames: self.frames,
             pixels_per_point: ui.ctx().pixels_per_point(),
             model: self.model_name.clone(),
             input: self.source.clone(),
-            layer: self.layer,
-            head: self.head,
+            layer: self.sel.layer,
+            head: self.sel.head,
             heatmap: ProbeHeatmap {
                 rect: [
                     out.cells.left(),
@@ -306,6 +408,8 @@ impl GlimpseApp {
                 ui.separator();
                 let tab = ui.selectable_value(&mut self.view, View::Attention, "Attention");
                 probe::control("tab:Attention", tab.rect);
+                let tab = ui.selectable_value(&mut self.view, View::Scoring, "Scoring");
+                probe::control("tab:Scoring", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
                 probe::control("tab:Training", tab.rect);
                 ui.separator();
@@ -342,7 +446,10 @@ impl GlimpseApp {
         let fill = ui.visuals().panel_fill;
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(fill))
-            .show(ui, |ui| self.attention_view(ui));
+            .show(ui, |ui| match self.view {
+                View::Scoring => self.scoring_view(ui),
+                _ => self.attention_view(ui),
+            });
         #[cfg(not(target_arch = "wasm32"))]
         if !self.probe_written && std::env::var_os("GLIMPSE_PROBE").is_some() {
             // Keep drawing until the probe is written: under Xvfb nothing else wakes us.

@@ -7,6 +7,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod dropout;
 pub mod error;
+pub mod heads;
 pub mod layers;
 pub mod position;
 pub mod tokenizer;

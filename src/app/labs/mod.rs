@@ -1,4 +1,5 @@
 //! One file per lab.
 
+pub mod scoring;
 pub mod training;
 pub mod training_run;

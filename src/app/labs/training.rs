@@ -342,15 +342,13 @@ impl TrainingLab {
             return;
         };
         let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
+        let context = format!("probe input · layer {layer} · head {}", self.head);
         Heatmap {
-            values: w,
-            row_labels: &a.query_tokens,
-            col_labels: &a.key_tokens,
-            scale,
             allowed: Some(a.mask.view()),
-            show_numbers: false,
             max_cell: 36.0,
             axis_names: ("query", "key"),
+            context: &context,
+            ..Heatmap::new(w, &a.query_tokens, &a.key_tokens, scale)
         }
         .show_with_legend(ui, 200.0, "weight");
     }

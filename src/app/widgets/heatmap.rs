@@ -1,8 +1,11 @@
 //! A labelled heatmap of a plain matrix: labels on both axes, exact values on hover,
-//! masked cells drawn distinctly, optional numbers in the cells.
+//! masked cells drawn distinctly, optional numbers in the cells, zoom and pan. Knows nothing
+//! of transformers. Small matrices are drawn cell by cell; large ones as one texture.
 
 use super::colormap::{legend, ColorScale};
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use egui::{
+    Align2, Color32, ColorImage, FontId, Pos2, Rect, Sense, Stroke, TextureHandle, Ui, Vec2,
+};
 use ndarray::ArrayView2;
 
 pub struct Heatmap<'a> {
@@ -14,10 +17,40 @@ pub struct Heatmap<'a> {
     pub allowed: Option<ArrayView2<'a, bool>>,
     /// Write each value in its cell (small matrices).
     pub show_numbers: bool,
-    /// Largest cell side in points.
+    /// Largest cell side in points (before zoom).
     pub max_cell: f32,
     /// Axis names for the hover text, e.g. ("query", "key").
     pub axis_names: (&'a str, &'a str),
+    /// Appended to the hover text, e.g. "layer 1 · head 2".
+    pub context: &'a str,
+    /// Zoom factor (1 = fit the available space); beyond the space the heatmap scrolls.
+    pub zoom: f32,
+    /// A row to outline (the selected query).
+    pub highlight_row: Option<usize>,
+}
+
+impl<'a> Heatmap<'a> {
+    /// A heatmap with the defaults: no mask, no numbers, fit to space, no highlight.
+    pub fn new(
+        values: ArrayView2<'a, f32>,
+        row_labels: &'a [String],
+        col_labels: &'a [String],
+        scale: ColorScale,
+    ) -> Self {
+        Self {
+            values,
+            row_labels,
+            col_labels,
+            scale,
+            allowed: None,
+            show_numbers: false,
+            max_cell: 40.0,
+            axis_names: ("row", "column"),
+            context: "",
+            zoom: 1.0,
+            highlight_row: None,
+        }
+    }
 }
 
 /// What the heatmap drew, for hover handling and the test probe.
@@ -25,23 +58,36 @@ pub struct HeatmapOutput {
     /// The rectangle covered by the cells (labels excluded).
     pub cells: Rect,
     pub hovered: Option<(usize, usize)>,
+    /// The cell clicked this frame, if any.
+    pub clicked: Option<(usize, usize)>,
     /// The colour of every cell as drawn, row-major.
     pub colors: Vec<Vec<Color32>>,
+    /// Drawn as one texture (true) or cell by cell.
+    pub textured: bool,
+    /// Ctrl + scroll over the heatmap this frame: multiply the zoom by this.
+    pub zoom_delta: f32,
 }
 
 /// Room kept beside the heatmap for its legend.
 const LEGEND_WIDTH: f32 = 100.0;
+/// Above this many cells, or below this cell size, one texture replaces the per-cell shapes.
+const TEXTURE_ABOVE_CELLS: usize = 576;
+const TEXTURE_BELOW_CELL: f32 = 10.0;
 
 pub const MASKED_COLOR: Color32 = Color32::from_rgb(120, 120, 120);
+const HATCH_COLOR: Color32 = Color32::from_rgb(90, 90, 90);
 
 impl Heatmap<'_> {
     pub fn cell_color(&self, r: usize, c: usize) -> Color32 {
-        let masked = self.allowed.is_some_and(|a| !a[[r, c]]);
-        if masked {
+        if self.masked(r, c) {
             MASKED_COLOR
         } else {
             self.scale.color(self.values[[r, c]])
         }
+    }
+
+    fn masked(&self, r: usize, c: usize) -> bool {
+        self.allowed.is_some_and(|a| !a[[r, c]])
     }
 
     /// The heatmap with its colour legend to the right.
@@ -60,43 +106,146 @@ impl Heatmap<'_> {
 
     pub fn show(self, ui: &mut Ui) -> HeatmapOutput {
         let (rows, cols) = self.values.dim();
-        let font = FontId::monospace(13.0);
-        let label_width = |labels: &[String]| {
-            labels
-                .iter()
-                .map(|l| l.chars().count())
-                .max()
-                .unwrap_or(1)
-                .clamp(1, 14) as f32
-                * 8.0
-                + 10.0
-        };
         let left = label_width(self.row_labels);
         let top = label_width(self.col_labels);
         let avail = ui.available_size() - Vec2::new(left + 8.0, top + 8.0);
-        let cell = (avail.x / cols.max(1) as f32)
+        let fit = (avail.x / cols.max(1) as f32)
             .min(avail.y / rows.max(1) as f32)
             .min(self.max_cell)
-            .max(4.0);
+            .max(3.0);
+        let cell = fit * self.zoom.clamp(0.25, 16.0);
         let size = Vec2::new(left + cell * cols as f32, top + cell * rows as f32);
-        let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
+        if size.x <= ui.available_width() + 0.5 && size.y <= ui.available_height() + 0.5 {
+            return self.draw(ui, cell, left, top);
+        }
+        // Zoomed past the space: pan with scroll bars (or drag with the scroll wheel).
+        egui::ScrollArea::both()
+            .id_salt(("heatmap_scroll", self.context))
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.draw(ui, cell, left, top))
+            .inner
+    }
+
+    fn draw(self, ui: &mut Ui, cell: f32, left: f32, top: f32) -> HeatmapOutput {
+        let (rows, cols) = self.values.dim();
+        let size = Vec2::new(left + cell * cols as f32, top + cell * rows as f32);
+        let (rect, response) = ui.allocate_exact_size(size, Sense::click());
+        // A name for screen readers and UI tests.
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Canvas,
+                true,
+                format!("heatmap {}", self.context),
+            )
+        });
         let cells = Rect::from_min_size(
             rect.min + Vec2::new(left, top),
             Vec2::new(cell * cols as f32, cell * rows as f32),
         );
         let painter = ui.painter_at(rect.expand(2.0));
-        let text_color = ui.visuals().text_color();
-        let mut colors = vec![vec![Color32::BLACK; cols]; rows];
-        for r in 0..rows {
-            for c in 0..cols {
+        let colors: Vec<Vec<Color32>> = (0..rows)
+            .map(|r| (0..cols).map(|c| self.cell_color(r, c)).collect())
+            .collect();
+        let textured = rows * cols > TEXTURE_ABOVE_CELLS || cell < TEXTURE_BELOW_CELL;
+        if textured {
+            let id = ui.scope_id().with(("heatmap_texture", self.context));
+            let texture = matrix_texture(ui, id, &colors, |r, c| self.masked(r, c));
+            painter.image(
+                texture.id(),
+                cells,
+                Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+                Color32::WHITE,
+            );
+        } else {
+            self.paint_cells(&painter, cells, cell, &colors);
+        }
+        self.paint_labels(ui, &painter, cells, cell);
+        let cell_at = |p: Pos2| {
+            if !cells.contains(p) {
+                return None;
+            }
+            let c = ((p.x - cells.left()) / cell) as usize;
+            let r = ((p.y - cells.top()) / cell) as usize;
+            (r < rows && c < cols).then_some((r, c))
+        };
+        let hovered = response.hover_pos().and_then(cell_at);
+        let clicked = if response.clicked() {
+            response.interact_pointer_pos().and_then(cell_at)
+        } else {
+            None
+        };
+        let cell_rect = |r: usize, c: usize| {
+            Rect::from_min_size(
+                cells.min + Vec2::new(c as f32 * cell, r as f32 * cell),
+                Vec2::splat(cell),
+            )
+        };
+        if let Some(r) = self.highlight_row.filter(|&r| r < rows) {
+            let row = cell_rect(r, 0).union(cell_rect(r, cols.saturating_sub(1)));
+            painter.rect_stroke(
+                row,
+                0.0,
+                Stroke::new(2.0, Color32::from_rgb(255, 140, 0)),
+                egui::StrokeKind::Outside,
+            );
+        }
+        let zoom_delta = if response.hovered() {
+            ui.input(|i| i.zoom_delta())
+        } else {
+            1.0
+        };
+        if let Some((r, c)) = hovered {
+            painter.rect_stroke(
+                cell_rect(r, c),
+                0.0,
+                Stroke::new(2.0, Color32::WHITE),
+                egui::StrokeKind::Inside,
+            );
+            response.on_hover_text_at_pointer(self.hover_text(r, c));
+        }
+        HeatmapOutput {
+            cells,
+            hovered,
+            clicked,
+            colors,
+            textured,
+            zoom_delta,
+        }
+    }
+
+    /// What hovering cell (r, c) tells: both tokens, the exact value, and the context.
+    pub fn hover_text(&self, r: usize, c: usize) -> String {
+        let (qn, kn) = self.axis_names;
+        let row = self.row_labels.get(r).map_or("?", |s| s.as_str());
+        let col = self.col_labels.get(c).map_or("?", |s| s.as_str());
+        let value = if self.masked(r, c) {
+            "masked (−∞ before softmax, weight exactly 0)".to_string()
+        } else {
+            format!("{:.6}", self.values[[r, c]])
+        };
+        let mut text = format!("{qn} {r} “{row}” → {kn} {c} “{col}”\nvalue {value}");
+        if !self.context.is_empty() {
+            text.push('\n');
+            text.push_str(self.context);
+        }
+        text
+    }
+
+    fn paint_cells(
+        &self,
+        painter: &egui::Painter,
+        cells: Rect,
+        cell: f32,
+        colors: &[Vec<Color32>],
+    ) {
+        for (r, row) in colors.iter().enumerate() {
+            for (c, &color) in row.iter().enumerate() {
                 let min = cells.min + Vec2::new(c as f32 * cell, r as f32 * cell);
                 let cr = Rect::from_min_size(min, Vec2::splat(cell));
-                let color = self.cell_color(r, c);
-                colors[r][c] = color;
                 painter.rect_filled(cr, 0.0, color);
-                if self.allowed.is_some_and(|a| !a[[r, c]]) {
+                if self.masked(r, c) {
                     // Two hatch strokes that leave the cell's centre in the flat mask colour.
-                    let stroke = Stroke::new(1.0, Color32::from_rgb(90, 90, 90));
+                    let stroke = Stroke::new(1.0, HATCH_COLOR);
                     painter.line_segment([cr.left_center(), cr.center_top()], stroke);
                     painter.line_segment([cr.center_bottom(), cr.right_center()], stroke);
                 } else if self.show_numbers && cell >= 30.0 {
@@ -116,7 +265,15 @@ impl Heatmap<'_> {
                 }
             }
         }
-        for (r, label) in self.row_labels.iter().enumerate().take(rows) {
+    }
+
+    fn paint_labels(&self, ui: &Ui, painter: &egui::Painter, cells: Rect, cell: f32) {
+        let (rows, cols) = self.values.dim();
+        let font = FontId::monospace(13.0_f32.min(cell.max(7.0)));
+        let text_color = ui.visuals().text_color();
+        // Thin out labels that would overlap: every k-th only.
+        let every = (12.0 / cell).ceil().max(1.0) as usize;
+        for (r, label) in self.row_labels.iter().enumerate().take(rows).step_by(every) {
             let y = cells.top() + (r as f32 + 0.5) * cell;
             painter.text(
                 Pos2::new(cells.left() - 6.0, y),
@@ -126,7 +283,7 @@ impl Heatmap<'_> {
                 text_color,
             );
         }
-        for (c, label) in self.col_labels.iter().enumerate().take(cols) {
+        for (c, label) in self.col_labels.iter().enumerate().take(cols).step_by(every) {
             let x = cells.left() + (c as f32 + 0.5) * cell;
             let galley = painter.layout_no_wrap(shown(label), font.clone(), text_color);
             // Column labels read bottom-to-top, ending just above their column.
@@ -136,44 +293,61 @@ impl Heatmap<'_> {
                     .with_angle(-std::f32::consts::FRAC_PI_2),
             );
         }
-        let hovered = response.hover_pos().and_then(|p| {
-            if !cells.contains(p) {
-                return None;
+    }
+}
+
+fn label_width(labels: &[String]) -> f32 {
+    labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(1)
+        .clamp(1, 14) as f32
+        * 8.0
+        + 10.0
+}
+
+/// The cells as one texture, two pixels per cell side so masked cells can carry a checker
+/// hatch. Uploaded only when the colours change (cached in egui's memory under `id`).
+pub fn matrix_texture(
+    ui: &Ui,
+    id: egui::Id,
+    colors: &[Vec<Color32>],
+    masked: impl Fn(usize, usize) -> bool,
+) -> TextureHandle {
+    let rows = colors.len();
+    let cols = colors.first().map_or(0, Vec::len);
+    let (w, h) = (2 * cols.max(1), 2 * rows.max(1));
+    let mut pixels = vec![MASKED_COLOR; w * h];
+    for (r, row) in colors.iter().enumerate() {
+        for (c, &color) in row.iter().enumerate() {
+            let m = masked(r, c);
+            for (dy, dx) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                let hatch = m && dx == dy;
+                pixels[(2 * r + dy) * w + 2 * c + dx] = if hatch { HATCH_COLOR } else { color };
             }
-            let c = ((p.x - cells.left()) / cell) as usize;
-            let r = ((p.y - cells.top()) / cell) as usize;
-            (r < rows && c < cols).then_some((r, c))
-        });
-        if let Some((r, c)) = hovered {
-            let cr = Rect::from_min_size(
-                cells.min + Vec2::new(c as f32 * cell, r as f32 * cell),
-                Vec2::splat(cell),
-            );
-            painter.rect_stroke(
-                cr,
-                0.0,
-                Stroke::new(2.0, Color32::WHITE),
-                egui::StrokeKind::Inside,
-            );
-            let masked = self.allowed.is_some_and(|a| !a[[r, c]]);
-            let (qn, kn) = self.axis_names;
-            let row = self.row_labels.get(r).map_or("?", |s| s.as_str());
-            let col = self.col_labels.get(c).map_or("?", |s| s.as_str());
-            let value = if masked {
-                "masked (−∞ before softmax, weight exactly 0)".to_string()
-            } else {
-                format!("{:.6}", self.values[[r, c]])
-            };
-            response.on_hover_text_at_pointer(format!(
-                "{qn} {r} “{row}” → {kn} {c} “{col}”\nvalue {value}"
-            ));
-        }
-        HeatmapOutput {
-            cells,
-            hovered,
-            colors,
         }
     }
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (w, h).hash(&mut hasher);
+        for p in &pixels {
+            p.to_array().hash(&mut hasher);
+        }
+        hasher.finish()
+    };
+    if let Some((k, t)) = ui.data(|d| d.get_temp::<(u64, TextureHandle)>(id)) {
+        if k == key {
+            return t;
+        }
+    }
+    let image = ColorImage::new([w, h], pixels);
+    let texture = ui
+        .ctx()
+        .load_texture(format!("{id:?}"), image, egui::TextureOptions::NEAREST);
+    ui.data_mut(|d| d.insert_temp(id, (key, texture.clone())));
+    texture
 }
 
 /// Make invisible tokens visible in labels.

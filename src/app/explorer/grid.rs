@@ -1,0 +1,217 @@
+//! Every head of every layer at once: a layers × heads grid of thumbnails plus the mean over
+//! heads, each captioned with the pattern it shows; click one to open it. Below, the summary
+//! of every head in numbers.
+
+use super::Selection;
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::{matrix_texture, MASKED_COLOR};
+use crate::model::heads::{head_stats, HeadStats};
+use crate::model::{AttentionKind, Trace};
+use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
+use ndarray::{Array2, ArrayView2, Axis};
+
+/// The statistics of every head of `kind`, `[layer][head]`.
+pub fn all_stats(trace: &Trace, kind: AttentionKind, tokens: &[u32]) -> Vec<Vec<HeadStats>> {
+    (0..trace.layers(kind))
+        .filter_map(|l| trace.attention(kind, l))
+        .map(|a| {
+            a.weights
+                .outer_iter()
+                .map(|w| head_stats(w, a.mask.view(), tokens, kind != AttentionKind::Cross))
+                .collect()
+        })
+        .collect()
+}
+
+/// One thumbnail: the matrix as a texture in a square of side `side`. Returns its response.
+fn thumbnail(
+    ui: &mut Ui,
+    id: egui::Id,
+    w: ArrayView2<f32>,
+    mask: ArrayView2<bool>,
+    side: f32,
+    selected: bool,
+) -> egui::Response {
+    let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
+    let colors: Vec<Vec<Color32>> = w
+        .outer_iter()
+        .zip(mask.outer_iter())
+        .map(|(r, m)| {
+            r.iter()
+                .zip(m)
+                .map(|(&v, &ok)| if ok { scale.color(v) } else { MASKED_COLOR })
+                .collect()
+        })
+        .collect();
+    let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), Sense::click());
+    let texture = matrix_texture(ui, id, &colors, |r, c| !mask[[r, c]]);
+    ui.painter().image(
+        texture.id(),
+        rect,
+        Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0)),
+        Color32::WHITE,
+    );
+    let stroke = if selected {
+        Stroke::new(3.0, Color32::from_rgb(255, 140, 0))
+    } else if response.hovered() {
+        Stroke::new(2.0, Color32::WHITE)
+    } else {
+        Stroke::new(1.0, Color32::from_gray(70))
+    };
+    ui.painter()
+        .rect_stroke(rect, 0.0, stroke, egui::StrokeKind::Outside);
+    response
+}
+
+/// Draw the grid; a click on a head selects it and returns true (the caller opens it).
+pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadStats>]) -> bool {
+    let kind = sel.kind;
+    let layers = trace.layers(kind);
+    let Some(first) = trace.attention(kind, 0) else {
+        return false;
+    };
+    let heads = first.weights.len_of(Axis(0));
+    ui.label(format!(
+        "{}: {layers} layers × {heads} heads, and the mean over heads. Each thumbnail is a query × key map (viridis, 0 to 1; grey = masked). Click one to open it.",
+        kind.label()
+    ));
+    let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);
+    let mut opened = false;
+    egui::Grid::new("head_grid")
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            ui.label("");
+            for h in 0..heads {
+                ui.strong(format!("head {h}"));
+            }
+            ui.strong("mean");
+            ui.end_row();
+            for l in 0..layers {
+                let Some(a) = trace.attention(kind, l) else {
+                    continue;
+                };
+                ui.strong(format!("layer {l}"));
+                for h in 0..heads {
+                    let w = a.weights.index_axis(Axis(0), h);
+                    ui.vertical(|ui| {
+                        let id = ui.scope_id().with(("thumb", kind, l, h));
+                        let selected = sel.layer == l && sel.head == h;
+                        let stat = stats.get(l).and_then(|s| s.get(h));
+                        let r = thumbnail(ui, id, w, a.mask.view(), side, selected);
+                        r.widget_info(|| {
+                            egui::WidgetInfo::labeled(
+                                egui::Role::Button,
+                                true,
+                                format!("layer {l} head {h}"),
+                            )
+                        });
+                        let tip = stat.map_or(String::new(), describe);
+                        if r.on_hover_text(format!("layer {l} · head {h}\n{tip}"))
+                            .clicked()
+                        {
+                            sel.layer = l;
+                            sel.head = h;
+                            opened = true;
+                        }
+                        ui.small(stat.map_or("".into(), caption));
+                    });
+                }
+                let mean: Array2<f32> = a.weights.mean_axis(Axis(0)).unwrap_or_default();
+                ui.vertical(|ui| {
+                    let id = ui.scope_id().with(("thumb_mean", kind, l));
+                    let r = thumbnail(ui, id, mean.view(), a.mask.view(), side, false);
+                    r.widget_info(|| {
+                        egui::WidgetInfo::labeled(
+                            egui::Role::Image,
+                            true,
+                            format!("layer {l} mean of heads"),
+                        )
+                    });
+                    r.on_hover_text(format!("layer {l}: the mean of its {heads} heads"));
+                    ui.small("mean of heads");
+                });
+                ui.end_row();
+            }
+        });
+    ui.separator();
+    summary_table(ui, stats, sel);
+    opened
+}
+
+/// "previous token 0.93" or "no clear pattern".
+pub fn caption(s: &HeadStats) -> String {
+    match &s.label {
+        Some(p) => format!("{} {:.2}", p.pattern.label(), p.score),
+        None => "no clear pattern".into(),
+    }
+}
+
+fn describe(s: &HeadStats) -> String {
+    let scores: Vec<String> = s
+        .scores
+        .iter()
+        .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+        .collect();
+    format!(
+        "entropy {:.2} of at most {:.2} bits · mean distance {:.2}\n{}",
+        s.entropy_bits,
+        s.max_entropy_bits,
+        s.mean_distance,
+        scores.join(" · ")
+    )
+}
+
+/// Every head's numbers, one row each.
+pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
+    ui.strong("What each head does (computed from its weights on this input)");
+    egui::ScrollArea::vertical()
+        .id_salt("head_table")
+        .max_height(260.0)
+        .show(ui, |ui| {
+            egui::Grid::new("head_table_grid")
+                .striped(true)
+                .spacing([16.0, 4.0])
+                .show(ui, |ui| {
+                    for t in [
+                        "layer",
+                        "head",
+                        "entropy (bits)",
+                        "of at most",
+                        "mean distance",
+                        "pattern",
+                        "all scores",
+                    ] {
+                        ui.strong(t);
+                    }
+                    ui.end_row();
+                    for (l, row) in stats.iter().enumerate() {
+                        for (h, s) in row.iter().enumerate() {
+                            let here = sel.layer == l && sel.head == h;
+                            let mark = |t: String| {
+                                if here {
+                                    egui::RichText::new(t).strong()
+                                } else {
+                                    egui::RichText::new(t)
+                                }
+                            };
+                            ui.label(mark(l.to_string()));
+                            ui.label(mark(h.to_string()));
+                            ui.label(mark(format!("{:.2}", s.entropy_bits)));
+                            ui.label(mark(format!("{:.2}", s.max_entropy_bits)));
+                            ui.label(mark(format!("{:.2}", s.mean_distance)));
+                            let l = ui.label(mark(caption(s)));
+                            if let Some(p) = &s.label {
+                                l.on_hover_text(p.pattern.explain());
+                            }
+                            let all: Vec<String> = s
+                                .scores
+                                .iter()
+                                .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+                                .collect();
+                            ui.small(all.join(" · "));
+                            ui.end_row();
+                        }
+                    }
+                });
+        });
+}

@@ -1,0 +1,66 @@
+//! One head as a heatmap: the attention weights, or the softmax's input with masked cells
+//! at −∞; beside it, what the head does in numbers.
+
+use super::{Explorer, Selection};
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::{Heatmap, HeatmapOutput};
+use crate::model::attention::AttentionTrace;
+use egui::Ui;
+
+/// Draw the selected head; returns what the heatmap drew (for the test probe).
+pub fn show(
+    ui: &mut Ui,
+    attn: &AttentionTrace,
+    sel: &Selection,
+    ex: &mut Explorer,
+) -> Option<HeatmapOutput> {
+    let head = sel.head;
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut ex.pre_softmax, false, "after softmax (weights)");
+        ui.selectable_value(&mut ex.pre_softmax, true, "before softmax (scaled scores)");
+        ui.separator();
+        ui.checkbox(&mut ex.show_numbers, "numbers in cells");
+        ui.add(
+            egui::Slider::new(&mut ex.zoom, 1.0..=8.0)
+                .logarithmic(true)
+                .text("zoom"),
+        )
+        .on_hover_text("or Ctrl + scroll over the heatmap; scroll bars pan");
+    });
+    let (values, scale, caption, explain) = if ex.pre_softmax {
+        let logits = attn.logits.index_axis(ndarray::Axis(0), head);
+        let scale = ColorScale::diverging_for(logits.iter());
+        (
+            logits,
+            scale,
+            "score",
+            "Softmax input: QKᵀ/√d_k (÷τ) plus any positional bias; hatched cells are masked (−∞). Red is positive, blue negative.",
+        )
+    } else {
+        (
+            attn.weights.index_axis(ndarray::Axis(0), head),
+            ColorScale::Sequential { min: 0.0, max: 1.0 },
+            "weight",
+            "Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.",
+        )
+    };
+    ui.label(explain);
+    let context = sel.describe();
+    let out = Heatmap {
+        allowed: Some(attn.mask.view()),
+        show_numbers: ex.show_numbers,
+        max_cell: 56.0,
+        axis_names: ("query", "key"),
+        context: &context,
+        zoom: ex.zoom,
+        ..Heatmap::new(values, &attn.query_tokens, &attn.key_tokens, scale)
+    }
+    .show_with_legend(ui, 240.0, caption);
+    if out.zoom_delta != 1.0 {
+        ex.zoom = (ex.zoom * out.zoom_delta).clamp(1.0, 8.0);
+    }
+    if let Some((r, _)) = out.clicked {
+        ex.query = r;
+    }
+    Some(out)
+}

@@ -1,0 +1,101 @@
+//! The attention explorer: views over one trace of the loaded model on the user's input.
+//! Each view has its own file; this one holds what they share (the selection and options).
+
+pub mod grid;
+pub mod head;
+pub mod lines;
+pub mod walkthrough;
+
+use crate::model::{AttentionKind, Trace};
+
+/// The explorer's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExplorerView {
+    /// One head as a heatmap, before or after the softmax.
+    Head,
+    /// Every head of every layer as thumbnails, with the mean over heads and a summary table.
+    Grid,
+    /// Lines from query tokens to key tokens, one colour per head.
+    Lines,
+    /// `softmax(QKᵀ/√d_k)V` one matrix at a time.
+    Walkthrough,
+}
+
+impl ExplorerView {
+    pub const ALL: [ExplorerView; 4] = [
+        ExplorerView::Head,
+        ExplorerView::Grid,
+        ExplorerView::Lines,
+        ExplorerView::Walkthrough,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ExplorerView::Head => "One head",
+            ExplorerView::Grid => "All heads",
+            ExplorerView::Lines => "Head view",
+            ExplorerView::Walkthrough => "Walkthrough",
+        }
+    }
+}
+
+/// Which attention the views look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Selection {
+    pub kind: AttentionKind,
+    pub layer: usize,
+    pub head: usize,
+}
+
+impl Selection {
+    /// "layer 1 · head 2 · cross-attention"
+    pub fn describe(&self) -> String {
+        format!(
+            "layer {} · head {} · {}",
+            self.layer,
+            self.head,
+            self.kind.label()
+        )
+    }
+
+    /// Keep layer and head inside what `trace` has.
+    pub fn clamp_to(&mut self, trace: &Trace) {
+        let layers = trace.layers(self.kind);
+        self.layer = self.layer.min(layers.saturating_sub(1));
+        let heads = trace
+            .weights(self.kind, self.layer)
+            .map_or(1, |w| w.len_of(ndarray::Axis(0)));
+        self.head = self.head.min(heads.saturating_sub(1));
+    }
+}
+
+/// View options that persist while the user moves between views.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Explorer {
+    pub view: ExplorerView,
+    /// Show the softmax's input (scaled scores + bias, −∞ where masked) instead of weights.
+    pub pre_softmax: bool,
+    pub show_numbers: bool,
+    /// Heatmap zoom (1 = fit).
+    pub zoom: f32,
+    /// The query row the walkthrough follows (and the heatmap outlines).
+    pub query: usize,
+    /// Walkthrough step.
+    pub step: usize,
+    /// Head view: which heads draw their lines.
+    pub heads_shown: Vec<bool>,
+}
+
+impl Default for Explorer {
+    fn default() -> Self {
+        Self {
+            view: ExplorerView::Head,
+            pre_softmax: false,
+            show_numbers: true,
+            zoom: 1.0,
+            query: 0,
+            step: 0,
+            heads_shown: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,648 @@
+//! `softmax(QKᵀ/√d_k)V`, one matrix at a time, for the selected layer and head. Every panel
+//! after the first is computed here from the panels before it with plain loops, so a test
+//! can check that the chain a student follows lands exactly on the model's own trace.
+
+use super::{Explorer, Selection};
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::Heatmap;
+use crate::model::attention::AttentionTrace;
+use crate::model::config::{NormPlacement, Positional, Scoring};
+use crate::model::position::rope_rotate_in_place;
+use crate::model::trace::BlockTrace;
+use crate::model::weights::{AttentionWeights, Projection};
+use crate::model::{AttentionKind, Model, Trace};
+use ndarray::{s, Array2, ArrayView2, Axis};
+
+/// One matrix on screen.
+#[derive(Debug, Clone)]
+pub struct Panel {
+    pub name: String,
+    pub matrix: Array2<f32>,
+    pub rows: Vec<String>,
+    pub cols: Vec<String>,
+    /// Diverging colours around 0 (false: weights in [0, 1]).
+    pub signed: bool,
+    /// Cells to hatch (the attention mask), where it applies.
+    pub mask: Option<Array2<bool>>,
+    /// Rows are query tokens (so the selected query can be outlined).
+    pub query_rows: bool,
+}
+
+/// One step of the walkthrough: a formula and the matrices it produces.
+#[derive(Debug, Clone)]
+pub struct Step {
+    pub title: &'static str,
+    pub formula: String,
+    pub explain: String,
+    pub panels: Vec<Panel>,
+}
+
+/// The whole chain for one head, plus the pieces the query breakdown needs.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    pub steps: Vec<Step>,
+    /// `[T_q, T_k]` weights and `[T_k, h]` values of the head, and its output `[T_q, h]`.
+    pub weights: Array2<f32>,
+    pub values: Array2<f32>,
+    pub head_out: Array2<f32>,
+    pub key_tokens: Vec<String>,
+    pub query_tokens: Vec<String>,
+}
+
+fn numbered(prefix: &str, n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// `x Wᵀ + b` over the rows `rows` of a `[out, in]` weight matrix.
+fn project(
+    x: ArrayView2<f32>,
+    w: &Array2<f32>,
+    b: &ndarray::Array1<f32>,
+    rows: std::ops::Range<usize>,
+) -> Array2<f32> {
+    let w = w.slice(s![rows.clone(), ..]);
+    let b = b.slice(s![rows]);
+    Array2::from_shape_fn((x.nrows(), w.nrows()), |(t, o)| {
+        b[o] + (0..x.ncols()).map(|i| x[[t, i]] * w[[o, i]]).sum::<f32>()
+    })
+}
+
+fn matmul_t(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn((a.nrows(), b.nrows()), |(i, j)| {
+        (0..a.ncols()).map(|c| a[[i, c]] * b[[j, c]]).sum::<f32>()
+    })
+}
+
+/// The inputs of the attention layer: the normed (pre-norm) or raw (post-norm) stream.
+fn layer_inputs<'a>(
+    model: &Model,
+    trace: &'a Trace,
+    sel: &Selection,
+) -> Option<(ArrayView2<'a, f32>, ArrayView2<'a, f32>)> {
+    let pre = model.config.norm == NormPlacement::Pre;
+    let block = |stack: &'a Option<crate::model::trace::StackTrace>| -> Option<&'a BlockTrace> {
+        stack.as_ref()?.blocks.get(sel.layer)
+    };
+    match sel.kind {
+        AttentionKind::EncoderSelf | AttentionKind::DecoderSelf => {
+            let stack = if sel.kind == AttentionKind::EncoderSelf {
+                &trace.encoder
+            } else {
+                &trace.decoder
+            };
+            let b = block(stack)?;
+            let x = if pre {
+                b.self_attn.norm.output.view()
+            } else {
+                b.input.view()
+            };
+            Some((x, x))
+        }
+        AttentionKind::Cross => {
+            let b = block(&trace.decoder)?;
+            let c = b.cross_attn.as_ref()?;
+            let x = if pre {
+                c.norm.output.view()
+            } else {
+                b.self_attn.residual.view()
+            };
+            Some((x, trace.encoder.as_ref()?.output.view()))
+        }
+    }
+}
+
+fn layer_weights<'a>(model: &'a Model, sel: &Selection) -> Option<&'a AttentionWeights> {
+    let stack = match sel.kind {
+        AttentionKind::EncoderSelf => model.weights.encoder.as_ref()?,
+        _ => model.weights.decoder.as_ref()?,
+    };
+    let b = stack.blocks.get(sel.layer)?;
+    match sel.kind {
+        AttentionKind::Cross => b.cross.as_ref().map(|(_, w)| w),
+        _ => Some(&b.self_attn),
+    }
+}
+
+/// Build the walkthrough of `sel` from the model's weights and the trace of its forward pass
+/// (run with temperature `temperature`).
+pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) -> Option<Chain> {
+    let attn: &AttentionTrace = trace.attention(sel.kind, sel.layer)?;
+    let w = layer_weights(model, sel)?;
+    let (xq, xkv) = layer_inputs(model, trace, sel)?;
+    let cfg = &model.config;
+    let (heads, kv_heads, h) = (cfg.n_heads, cfg.n_kv_heads, cfg.d_head());
+    let (head, kvh) = (sel.head, sel.head / (heads / kv_heads));
+    let qt = attn.query_tokens.clone();
+    let kt = attn.key_tokens.clone();
+    let (t_q, t_k) = (qt.len(), kt.len());
+    let panel = |name: &str,
+                 m: Array2<f32>,
+                 rows: &[String],
+                 cols: Vec<String>,
+                 signed: bool,
+                 query_rows: bool| Panel {
+        name: name.to_string(),
+        matrix: m,
+        rows: rows.to_vec(),
+        cols,
+        signed,
+        mask: None,
+        query_rows,
+    };
+
+    // 1. Projections of this head.
+    let (mut q, mut k, v) = match &w.projection {
+        Projection::Fused { w_qkv, b_qkv } => {
+            let (qo, ko, vo) = (
+                head * h,
+                heads * h + kvh * h,
+                (heads + kv_heads) * h + kvh * h,
+            );
+            (
+                project(xq, w_qkv, b_qkv, qo..qo + h),
+                project(xkv, w_qkv, b_qkv, ko..ko + h),
+                project(xkv, w_qkv, b_qkv, vo..vo + h),
+            )
+        }
+        Projection::Cross {
+            w_q,
+            b_q,
+            w_kv,
+            b_kv,
+        } => {
+            let (ko, vo) = (kvh * h, kv_heads * h + kvh * h);
+            (
+                project(xq, w_q, b_q, head * h..head * h + h),
+                project(xkv, w_kv, b_kv, ko..ko + h),
+                project(xkv, w_kv, b_kv, vo..vo + h),
+            )
+        }
+    };
+    let rope = match (cfg.positional, sel.kind) {
+        (Positional::Rope { base }, AttentionKind::EncoderSelf | AttentionKind::DecoderSelf) => {
+            let pos: Vec<usize> = (0..t_q).collect();
+            rope_rotate_in_place(q.view_mut(), &pos, base);
+            rope_rotate_in_place(k.view_mut(), &pos, base);
+            true
+        }
+        _ => false,
+    };
+    let dims = numbered("", h);
+    let mut steps = vec![Step {
+        title: "X",
+        formula: format!("X: {t_q} × {}", cfg.d_model),
+        explain: if sel.kind == AttentionKind::Cross {
+            "The decoder's stream enters as queries; keys and values come from the encoder's output (the memory).".into()
+        } else {
+            format!(
+                "The layer's input, one row per token ({}).",
+                if cfg.norm == NormPlacement::Pre {
+                    "after LayerNorm"
+                } else {
+                    "the residual stream"
+                }
+            )
+        },
+        panels: vec![panel(
+            "X",
+            xq.to_owned(),
+            &qt,
+            numbered("", cfg.d_model),
+            true,
+            true,
+        )],
+    }];
+    steps.push(Step {
+        title: "Q K V",
+        formula: format!("Q = X W_Qᵀ + b_Q, K = X W_Kᵀ + b_K, V = X W_Vᵀ + b_V: each {} wide{}", h, if rope { ", then Q and K rotated by RoPE" } else { "" }),
+        explain: format!("Head {head} has its own slice of the projections (d_k = {h}). Queries ask, keys answer, values are what gets passed on."),
+        panels: vec![
+            panel("Q", q.clone(), &qt, dims.clone(), true, true),
+            panel("K", k.clone(), &kt, dims.clone(), true, false),
+            panel("V", v.clone(), &kt, dims.clone(), true, false),
+        ],
+    });
+
+    // 2. Scores, scaling, mask, softmax.
+    let scores = match cfg.scoring {
+        Scoring::ScaledDot => matmul_t(q.view(), k.view()),
+        // Other scorings have their own formula; show the model's raw scores.
+        _ => attn.scores.index_axis(Axis(0), head).to_owned(),
+    };
+    steps.push(Step {
+        title: "QKᵀ",
+        formula: format!("S = QKᵀ: {t_q} × {t_k}"),
+        explain: "Each query's dot product with every key: how well they match.".into(),
+        panels: vec![panel(
+            "S = QKᵀ",
+            scores.clone(),
+            &qt,
+            kt.clone(),
+            true,
+            true,
+        )],
+    });
+    let divisor = crate::model::attention::score_divisor(cfg.scoring, h, temperature);
+    let scaled = scores.mapv(|x| x / divisor);
+    steps.push(Step {
+        title: "÷√d_k",
+        formula: if temperature == 1.0 {
+            format!("S / √d_k = S / √{h} = S / {divisor:.3}")
+        } else {
+            format!("S / (√d_k · τ) = S / (√{h} · {temperature:.2}) = S / {divisor:.3}")
+        },
+        explain: "Dividing by √d_k keeps the scores' spread near 1 whatever the head width, so the softmax is not saturated.".into(),
+        panels: vec![panel("S / √d_k", scaled.clone(), &qt, kt.clone(), true, true)],
+    });
+    let bias = attn
+        .bias
+        .as_ref()
+        .map(|b| b.index_axis(Axis(0), head).to_owned());
+    let mut logits = match &bias {
+        Some(b) => &scaled + b,
+        None => scaled.clone(),
+    };
+    logits.zip_mut_with(&attn.mask, |x, &ok| {
+        if !ok {
+            *x = f32::NEG_INFINITY;
+        }
+    });
+    let mut mask_panels = Vec::new();
+    if let Some(b) = bias {
+        mask_panels.push(panel("positional bias", b, &qt, kt.clone(), true, true));
+    }
+    mask_panels.push(Panel {
+        mask: Some(attn.mask.clone()),
+        ..panel(
+            "+ mask (−∞ hatched)",
+            logits.clone(),
+            &qt,
+            kt.clone(),
+            true,
+            true,
+        )
+    });
+    let masked = attn.mask.iter().filter(|&&ok| !ok).count();
+    steps.push(Step {
+        title: "+ mask",
+        formula: "L = S/√d_k + bias, with −∞ where the mask forbids".into(),
+        explain: format!(
+            "{masked} of {} cells are masked ({}): after the softmax their weight is exactly 0.",
+            t_q * t_k,
+            match sel.kind {
+                AttentionKind::DecoderSelf => "causal: a token sees only itself and earlier tokens",
+                AttentionKind::Cross =>
+                    "padding only: every target token may read every source token",
+                AttentionKind::EncoderSelf => "padding only: every token sees every token",
+            }
+        ),
+        panels: mask_panels,
+    });
+    let weights = softmax_rows(&logits);
+    steps.push(Step {
+        title: "softmax",
+        formula: "A = softmax(L), row by row: aᵢⱼ = exp(Lᵢⱼ) / Σⱼ' exp(Lᵢⱼ')".into(),
+        explain: "Each row becomes a probability distribution over the keys it may see.".into(),
+        panels: vec![Panel {
+            mask: Some(attn.mask.clone()),
+            ..panel("A", weights.clone(), &qt, kt.clone(), false, true)
+        }],
+    });
+
+    // 3. Mixing values, concatenating heads, output projection.
+    let head_out = weights.dot(&v);
+    steps.push(Step {
+        title: "A·V",
+        formula: format!("O = A V: {t_q} × {h}"),
+        explain: "Each query's output is the weighted average of the value rows, weighted by its row of A (select a query to see the sum).".into(),
+        panels: vec![
+            Panel {
+                mask: Some(attn.mask.clone()),
+                ..panel("A", weights.clone(), &qt, kt.clone(), false, true)
+            },
+            panel("V", v.clone(), &kt, dims.clone(), true, false),
+            panel("O = AV", head_out.clone(), &qt, dims.clone(), true, true),
+        ],
+    });
+    let mut concat = attn.concat.clone();
+    concat
+        .slice_mut(s![.., head * h..(head + 1) * h])
+        .assign(&head_out);
+    let concat_cols: Vec<String> = (0..heads * h)
+        .map(|c| format!("h{}·{}", c / h, c % h))
+        .collect();
+    steps.push(Step {
+        title: "concat",
+        formula: format!("[O₀ | O₁ | … | O_{}]: {t_q} × {}", heads - 1, heads * h),
+        explain: format!(
+            "All {heads} heads side by side; head {head}'s columns are the ones computed above."
+        ),
+        panels: vec![panel(
+            "concat",
+            concat.clone(),
+            &qt,
+            concat_cols,
+            true,
+            true,
+        )],
+    });
+    let out = project(concat.view(), &w.w_o, &w.b_o, 0..cfg.d_model);
+    steps.push(Step {
+        title: "W_O",
+        formula: format!("concat W_Oᵀ + b_O: {t_q} × {}", cfg.d_model),
+        explain: "The output projection mixes the heads back into the model's width; this is added to the residual stream.".into(),
+        panels: vec![panel("output", out, &qt, numbered("", cfg.d_model), true, true)],
+    });
+    Some(Chain {
+        steps,
+        weights,
+        values: v,
+        head_out,
+        key_tokens: kt,
+        query_tokens: qt,
+    })
+}
+
+/// Row-wise softmax over finite entries; a row with none stays all zero.
+fn softmax_rows(logits: &Array2<f32>) -> Array2<f32> {
+    let mut out = Array2::zeros(logits.raw_dim());
+    for (l, mut o) in logits.rows().into_iter().zip(out.rows_mut()) {
+        let max = l
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite())
+            .fold(f32::NEG_INFINITY, f32::max);
+        if max == f32::NEG_INFINITY {
+            continue;
+        }
+        let mut sum = 0.0;
+        for (o, &x) in o.iter_mut().zip(l) {
+            if x.is_finite() {
+                *o = (x - max).exp();
+                sum += *o;
+            }
+        }
+        o.mapv_inplace(|x| x / sum);
+    }
+    out
+}
+
+/// "o₂ = 0.71·v₃ + 0.20·v₁ + …": the weighted sum behind one query's output, largest terms first.
+pub fn weighted_sum(chain: &Chain, query: usize) -> String {
+    let Some(row) = chain.weights.outer_iter().nth(query) else {
+        return String::new();
+    };
+    let mut terms: Vec<(usize, f32)> = row
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(_, a)| *a > 0.0)
+        .collect();
+    terms.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shown: Vec<String> = terms
+        .iter()
+        .take(4)
+        .map(|(j, a)| {
+            format!(
+                "{a:.2}·v{j}(“{}”)",
+                chain.key_tokens.get(*j).map_or("?", |s| s.as_str())
+            )
+        })
+        .collect();
+    let more = if terms.len() > 4 {
+        format!(" + {} more", terms.len() - 4)
+    } else {
+        String::new()
+    };
+    let out: Vec<String> = chain
+        .head_out
+        .row(query)
+        .iter()
+        .take(8)
+        .map(|x| format!("{x:.3}"))
+        .collect();
+    format!(
+        "o{query}(“{}”) = {}{more} = [{}{}]",
+        chain.query_tokens.get(query).map_or("?", |s| s.as_str()),
+        shown.join(" + "),
+        out.join(", "),
+        if chain.head_out.ncols() > 8 {
+            ", …"
+        } else {
+            ""
+        }
+    )
+}
+
+/// Draw the walkthrough; arrow keys step when no text field has the keyboard.
+pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer) {
+    let n = chain.steps.len();
+    if !ui.ctx().egui_wants_keyboard_input() {
+        ui.input(|i| {
+            if i.key_pressed(egui::Key::ArrowRight) {
+                ex.step = (ex.step + 1).min(n - 1);
+            }
+            if i.key_pressed(egui::Key::ArrowLeft) {
+                ex.step = ex.step.saturating_sub(1);
+            }
+        });
+    }
+    ex.step = ex.step.min(n - 1);
+    ex.query = ex.query.min(chain.query_tokens.len().saturating_sub(1));
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(ex.step > 0, egui::Button::new("◀ Back"))
+            .clicked()
+        {
+            ex.step -= 1;
+        }
+        for (i, s) in chain.steps.iter().enumerate() {
+            ui.selectable_value(&mut ex.step, i, s.title);
+        }
+        if ui
+            .add_enabled(ex.step + 1 < n, egui::Button::new("Next ▶"))
+            .clicked()
+        {
+            ex.step += 1;
+        }
+        ui.weak("(← → keys)");
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label("query:");
+        for (i, t) in chain.query_tokens.iter().enumerate() {
+            ui.selectable_value(&mut ex.query, i, format!("{i} {t}"));
+        }
+    });
+    let step = &chain.steps[ex.step];
+    ui.heading(format!("Step {} of {n}: {}", ex.step + 1, step.formula));
+    ui.label(format!("{} ({})", step.explain, sel.describe()));
+    if step.title == "A·V" {
+        ui.monospace(weighted_sum(chain, ex.query));
+    }
+    let count = step.panels.len() as f32;
+    let width = (ui.available_width() / count - 8.0).max(120.0);
+    ui.horizontal_top(|ui| {
+        for p in &step.panels {
+            ui.allocate_ui(egui::vec2(width, ui.available_height()), |ui| {
+                ui.vertical(|ui| {
+                    ui.strong(format!(
+                        "{}  ({} × {})",
+                        p.name,
+                        p.matrix.nrows(),
+                        p.matrix.ncols()
+                    ));
+                    let scale = if p.signed {
+                        ColorScale::diverging_for(p.matrix.iter())
+                    } else {
+                        ColorScale::Sequential { min: 0.0, max: 1.0 }
+                    };
+                    // On the A·V step, outline the value rows the selected query mixes.
+                    let highlight = if p.query_rows { Some(ex.query) } else { None };
+                    let context = format!("{} · {}", p.name, sel.describe());
+                    let out = Heatmap {
+                        allowed: p.mask.as_ref().map(|m| m.view()),
+                        show_numbers: true,
+                        max_cell: 44.0,
+                        axis_names: if p.query_rows {
+                            ("query", "column")
+                        } else {
+                            ("key", "column")
+                        },
+                        context: &context,
+                        highlight_row: highlight,
+                        ..Heatmap::new(p.matrix.view(), &p.rows, &p.cols, scale)
+                    }
+                    .show(ui);
+                    if let (true, Some((r, _))) = (p.query_rows, out.clicked) {
+                        ex.query = r;
+                    }
+                });
+            });
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::builtin;
+    use crate::model::ForwardOptions;
+
+    fn max_diff(a: ArrayView2<f32>, b: ArrayView2<f32>) -> f32 {
+        assert_eq!(a.dim(), b.dim());
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| if x == y { 0.0 } else { (x - y).abs() })
+            .fold(0.0, f32::max)
+    }
+
+    /// The walkthrough, recomputed step by step from the model's weights, equals the trace
+    /// for every head of every layer and attention kind of every shipped model.
+    #[test]
+    fn walkthrough_numbers_equal_the_trace() {
+        for name in [
+            "translate",
+            "reverse",
+            "lm",
+            "repeat",
+            "demo-decoder",
+            "demo-encoder",
+        ] {
+            let model = builtin::load(name).unwrap();
+            let info = builtin::info(name).unwrap();
+            let prepared = model.prepare(info.example_source, info.example_target);
+            for temperature in [1.0, 0.5] {
+                let opts = ForwardOptions {
+                    temperature,
+                    ..Default::default()
+                };
+                let trace = model.forward(&prepared.input, &opts).unwrap();
+                for kind in trace.attention_kinds() {
+                    for layer in 0..trace.layers(kind) {
+                        let attn = trace.attention(kind, layer).unwrap();
+                        for head in 0..model.config.n_heads {
+                            let sel = Selection { kind, layer, head };
+                            let c = build(&model, &trace, &sel, temperature).unwrap();
+                            let at = |title: &str, i: usize| {
+                                c.steps.iter().find(|s| s.title == title).unwrap().panels[i]
+                                    .matrix
+                                    .view()
+                            };
+                            let ctx = format!("{name} {sel:?} τ={temperature}");
+                            let hv =
+                                |a: &ndarray::Array3<f32>, i| a.index_axis(Axis(0), i).to_owned();
+                            let kvh = head / (model.config.n_heads / model.config.n_kv_heads);
+                            assert!(
+                                max_diff(at("Q K V", 0), hv(&attn.q, head).view()) < 1e-4,
+                                "Q {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("Q K V", 1), hv(&attn.k, kvh).view()) < 1e-4,
+                                "K {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("Q K V", 2), hv(&attn.v, kvh).view()) < 1e-4,
+                                "V {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("QKᵀ", 0), hv(&attn.scores, head).view()) < 1e-4,
+                                "S {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("÷√d_k", 0), hv(&attn.scaled, head).view()) < 1e-4,
+                                "scaled {ctx}"
+                            );
+                            let masked = c
+                                .steps
+                                .iter()
+                                .find(|s| s.title == "+ mask")
+                                .unwrap()
+                                .panels
+                                .last()
+                                .unwrap();
+                            assert!(
+                                max_diff(masked.matrix.view(), hv(&attn.logits, head).view())
+                                    < 1e-4,
+                                "logits {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("softmax", 0), hv(&attn.weights, head).view()) < 1e-5,
+                                "A {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("A·V", 2), hv(&attn.head_out, head).view()) < 1e-4,
+                                "O {ctx}"
+                            );
+                            assert!(
+                                max_diff(at("concat", 0), attn.concat.view()) < 1e-4,
+                                "concat {ctx}"
+                            );
+                            assert!(max_diff(at("W_O", 0), attn.out.view()) < 1e-4, "out {ctx}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_weighted_sum_names_the_largest_terms() {
+        let model = builtin::load("reverse").unwrap();
+        let prepared = model.prepare("abcd", "dcba");
+        let trace = model
+            .forward(&prepared.input, &ForwardOptions::default())
+            .unwrap();
+        let sel = Selection {
+            kind: AttentionKind::Cross,
+            layer: 1,
+            head: 0,
+        };
+        let c = build(&model, &trace, &sel, 1.0).unwrap();
+        let text = weighted_sum(&c, 1);
+        assert!(text.starts_with("o1(“d”) = "), "{text}");
+        let best = crate::util::argmax(c.weights.row(1).iter().copied())
+            .unwrap()
+            .0;
+        assert!(text.contains(&format!("·v{best}(")), "{text}");
+    }
+}

@@ -1,0 +1,517 @@
+//! What one attention head does on one input, read off its weight matrix alone: how spread
+//! out it is (entropy), how far it looks (mean distance), and which textbook pattern it
+//! resembles (self, previous token, first token, broad, induction), each as a score in [0, 1].
+
+use ndarray::ArrayView2;
+
+/// A pattern a head can show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pattern {
+    SelfToken,
+    PreviousToken,
+    FirstToken,
+    Broad,
+    InductionLike,
+}
+
+impl Pattern {
+    pub fn label(self) -> &'static str {
+        match self {
+            Pattern::SelfToken => "self / diagonal",
+            Pattern::PreviousToken => "previous token",
+            Pattern::FirstToken => "first token",
+            Pattern::Broad => "broad",
+            Pattern::InductionLike => "induction-like",
+        }
+    }
+
+    /// How the score is computed, in one sentence for a hover text.
+    pub fn explain(self) -> &'static str {
+        match self {
+            Pattern::SelfToken => "Average attention each query pays to its own position.",
+            Pattern::PreviousToken => {
+                "Average attention each query (from the second on) pays to the position right before it."
+            }
+            Pattern::FirstToken => {
+                "Average attention each query pays to the first key (in self-attention the first query is left out: in a causal model it can only see itself)."
+            }
+            Pattern::Broad => {
+                "Each row's entropy divided by the most it could be (log2 of its visible keys), averaged: 1 means attention spread evenly."
+            }
+            Pattern::InductionLike => {
+                "For each query whose token occurred earlier, the attention it pays to the token that followed that earlier occurrence, averaged."
+            }
+        }
+    }
+
+    /// The score from which a head gets this label.
+    ///
+    /// The four "looks at one place" patterns need 0.5: more than half of the attention, on
+    /// average, goes to that place, so it is what the head mostly does. Broad needs 0.85 of
+    /// the maximum entropy: rows that are nearly uniform, not merely unfocused (a row split
+    /// evenly between two of eight keys reaches only 1/3).
+    pub fn threshold(self) -> f32 {
+        match self {
+            Pattern::SelfToken
+            | Pattern::PreviousToken
+            | Pattern::FirstToken
+            | Pattern::InductionLike => 0.5,
+            Pattern::Broad => 0.85,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct PatternScore {
+    pub pattern: Pattern,
+    pub score: f32,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HeadStats {
+    /// Mean over queries (rows with at least one allowed key) of the row's entropy in bits.
+    pub entropy_bits: f32,
+    /// Mean over the same rows of log2(number of allowed keys): the most a row could have.
+    pub max_entropy_bits: f32,
+    /// Mean over the same rows of Σ_j a_ij·|i − j| (positions = row / column indices).
+    pub mean_distance: f32,
+    /// Every pattern that applies to this kind of attention, best first.
+    pub scores: Vec<PatternScore>,
+    /// The best pattern whose score reaches its threshold, if any.
+    pub label: Option<PatternScore>,
+    /// Rows that had no allowed key (they are skipped everywhere).
+    pub empty_rows: usize,
+}
+
+/// A running mean that is 0 (not NaN) when nothing was added.
+#[derive(Default)]
+struct Mean {
+    sum: f64,
+    n: usize,
+}
+
+impl Mean {
+    fn add(&mut self, x: f64) {
+        self.sum += x;
+        self.n += 1;
+    }
+
+    fn get(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+}
+
+/// `weights`: [T_q, T_k], each row over its allowed keys sums to 1, masked cells are exactly 0,
+/// a row with no allowed key is all 0. `allowed`: same shape, true = the query may see the key.
+/// `tokens`: the token ids of the sequence (self-attention: queries and keys are the same
+/// sequence, len T_q == T_k); used by the induction pattern. `self_attention`: false for
+/// cross-attention (queries from one sequence, keys from another), where only FirstToken and
+/// Broad apply (diagonal / previous / induction are meaningless across sequences).
+pub fn head_stats(
+    weights: ArrayView2<f32>,
+    allowed: ArrayView2<bool>,
+    tokens: &[u32],
+    self_attention: bool,
+) -> HeadStats {
+    let (tq, tk) = weights.dim();
+    // Induction compares each query's token with earlier ones, so it needs every query's token.
+    let induction_possible = self_attention && tokens.len() >= tq;
+    let (mut entropy, mut max_entropy, mut distance) =
+        (Mean::default(), Mean::default(), Mean::default());
+    let (mut diagonal, mut previous, mut first, mut broad, mut induction) = (
+        Mean::default(),
+        Mean::default(),
+        Mean::default(),
+        Mean::default(),
+        Mean::default(),
+    );
+    let mut empty_rows = 0;
+
+    for i in 0..tq {
+        let visible = |j: usize| j < tk && allowed.get((i, j)).copied().unwrap_or(false);
+        // Masked cells are 0 by contract; reading through the mask (and dropping non-finite
+        // or negative values) keeps a malformed input from turning into NaN.
+        let at = |j: usize| {
+            let a = if visible(j) {
+                weights[[i, j]] as f64
+            } else {
+                0.0
+            };
+            if a.is_finite() && a > 0.0 {
+                a
+            } else {
+                0.0
+            }
+        };
+        let keys = (0..tk).filter(|&j| visible(j)).count();
+        if keys == 0 {
+            empty_rows += 1;
+            continue;
+        }
+        let h: f64 = (0..tk)
+            .map(at)
+            .filter(|&a| a > 0.0)
+            .map(|a| -a * a.log2())
+            .sum::<f64>()
+            .max(0.0);
+        let h_max = (keys as f64).log2();
+        entropy.add(h);
+        max_entropy.add(h_max);
+        distance.add((0..tk).map(|j| at(j) * i.abs_diff(j) as f64).sum());
+        if keys >= 2 {
+            broad.add(h / h_max);
+        }
+        if !self_attention {
+            first.add(at(0));
+            continue;
+        }
+        diagonal.add(at(i));
+        if i >= 1 {
+            previous.add(at(i - 1));
+            first.add(at(0));
+        }
+        if induction_possible {
+            // Earlier occurrences j of this query's token whose successor j + 1 is strictly
+            // before the query (j + 1 == i would just be attending to itself).
+            let mut found = false;
+            let mut mass = 0.0;
+            for j in (0..i.saturating_sub(1)).filter(|&j| tokens[j] == tokens[i]) {
+                found = true;
+                mass += at(j + 1);
+            }
+            if found {
+                induction.add(mass);
+            }
+        }
+    }
+
+    let score = |pattern, mean: &Mean| PatternScore {
+        pattern,
+        score: mean.get().clamp(0.0, 1.0) as f32,
+    };
+    let mut scores = Vec::new();
+    if self_attention {
+        scores.push(score(Pattern::SelfToken, &diagonal));
+        scores.push(score(Pattern::PreviousToken, &previous));
+    }
+    scores.push(score(Pattern::FirstToken, &first));
+    scores.push(score(Pattern::Broad, &broad));
+    if induction.n > 0 {
+        scores.push(score(Pattern::InductionLike, &induction));
+    }
+    // Stable sort: equal scores keep the enum order they were pushed in.
+    scores.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let label = scores
+        .iter()
+        .find(|s| s.score >= s.pattern.threshold())
+        .copied();
+
+    HeadStats {
+        entropy_bits: entropy.get() as f32,
+        max_entropy_bits: max_entropy.get() as f32,
+        mean_distance: distance.get() as f32,
+        scores,
+        label,
+        empty_rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::util::rng::Rng;
+    use ndarray::Array2;
+
+    fn causal(t: usize) -> Array2<bool> {
+        Array2::from_shape_fn((t, t), |(i, j)| j <= i)
+    }
+
+    fn one_hot(t: usize, target: impl Fn(usize) -> usize) -> Array2<f32> {
+        Array2::from_shape_fn((t, t), |(i, j)| (j == target(i)) as u8 as f32)
+    }
+
+    fn score_of(stats: &HeadStats, pattern: Pattern) -> Option<f32> {
+        stats
+            .scores
+            .iter()
+            .find(|s| s.pattern == pattern)
+            .map(|s| s.score)
+    }
+
+    fn assert_finite(stats: &HeadStats) {
+        let numbers = [
+            stats.entropy_bits,
+            stats.max_entropy_bits,
+            stats.mean_distance,
+        ];
+        assert!(numbers.iter().all(|x| x.is_finite()), "{stats:?}");
+        for s in &stats.scores {
+            assert!((0.0..=1.0).contains(&s.score), "{stats:?}");
+        }
+    }
+
+    fn tokens(t: usize) -> Vec<u32> {
+        (0..t as u32).collect()
+    }
+
+    #[test]
+    fn identity_is_self_token() {
+        let t = 6;
+        let stats = head_stats(one_hot(t, |i| i).view(), causal(t).view(), &tokens(t), true);
+        let label = stats.label.unwrap();
+        assert_eq!(label.pattern, Pattern::SelfToken);
+        assert_eq!(label.score, 1.0);
+        assert_eq!(stats.entropy_bits, 0.0);
+        assert_eq!(stats.mean_distance, 0.0);
+        assert_eq!(score_of(&stats, Pattern::Broad), Some(0.0));
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn previous_token_matrix() {
+        let t = 8;
+        let w = one_hot(t, |i| i.saturating_sub(1));
+        let stats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::PreviousToken);
+        assert_eq!(score_of(&stats, Pattern::PreviousToken), Some(1.0));
+        assert!((stats.mean_distance - (t - 1) as f32 / t as f32).abs() < 1e-6);
+        assert_eq!(stats.entropy_bits, 0.0);
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn first_token_matrix() {
+        let t = 8;
+        let stats = head_stats(one_hot(t, |_| 0).view(), causal(t).view(), &tokens(t), true);
+        let label = stats.label.unwrap();
+        assert_eq!(label.pattern, Pattern::FirstToken);
+        assert_eq!(label.score, 1.0);
+        assert!((stats.mean_distance - (t - 1) as f32 / 2.0).abs() < 1e-6);
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn uniform_causal_is_broad() {
+        let t = 9;
+        let w = Array2::from_shape_fn(
+            (t, t),
+            |(i, j)| {
+                if j <= i {
+                    1.0 / (i + 1) as f32
+                } else {
+                    0.0
+                }
+            },
+        );
+        let stats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        let mean = |f: &dyn Fn(usize) -> f64| (0..t).map(f).sum::<f64>() / t as f64;
+        let expected_entropy = mean(&|i| ((i + 1) as f64).log2()) as f32;
+        assert!((stats.entropy_bits - expected_entropy).abs() < 1e-5);
+        assert!((stats.max_entropy_bits - expected_entropy).abs() < 1e-5);
+        let expected_distance = mean(&|i| i as f64 / 2.0) as f32;
+        assert!((stats.mean_distance - expected_distance).abs() < 1e-5);
+        let label = stats.label.unwrap();
+        assert_eq!(label.pattern, Pattern::Broad);
+        assert!((label.score - 1.0).abs() < 1e-5);
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn induction_matrix() {
+        // 5 6 7 repeats at positions 4..7; a repeated token at i looks at i − 3 + 1, the
+        // token that followed it last time; the rest look at the first position.
+        let seq = [1, 5, 6, 7, 5, 6, 7];
+        let t = seq.len();
+        let w = one_hot(t, |i| if i >= 4 { i - 2 } else { 0 });
+        let stats = head_stats(w.view(), causal(t).view(), &seq, true);
+        let label = stats.label.unwrap();
+        assert_eq!(label.pattern, Pattern::InductionLike);
+        assert_eq!(label.score, 1.0);
+        assert_eq!(stats.scores[0], label);
+        assert_finite(&stats);
+
+        // No repeats, or too few tokens: induction cannot be judged.
+        let no_repeats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        assert_eq!(score_of(&no_repeats, Pattern::InductionLike), None);
+        let short = head_stats(w.view(), causal(t).view(), &seq[..t - 1], true);
+        assert_eq!(score_of(&short, Pattern::InductionLike), None);
+        // An immediate repeat ("a a") points at the query itself, so it does not count.
+        let stutter = head_stats(w.view(), causal(t).view(), &[1, 1, 2, 3, 4, 8, 9], true);
+        assert_eq!(score_of(&stutter, Pattern::InductionLike), None);
+    }
+
+    #[test]
+    fn cross_attention_has_only_first_and_broad() {
+        let (tq, tk) = (3, 5);
+        let all = Array2::from_elem((tq, tk), true);
+        let first = Array2::from_shape_fn((tq, tk), |(_, j)| (j == 0) as u8 as f32);
+        let stats = head_stats(first.view(), all.view(), &tokens(tq), false);
+        let mut patterns: Vec<Pattern> = stats.scores.iter().map(|s| s.pattern).collect();
+        patterns.sort_by_key(|p| *p as u8);
+        assert_eq!(patterns, [Pattern::FirstToken, Pattern::Broad]);
+        assert_eq!(
+            stats.label,
+            Some(PatternScore {
+                pattern: Pattern::FirstToken,
+                score: 1.0
+            })
+        );
+        assert!((stats.mean_distance - 1.0).abs() < 1e-6); // rows at distance 0, 1, 2
+
+        let uniform = Array2::from_elem((tq, tk), 1.0 / tk as f32);
+        let stats = head_stats(uniform.view(), all.view(), &[], false);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::Broad);
+        assert!((stats.entropy_bits - (tk as f32).log2()).abs() < 1e-5);
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn masked_row_only_counts_as_empty() {
+        // A padded query at the end: its row is fully masked. Key 4 is invisible to every
+        // other query anyway, so the stats must equal those of the 4×4 matrix.
+        let t = 5;
+        let w = Array2::from_shape_fn((t, t), |(i, j)| {
+            if i < 4 && j <= i {
+                1.0 / (i + 1) as f32
+            } else {
+                0.0
+            }
+        });
+        let allowed = Array2::from_shape_fn((t, t), |(i, j)| i < 4 && j <= i);
+        let seq = [3, 1, 3, 1, 0];
+        let padded = head_stats(w.view(), allowed.view(), &seq, true);
+        let trimmed = head_stats(
+            w.slice(ndarray::s![..4, ..4]),
+            allowed.slice(ndarray::s![..4, ..4]),
+            &seq[..4],
+            true,
+        );
+        assert_eq!(padded.empty_rows, 1);
+        assert_eq!(trimmed.empty_rows, 0);
+        assert_eq!(
+            HeadStats {
+                empty_rows: 0,
+                ..padded
+            },
+            trimmed
+        );
+    }
+
+    #[test]
+    fn degenerate_inputs() {
+        let empty = head_stats(
+            Array2::<f32>::zeros((0, 0)).view(),
+            Array2::<bool>::from_elem((0, 0), false).view(),
+            &[],
+            true,
+        );
+        assert_eq!(empty.entropy_bits, 0.0);
+        assert_eq!(empty.max_entropy_bits, 0.0);
+        assert_eq!(empty.mean_distance, 0.0);
+        assert!(empty.scores.iter().all(|s| s.score == 0.0));
+        assert_eq!(empty.label, None);
+        assert_eq!(empty.empty_rows, 0);
+
+        let one = head_stats(
+            Array2::from_elem((1, 1), 1.0f32).view(),
+            Array2::from_elem((1, 1), true).view(),
+            &[7],
+            true,
+        );
+        assert_eq!(one.label.unwrap().pattern, Pattern::SelfToken);
+        assert_eq!(one.entropy_bits, 0.0);
+        assert_eq!(one.max_entropy_bits, 0.0);
+        assert_finite(&one);
+
+        // Everything masked: all rows empty, nothing else.
+        let masked = head_stats(
+            Array2::<f32>::zeros((3, 3)).view(),
+            Array2::from_elem((3, 3), false).view(),
+            &[1, 1, 1],
+            true,
+        );
+        assert_eq!(masked.empty_rows, 3);
+        assert_eq!(masked.label, None);
+        assert_finite(&masked);
+        // Cross-attention with no keys at all.
+        let no_keys = head_stats(
+            Array2::<f32>::zeros((2, 0)).view(),
+            Array2::from_elem((2, 0), false).view(),
+            &[],
+            false,
+        );
+        assert_eq!(no_keys.empty_rows, 2);
+        assert_finite(&no_keys);
+    }
+
+    #[test]
+    fn random_row_stochastic_stays_in_range() {
+        let mut rng = Rng::new(42);
+        for _ in 0..200 {
+            let tq = rng.below(10);
+            let self_attention = rng.uniform() < 0.7;
+            let tk = if self_attention { tq } else { rng.below(10) };
+            let is_causal = rng.uniform() < 0.5;
+            let padded_row = if tq > 0 { rng.below(tq) } else { 0 };
+            let allowed = Array2::from_shape_fn((tq, tk), |(i, j)| {
+                (!is_causal || j <= i) && !(tq > 2 && i == padded_row)
+            });
+            let mut w = Array2::from_shape_fn((tq, tk), |(i, j)| {
+                if allowed[[i, j]] {
+                    // Cubing makes some rows peaked, others spread.
+                    rng.uniform().powi(3) as f32 + 1e-6
+                } else {
+                    0.0
+                }
+            });
+            for mut row in w.rows_mut() {
+                let sum = row.sum();
+                if sum > 0.0 {
+                    row /= sum;
+                }
+            }
+            let seq: Vec<u32> = (0..tq).map(|_| rng.below(3) as u32).collect();
+            let stats = head_stats(w.view(), allowed.view(), &seq, self_attention);
+            assert!(
+                stats.entropy_bits <= stats.max_entropy_bits + 1e-5,
+                "{stats:?}"
+            );
+            assert!(stats.entropy_bits >= 0.0);
+            assert!(stats.mean_distance >= 0.0);
+            assert_finite(&stats);
+            // The label is the best score that reaches its threshold; nothing passing beats it.
+            let passing = stats
+                .scores
+                .iter()
+                .filter(|s| s.score >= s.pattern.threshold());
+            assert_eq!(
+                stats.label.map(|l| l.score),
+                passing.map(|s| s.score).reduce(f32::max)
+            );
+        }
+    }
+
+    #[test]
+    fn pattern_names() {
+        let all = [
+            Pattern::SelfToken,
+            Pattern::PreviousToken,
+            Pattern::FirstToken,
+            Pattern::Broad,
+            Pattern::InductionLike,
+        ];
+        for p in all {
+            assert!(!p.label().is_empty() && !p.explain().is_empty());
+            assert!(p.threshold() > 0.0 && p.threshold() <= 1.0);
+        }
+        assert_eq!(
+            serde_json::to_string(&Pattern::InductionLike).unwrap(),
+            "\"induction_like\""
+        );
+    }
+}
