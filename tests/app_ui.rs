@@ -132,6 +132,11 @@ fn changing_the_task_starts_a_fresh_model_for_it() {
     h.get_by_label_contains("model on “sort”");
 }
 
+/// What this app's head heatmap last drew (the app's own copy: tests run in parallel).
+fn probe(h: &Harness<'_, GlimpseApp>) -> serde_json::Value {
+    serde_json::to_value(h.state().last_probe.as_ref().expect("a heatmap was drawn")).unwrap()
+}
+
 /// A fresh app on the Attention tab, its first frames drawn.
 fn explorer() -> Harness<'static, GlimpseApp> {
     let mut h = app();
@@ -163,7 +168,7 @@ fn hovering_a_cell_shows_its_tokens_and_exact_value() {
     let sel = h.state().sel;
     let context = sel.describe();
     let rect = h.get_by_label(&format!("heatmap {context}")).rect();
-    let probe: serde_json::Value = serde_json::from_str(&glimpse::app::probe::latest()).unwrap();
+    let probe = probe(&h);
     let cells = &probe["heatmap"]["rect"];
     let (left, top, right, bottom) = (
         cells[0].as_f64().unwrap() as f32,
@@ -198,10 +203,7 @@ fn hovering_a_cell_shows_its_tokens_and_exact_value() {
 #[test]
 fn the_softmax_toggle_switches_to_scores() {
     let mut h = explorer();
-    let colors = |_: &Harness<'_, GlimpseApp>| {
-        let p: serde_json::Value = serde_json::from_str(&glimpse::app::probe::latest()).unwrap();
-        p["heatmap"]["colors"].clone()
-    };
+    let colors = |h: &Harness<'_, GlimpseApp>| probe(h)["heatmap"]["colors"].clone();
     let before = colors(&h);
     h.get_by_label("before softmax (scaled scores)").click();
     h.run_steps(2);
@@ -255,4 +257,28 @@ fn the_scoring_lab_scores_the_selected_query() {
     h.get_by_label("Scoring").click();
     h.run_steps(3);
     h.get_by_label_contains(&format!("{}, query 0", h.state().sel.describe()));
+}
+
+#[test]
+fn a_long_input_is_cut_with_a_notice_and_drawn_as_one_texture() {
+    let mut h = explorer();
+    h.get_by_label("model").click();
+    h.run_steps(2);
+    h.get_by_label("lm").click();
+    h.run_steps(3);
+    let long = "attention is all you need. ".repeat(8);
+    h.get_by_label("Text").click();
+    h.run_steps(1);
+    h.get_by_label("Text").type_text(&long);
+    h.run_steps(3);
+    let max_len = glimpse::model::builtin::load("lm").unwrap().config.max_len;
+    // Typed after the example text: <bos> + more characters than the model takes.
+    h.get_by_label_contains("token(s) past the model's limit");
+    let p = probe(&h);
+    assert_eq!(p["model"], "lm");
+    assert_eq!(p["heatmap"]["rows"], max_len);
+    assert_eq!(
+        p["heatmap"]["textured"], true,
+        "{max_len}² cells should be one texture"
+    );
 }

@@ -82,3 +82,35 @@ fn the_language_model_beats_the_unigram_baseline_clearly() {
         stats.loss
     );
 }
+
+/// The explorer's pattern labels name what the trained heads really do: on a repeated
+/// sequence, the repeat model's best induction head is labelled "induction-like" and its
+/// previous-token head "previous token".
+#[test]
+fn the_explorer_labels_the_trained_heads_by_their_pattern() {
+    use glimpse::model::heads::{head_stats, Pattern};
+    use glimpse::model::{AttentionKind, ForwardOptions};
+    use glimpse::train::trainer::make_example;
+    let model = builtin::load("repeat").unwrap();
+    let (induction, previous) = repeat_head_scores(&model, 200, 1).unwrap();
+    let task = TaskKind::Repeat;
+    let ex = make_example(task, &model.tokenizer, &task.probe_pair());
+    let trace = model
+        .forward(&ex.input, &ForwardOptions::default())
+        .unwrap();
+    let label = |layer: usize, head: usize| {
+        let a = trace.attention(AttentionKind::DecoderSelf, layer).unwrap();
+        let w = a.weights.index_axis(ndarray::Axis(0), head);
+        let s = head_stats(w, a.mask.view(), &ex.input.target, true);
+        println!("layer {layer} head {head}: {:?}", s.label);
+        s.label.map(|l| l.pattern)
+    };
+    assert_eq!(
+        label(induction.layer, induction.head),
+        Some(Pattern::InductionLike)
+    );
+    assert_eq!(
+        label(previous.layer, previous.head),
+        Some(Pattern::PreviousToken)
+    );
+}

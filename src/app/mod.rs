@@ -52,6 +52,8 @@ pub struct GlimpseApp {
     pick_head: bool,
     frames: u64,
     probe_written: bool,
+    /// What the head heatmap last drew (also published for the browser and desktop tests).
+    pub last_probe: Option<Probe>,
 }
 
 impl Default for GlimpseApp {
@@ -75,6 +77,7 @@ impl Default for GlimpseApp {
             pick_head: false,
             frames: 0,
             probe_written: false,
+            last_probe: None,
         };
         app.select_model(builtin::BUILTINS[0].name);
         app
@@ -268,7 +271,9 @@ impl GlimpseApp {
                 }
                 if let Some(out) = explorer::head::show(ui, attn, &self.sel, &mut self.explorer) {
                     let weights = attn.weights.index_axis(ndarray::Axis(0), self.sel.head);
-                    self.publish_probe(ui, &out, weights);
+                    let probe = self.probe(ui, &out, weights);
+                    probe::publish(&probe);
+                    self.last_probe = Some(probe);
                 }
             }
             ExplorerView::Grid => {
@@ -341,12 +346,12 @@ impl GlimpseApp {
     }
 
     /// Tell the browser and desktop tests what the head heatmap drew.
-    fn publish_probe(
+    fn probe(
         &self,
         ui: &egui::Ui,
         out: &widgets::heatmap::HeatmapOutput,
         weights: ndarray::ArrayView2<f32>,
-    ) {
+    ) -> Probe {
         let probe = Probe {
             frames: self.frames,
             pixels_per_point: ui.ctx().pixels_per_point(),
@@ -369,6 +374,7 @@ impl GlimpseApp {
                     .map(|r| r.iter().map(|c| [c.r(), c.g(), c.b()]).collect())
                     .collect(),
                 values: weights.rows().into_iter().map(|r| r.to_vec()).collect(),
+                textured: out.textured,
             },
         };
         if self.frames <= 1 {
@@ -378,7 +384,7 @@ impl GlimpseApp {
                 probe.heatmap.cols
             );
         }
-        probe::publish(&probe);
+        probe
     }
 }
 

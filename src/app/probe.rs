@@ -15,6 +15,8 @@ pub struct ProbeHeatmap {
     /// Row-major RGB of each cell as drawn.
     pub colors: Vec<Vec<[u8; 3]>>,
     pub values: Vec<Vec<f32>>,
+    /// Drawn as one texture rather than cell by cell.
+    pub textured: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]

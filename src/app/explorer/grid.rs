@@ -4,7 +4,7 @@
 
 use super::Selection;
 use crate::app::widgets::colormap::ColorScale;
-use crate::app::widgets::heatmap::{matrix_texture, MASKED_COLOR};
+use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
 use crate::model::heads::{head_stats, HeadStats};
 use crate::model::{AttentionKind, Trace};
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
@@ -33,18 +33,22 @@ fn thumbnail(
     selected: bool,
 ) -> egui::Response {
     let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
-    let colors: Vec<Vec<Color32>> = w
-        .outer_iter()
-        .zip(mask.outer_iter())
-        .map(|(r, m)| {
-            r.iter()
-                .zip(m)
-                .map(|(&v, &ok)| if ok { scale.color(v) } else { MASKED_COLOR })
-                .collect()
-        })
-        .collect();
+    // Colours are computed only when the weights changed (a new input); otherwise the
+    // cached texture is reused.
+    let colors = || -> Vec<Vec<Color32>> {
+        w.outer_iter()
+            .zip(mask.outer_iter())
+            .map(|(r, m)| {
+                r.iter()
+                    .zip(m)
+                    .map(|(&v, &ok)| if ok { scale.color(v) } else { MASKED_COLOR })
+                    .collect()
+            })
+            .collect()
+    };
     let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), Sense::click());
-    let texture = matrix_texture(ui, id, &colors, |r, c| !mask[[r, c]]);
+    let key = matrix_key(w, Some(mask), scale_key(scale));
+    let texture = matrix_texture(ui, id, key, colors, |r, c| !mask[[r, c]]);
     ui.painter().image(
         texture.id(),
         rect,

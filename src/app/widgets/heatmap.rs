@@ -149,7 +149,8 @@ impl Heatmap<'_> {
         let textured = rows * cols > TEXTURE_ABOVE_CELLS || cell < TEXTURE_BELOW_CELL;
         if textured {
             let id = ui.scope_id().with(("heatmap_texture", self.context));
-            let texture = matrix_texture(ui, id, &colors, |r, c| self.masked(r, c));
+            let key = matrix_key(self.values, self.allowed, scale_key(self.scale));
+            let texture = matrix_texture(ui, id, key, || colors.clone(), |r, c| self.masked(r, c));
             painter.image(
                 texture.id(),
                 cells,
@@ -307,14 +308,37 @@ fn label_width(labels: &[String]) -> f32 {
         + 10.0
 }
 
+/// A fingerprint of a matrix and its mask, to tell when a cached texture is stale.
+pub fn matrix_key(values: ArrayView2<f32>, allowed: Option<ArrayView2<bool>>, salt: u64) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (salt, values.dim()).hash(&mut hasher);
+    for v in values {
+        v.to_bits().hash(&mut hasher);
+    }
+    if let Some(a) = allowed {
+        for ok in a {
+            ok.hash(&mut hasher);
+        }
+    }
+    hasher.finish()
+}
+
 /// The cells as one texture, two pixels per cell side so masked cells can carry a checker
-/// hatch. Uploaded only when the colours change (cached in egui's memory under `id`).
+/// hatch. Cached in egui's memory under `id`; `colors` runs only when `key` changed.
 pub fn matrix_texture(
     ui: &Ui,
     id: egui::Id,
-    colors: &[Vec<Color32>],
+    key: u64,
+    colors: impl FnOnce() -> Vec<Vec<Color32>>,
     masked: impl Fn(usize, usize) -> bool,
 ) -> TextureHandle {
+    if let Some((k, t)) = ui.data(|d| d.get_temp::<(u64, TextureHandle)>(id)) {
+        if k == key {
+            return t;
+        }
+    }
+    let colors = colors();
     let rows = colors.len();
     let cols = colors.first().map_or(0, Vec::len);
     let (w, h) = (2 * cols.max(1), 2 * rows.max(1));
@@ -328,26 +352,19 @@ pub fn matrix_texture(
             }
         }
     }
-    let key = {
-        use std::hash::{Hash, Hasher};
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (w, h).hash(&mut hasher);
-        for p in &pixels {
-            p.to_array().hash(&mut hasher);
-        }
-        hasher.finish()
-    };
-    if let Some((k, t)) = ui.data(|d| d.get_temp::<(u64, TextureHandle)>(id)) {
-        if k == key {
-            return t;
-        }
-    }
     let image = ColorImage::new([w, h], pixels);
     let texture = ui
         .ctx()
         .load_texture(format!("{id:?}"), image, egui::TextureOptions::NEAREST);
     ui.data_mut(|d| d.insert_temp(id, (key, texture.clone())));
     texture
+}
+
+/// Distinguishes textures of the same values drawn on different colour scales.
+pub fn scale_key(scale: ColorScale) -> u64 {
+    let (lo, hi) = scale.range();
+    (u64::from(lo.to_bits()) << 32)
+        | u64::from(hi.to_bits()) ^ matches!(scale, ColorScale::Diverging { .. }) as u64
 }
 
 /// Make invisible tokens visible in labels.

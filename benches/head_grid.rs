@@ -1,0 +1,109 @@
+//! How long the "All heads" grid takes to redraw natively: one egui frame of the grid view
+//! (layout, the thumbnails' colours, texture cache checks, the summary table) plus
+//! tessellation, for the largest shipped model on an input as long as it accepts.
+//!
+//!   cargo bench --bench head_grid
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use glimpse::app::explorer::{grid, Selection};
+use glimpse::app::GlimpseApp;
+use glimpse::model::heads::HeadStats;
+use glimpse::model::weights::parameter_count;
+use glimpse::model::{builtin, AttentionKind, ForwardOptions, Model, Trace};
+
+/// The trained built-in with the most parameters.
+fn largest_model() -> (String, Model) {
+    builtin::BUILTINS
+        .iter()
+        .filter(|b| !b.name.starts_with("demo-"))
+        .map(|b| {
+            (
+                b.name.to_string(),
+                builtin::load(b.name).expect("a shipped model loads"),
+            )
+        })
+        .max_by_key(|(_, m)| parameter_count(&m.config))
+        .expect("shipped models exist")
+}
+
+/// The model's trace on `text` repeated up to its length limit.
+fn long_trace(model: &Model, text: &str) -> (Trace, Vec<u32>) {
+    let long: String = text
+        .chars()
+        .cycle()
+        .take(4 * model.config.max_len)
+        .collect();
+    let prepared = model.prepare(&long, &long);
+    let trace = model
+        .forward(&prepared.input, &ForwardOptions::default())
+        .expect("the forward pass runs");
+    let ids = if model.config.family.has_decoder() {
+        prepared.input.target
+    } else {
+        prepared.input.source
+    };
+    (trace, ids)
+}
+
+fn frame(
+    ctx: &egui::Context,
+    trace: &Trace,
+    stats: &[Vec<HeadStats>],
+    kind: AttentionKind,
+) -> usize {
+    let mut sel = Selection {
+        kind,
+        layer: 0,
+        head: 0,
+    };
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    let out = ctx.run_ui(input, |ui| {
+        egui::CentralPanel::default().show(ui, |ui| {
+            grid::show(ui, trace, &mut sel, stats);
+        });
+    });
+    ctx.tessellate(out.shapes, out.pixels_per_point).len()
+}
+
+fn bench(c: &mut Criterion) {
+    let (name, model) = largest_model();
+    let kind = AttentionKind::most_telling(model.config.family);
+    let (trace, ids) = long_trace(&model, "attention is all you need. ");
+    let (other, other_ids) = long_trace(&model, "the cat sat on the mat. ");
+    let t = ids.len();
+    let ctx = egui::Context::default();
+    GlimpseApp::style(&ctx);
+    let stats = grid::all_stats(&trace, kind, &ids);
+    frame(&ctx, &trace, &stats, kind); // fonts and textures in place
+    let label = format!(
+        "{name} ({} layers x {} heads, {t} tokens)",
+        model.config.n_layers, model.config.n_heads
+    );
+    c.bench_function(&format!("head grid redraw, {label}"), |b| {
+        b.iter(|| frame(&ctx, &trace, &stats, kind))
+    });
+    // A new input every frame (as while typing): the head summaries are recomputed and every
+    // thumbnail recoloured and uploaded again.
+    let mut flip = false;
+    c.bench_function(&format!("head grid after a new input, {label}"), |b| {
+        b.iter(|| {
+            flip = !flip;
+            let (tr, ids) = if flip {
+                (&other, &other_ids)
+            } else {
+                (&trace, &ids)
+            };
+            let stats = grid::all_stats(tr, kind, ids);
+            frame(&ctx, tr, &stats, kind)
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
