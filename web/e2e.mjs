@@ -146,6 +146,7 @@ async function main() {
       ['view:All heads', 'view-grid.png'],
       ['view:Head view', 'view-lines.png'],
       ['view:Walkthrough', 'view-walkthrough.png'],
+      ['step:A·V', 'view-walkthrough-av.png'],
       ['tab:Scoring', 'view-scoring.png'],
     ];
     for (const [name, file] of views) {

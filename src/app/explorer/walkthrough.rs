@@ -457,7 +457,8 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
             ex.step -= 1;
         }
         for (i, s) in chain.steps.iter().enumerate() {
-            ui.selectable_value(&mut ex.step, i, s.title);
+            let chip = ui.selectable_value(&mut ex.step, i, s.title);
+            crate::app::probe::control(&format!("step:{}", s.title), chip.rect);
         }
         if ui
             .add_enabled(ex.step + 1 < n, egui::Button::new("Next ▶"))
@@ -496,8 +497,12 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
                     } else {
                         ColorScale::Sequential { min: 0.0, max: 1.0 }
                     };
-                    // On the A·V step, outline the value rows the selected query mixes.
+                    // Outline the selected query's row; on the A·V step, also the value rows
+                    // it mixes, as strongly as it weights them.
                     let highlight = if p.query_rows { Some(ex.query) } else { None };
+                    let mixing = chain.weights.row(ex.query).to_vec();
+                    let emphasis =
+                        (step.title == "A·V" && p.name == "V").then_some(mixing.as_slice());
                     let context = format!("{} · {}", p.name, sel.describe());
                     let out = Heatmap {
                         allowed: p.mask.as_ref().map(|m| m.view()),
@@ -510,6 +515,7 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
                         },
                         context: &context,
                         highlight_row: highlight,
+                        row_emphasis: emphasis,
                         ..Heatmap::new(p.matrix.view(), &p.rows, &p.cols, scale)
                     }
                     .show(ui);

@@ -27,6 +27,9 @@ pub struct Heatmap<'a> {
     pub zoom: f32,
     /// A row to outline (the selected query).
     pub highlight_row: Option<usize>,
+    /// Per-row emphasis in [0, 1]: rows outlined with this opacity (e.g. the value rows a
+    /// query mixes, by its attention weights).
+    pub row_emphasis: Option<&'a [f32]>,
 }
 
 impl<'a> Heatmap<'a> {
@@ -49,6 +52,7 @@ impl<'a> Heatmap<'a> {
             context: "",
             zoom: 1.0,
             highlight_row: None,
+            row_emphasis: None,
         }
     }
 }
@@ -189,6 +193,24 @@ impl Heatmap<'_> {
                 Stroke::new(2.0, Color32::from_rgb(255, 140, 0)),
                 egui::StrokeKind::Outside,
             );
+        }
+        for (r, &e) in self
+            .row_emphasis
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+            .take(rows)
+        {
+            if e > 0.01 {
+                let row = cell_rect(r, 0).union(cell_rect(r, cols.saturating_sub(1)));
+                let a = (e.clamp(0.0, 1.0) * 255.0) as u8;
+                painter.rect_stroke(
+                    row,
+                    0.0,
+                    Stroke::new(2.0, Color32::from_rgba_unmultiplied(255, 140, 0, a)),
+                    egui::StrokeKind::Outside,
+                );
+            }
         }
         let zoom_delta = if response.hovered() {
             ui.input(|i| i.zoom_delta())
