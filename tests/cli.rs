@@ -50,6 +50,7 @@ fn models_lists_every_builtin() {
         [
             "translate",
             "reverse",
+            "reverse-nomask",
             "copy",
             "sort",
             "repeat",

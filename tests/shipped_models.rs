@@ -114,3 +114,17 @@ fn the_explorer_labels_the_trained_heads_by_their_pattern() {
         Some(Pattern::PreviousToken)
     );
 }
+
+/// The decoder trained without its causal mask (shipped for the masking lab) has learned to
+/// read the answer off the visible future: teacher-forced it is perfect, generating (where
+/// there is no future to read) it fails.
+#[test]
+fn the_decoder_trained_without_its_mask_cheats() {
+    let model = builtin::load("reverse-nomask").unwrap();
+    assert!(!model.config.causal);
+    let stats = evaluate(&model, TaskKind::Reverse, 200, 1).unwrap();
+    println!("reverse-nomask: {stats:?}");
+    assert!(stats.token_accuracy > 0.99, "{stats:?}");
+    assert!(stats.loss < 0.01, "{stats:?}");
+    assert!(stats.exact_match < 0.05, "{stats:?}");
+}

@@ -4,6 +4,7 @@
 pub mod explorer;
 pub mod fonts;
 pub mod labs;
+pub mod masking;
 pub mod probe;
 pub mod widgets;
 

@@ -89,6 +89,10 @@ pub enum Command {
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Train the decoder without its causal mask (it then sees the future: the
+        /// masking lab's demonstration of why the mask is there).
+        #[arg(long)]
+        no_causal_mask: bool,
     },
     /// Evaluate a model on held-out examples of its task.
     Eval {
@@ -424,7 +428,16 @@ pub fn run(cmd: Command) -> Result<String, String> {
             seed,
             out,
             quiet,
-        } => train::train(&task, config.as_deref(), steps, seed, &out, quiet),
+            no_causal_mask,
+        } => train::train(
+            &task,
+            config.as_deref(),
+            steps,
+            seed,
+            &out,
+            quiet,
+            no_causal_mask,
+        ),
         Command::Eval {
             model,
             task,

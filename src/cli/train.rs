@@ -34,6 +34,7 @@ pub fn train(
     seed: Option<u64>,
     out: &Path,
     quiet: bool,
+    no_causal_mask: bool,
 ) -> Result<String, String> {
     let task = TaskKind::from_name(task).ok_or_else(|| {
         let names: Vec<&str> = crate::train::tasks::ALL_TASKS
@@ -65,6 +66,9 @@ pub fn train(
         None => TrainConfig::for_task(task),
     };
     cfg.task = task;
+    if no_causal_mask {
+        cfg.causal = false;
+    }
     if let Some(s) = seed {
         cfg.seed = s;
     }

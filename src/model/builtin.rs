@@ -42,6 +42,14 @@ pub const BUILTINS: &[BuiltinInfo] = &[
         trained: true,
     },
     BuiltinInfo {
+        name: "reverse-nomask",
+        family: Family::EncoderDecoder,
+        description: "the reverse task trained WITHOUT the decoder's causal mask: it learns to copy the next token from the visible future, so teacher-forced loss is ~0 yet generation fails (see the Masking tab)",
+        example_source: "abcdefgh",
+        example_target: "hgfedcba",
+        trained: true,
+    },
+    BuiltinInfo {
         name: "copy",
         family: Family::EncoderDecoder,
         description: "trained encoder–decoder that copies its input: cross-attention is the diagonal",
@@ -161,6 +169,7 @@ fn config(
         positional,
         scoring: Scoring::ScaledDot,
         tie_embeddings: false,
+        causal: true,
         tokenizer: tokens,
     }
 }
@@ -179,6 +188,7 @@ fn trained_files(name: &str) -> Option<(&'static str, &'static [u8])> {
     Some(match name {
         "translate" => trained!("translate"),
         "reverse" => trained!("reverse"),
+        "reverse-nomask" => trained!("reverse-nomask"),
         "copy" => trained!("copy"),
         "sort" => trained!("sort"),
         "repeat" => trained!("repeat"),

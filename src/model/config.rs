@@ -130,7 +130,19 @@ pub struct ModelConfig {
     pub positional: Positional,
     pub scoring: Scoring,
     pub tie_embeddings: bool,
+    /// Decoder self-attention is causal (the default). `false` marks a decoder trained
+    /// without the mask: it sees the future, which the masking lab shows going wrong.
+    #[serde(default = "causal_default", skip_serializing_if = "is_causal")]
+    pub causal: bool,
     pub tokenizer: TokenizerSpec,
+}
+
+fn causal_default() -> bool {
+    true
+}
+
+fn is_causal(causal: &bool) -> bool {
+    *causal
 }
 
 pub const FORMAT_NAME: &str = "glimpse-model";
@@ -268,6 +280,7 @@ pub(crate) mod tests {
             positional,
             scoring: Scoring::ScaledDot,
             tie_embeddings: false,
+            causal: true,
             tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, "abcdefgh".chars()),
         }
     }

@@ -43,6 +43,8 @@ pub struct ForwardOptions {
     pub temperature: f32,
     /// The self-attention mask of the main stack (the decoder if there is one).
     pub self_mask: MaskChoice,
+    /// The cross-attention mask (`Default` and `None`: every source token).
+    pub cross_mask: MaskChoice,
     /// Block keys that are `<pad>` tokens.
     pub mask_padding: bool,
     /// Training only: dropout on embeddings, attention weights and sub-layer outputs.
@@ -54,6 +56,7 @@ impl Default for ForwardOptions {
         Self {
             temperature: 1.0,
             self_mask: MaskChoice::Default,
+            cross_mask: MaskChoice::Default,
             mask_padding: true,
             dropout: None,
         }
@@ -109,6 +112,8 @@ struct StackRun<'a> {
     key_tokens: Vec<String>,
     self_allowed: Array2<bool>,
     memory: Option<(ArrayView2<'a, f32>, &'a [String], &'a [bool])>,
+    /// A user's cross-attention mask `[T, T_src]` (before padding); `None`: every key.
+    cross_allowed: Option<Array2<bool>>,
     caches: Option<&'a mut [LayerCache]>,
     temperature: f32,
     /// Dropout and the stack it draws its sites from.
@@ -330,7 +335,10 @@ impl Model {
         let cross_attn = match (&b.cross, run.memory) {
             (Some((ln, w)), Some((memory, mem_tokens, mem_pad))) => {
                 let t = self.sublayer(&stream, ln, run.site(layer, Slot::CrossOutput), |h| {
-                    let mut allowed = full_mask(h.nrows(), memory.nrows());
+                    let mut allowed = run
+                        .cross_allowed
+                        .clone()
+                        .unwrap_or_else(|| full_mask(h.nrows(), memory.nrows()));
                     block_keys(&mut allowed, mem_pad);
                     let mem_pos: Vec<usize> = (0..memory.nrows()).collect();
                     let t = attention::multi_head(
@@ -431,6 +439,27 @@ impl Model {
         })
     }
 
+    /// A user's cross-attention mask over `t` target rows and `s` source keys: causal and
+    /// prefix compare target and source positions as if the two were aligned.
+    fn cross_mask(&self, choice: &MaskChoice, t: usize, s: usize) -> Result<Array2<bool>> {
+        let (q, k): (Vec<usize>, Vec<usize>) = ((0..t).collect(), (0..s).collect());
+        Ok(match choice {
+            MaskChoice::Default | MaskChoice::None => full_mask(t, s),
+            MaskChoice::Causal => causal_mask(&q, &k),
+            MaskChoice::Prefix(n) => Array2::from_shape_fn((t, s), |(i, j)| j <= i || j < *n),
+            MaskChoice::Custom(m) => {
+                if m.dim() != (t, s) {
+                    return Err(ModelError::Input(format!(
+                        "the custom cross-attention mask is {}×{} but the input is {t}×{s}",
+                        m.nrows(),
+                        m.ncols()
+                    )));
+                }
+                m.clone()
+            }
+        })
+    }
+
     fn logits(&self, output: &Array2<f32>) -> Array2<f32> {
         linear(
             output.view(),
@@ -473,6 +502,7 @@ impl Model {
                 key_tokens: self.tokenizer.tokens(source),
                 self_allowed: allowed,
                 memory: None,
+                cross_allowed: None,
                 caches: None,
                 temperature: opts.temperature,
                 dropout: opts.dropout.map(|d| (d, StackId::Encoder)),
@@ -498,13 +528,17 @@ impl Model {
         let decoder = match &self.weights.decoder {
             Some(stack) => {
                 let t = input.target.len();
-                let mut allowed = self.self_mask(&opts.self_mask, true, t)?;
+                let mut allowed = self.self_mask(&opts.self_mask, self.config.causal, t)?;
                 block_keys(&mut allowed, &self.pads(&input.target, opts));
                 let src_pad = self.pads(&input.source, opts);
                 let memory = encoder
                     .as_ref()
                     .map(|e| (e.output.view(), e.tokens.as_slice(), src_pad.as_slice()));
                 let positions: Vec<usize> = (0..t).collect();
+                let cross_allowed = match (&opts.cross_mask, &encoder) {
+                    (MaskChoice::Default | MaskChoice::None, _) | (_, None) => None,
+                    (choice, Some(_)) => Some(self.cross_mask(choice, t, input.source.len())?),
+                };
                 Some(self.stack(
                     stack,
                     StackRun {
@@ -514,6 +548,7 @@ impl Model {
                         key_tokens: self.tokenizer.tokens(&input.target),
                         self_allowed: allowed,
                         memory,
+                        cross_allowed,
                         caches: None,
                         temperature: opts.temperature,
                         dropout: opts.dropout.map(|d| (d, StackId::Decoder)),
@@ -622,6 +657,7 @@ impl Model {
                 key_tokens: self.tokenizer.tokens(&state.ids),
                 self_allowed: causal_mask(&[t], &key_positions),
                 memory,
+                cross_allowed: None,
                 caches: Some(&mut state.caches),
                 temperature: opts.temperature,
                 dropout: None,

@@ -30,6 +30,9 @@ pub struct TrainConfig {
     /// Dropout rate during training (0 = none); evaluation never drops.
     #[serde(default)]
     pub dropout: f32,
+    /// Decoder self-attention causal while training (false: the masking lab's "cheater").
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub causal: bool,
     pub adam: AdamWConfig,
     pub seed: u64,
 }
@@ -70,6 +73,7 @@ impl TrainConfig {
             clip_norm: 1.0,
             label_smoothing: 0.0,
             dropout,
+            causal: true,
             adam: AdamWConfig::default(),
             seed: 1,
         }
@@ -119,9 +123,18 @@ impl TrainConfig {
             positional: self.positional,
             scoring: Scoring::ScaledDot,
             tie_embeddings: false,
+            causal: self.causal,
             tokenizer: TokenizerSpec::with_symbols(task.tokenizer_kind(), task.symbols()),
         }
     }
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 /// What one step did.

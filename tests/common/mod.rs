@@ -34,6 +34,7 @@ pub fn config(
         positional,
         scoring,
         tie_embeddings: false,
+        causal: true,
         tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, VOCAB.chars()),
     }
 }

@@ -1,0 +1,10 @@
+//! The three families side by side (being written).
+
+#[derive(Default)]
+pub struct Families {}
+
+impl Families {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        ui.label("families");
+    }
+}
