@@ -282,3 +282,76 @@ fn a_long_input_is_cut_with_a_notice_and_drawn_as_one_texture() {
         "{max_len}² cells should be one texture"
     );
 }
+
+#[test]
+fn clicking_the_mask_makes_a_custom_mask_and_a_blocked_row_is_explained() {
+    use glimpse::app::masking::modes::{decode_mask, encode_mask, MaskMode};
+    let mut h = explorer();
+    h.get_by_label("Masking").click();
+    h.run_steps(3);
+    h.get_by_label("causal").click();
+    h.run_steps(2);
+    assert_eq!(h.state().masking.modes.mode, MaskMode::Causal);
+    // translate's decoder: <bos> + 4 words + 2 <pad> appended.
+    let t = 7;
+    let rect = h.get_by_label("mask M").rect();
+    let cell = (rect.height() - 16.0) / t as f32;
+    let (i, j) = (1, 4); // above the diagonal: blocked by the causal mask
+    let at = egui::pos2(
+        rect.left() + 70.0 + (j as f32 + 0.5) * cell,
+        rect.top() + 16.0 + (i as f32 + 0.5) * cell,
+    );
+    h.event(egui::Event::PointerMoved(at));
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: Default::default(),
+    });
+    h.event(egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: Default::default(),
+    });
+    h.run_steps(3);
+    let modes = &h.state().masking.modes;
+    assert_eq!(modes.mode, MaskMode::Custom);
+    let custom = modes.custom.clone().expect("a custom mask");
+    assert_eq!(custom.dim(), (t, t));
+    assert!(custom[[i, j]], "the clicked cell is now allowed");
+    assert!(
+        !custom[[i, j + 1]] && custom[[i, i]],
+        "the rest is still causal"
+    );
+    // The mask's code round-trips, as a link would carry it.
+    let code = encode_mask(&custom);
+    h.get_by_label(&code);
+    assert_eq!(decode_mask(&code).unwrap(), custom);
+
+    h.get_by_label("block every key of query row 0").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Query row 0 (“<bos>”) has no visible key");
+}
+
+#[test]
+fn the_padding_mask_toggle_changes_what_the_batch_shows() {
+    let mut h = explorer();
+    h.get_by_label("Masking").click();
+    h.run_steps(2);
+    h.get_by_label("Padding in a batch").click();
+    h.run_steps(3);
+    assert!(
+        h.query_all_by_label_contains("most weight on <pad>: 0.0000")
+            .count()
+            >= 3
+    );
+    h.get_by_label("padding mask").click();
+    h.run_steps(3);
+    assert!(!h.state().masking.batch.mask_padding);
+    assert_eq!(
+        h.query_all_by_label_contains("most weight on <pad>: 0.0000")
+            .count(),
+        0
+    );
+}

@@ -148,6 +148,15 @@ async function main() {
       ['view:Walkthrough', 'view-walkthrough.png'],
       ['step:A·V', 'view-walkthrough-av.png'],
       ['tab:Scoring', 'view-scoring.png'],
+      ['tab:Masking', 'mask-causal-padding.png'],
+      ['mask:none', 'mask-none.png'],
+      ['mask:causal', 'mask-causal.png'],
+      ['mask:padding', 'mask-padding.png'],
+      ['mask:prefix-LM', 'mask-prefix.png'],
+      ['mask:custom (click M)', 'mask-custom.png'],
+      ['masking:Padding in a batch', 'mask-batch.png'],
+      ['masking:Three families', 'mask-families.png'],
+      ['masking:Teacher forcing', 'mask-teacher.png'],
     ];
     for (const [name, file] of views) {
       const r = (await controls())[name];
@@ -158,7 +167,7 @@ async function main() {
       await page.screenshot({ path: path.join(OUT, file), scale: 'device' });
       const n = distinctColours(readPng(path.join(OUT, file)));
       record(`${file} is not blank`, n >= 32, `${n} distinct colours`);
-      if (name === 'tab:Scoring') {
+      if (name === 'tab:Scoring' || name === 'masking:Teacher forcing') {
         const back = (await controls())['tab:Attention'];
         if (back) await page.mouse.click((back[0] + back[2]) / 2, (back[1] + back[3]) / 2);
       }

@@ -33,6 +33,7 @@ struct Computed {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
     Attention,
+    Masking,
     Scoring,
     Training,
 }
@@ -47,6 +48,7 @@ pub struct GlimpseApp {
     pub sel: Selection,
     pub explorer: Explorer,
     pub scoring: labs::scoring::ScoringLab,
+    pub masking: masking::MaskingLab,
     temperature: f32,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
@@ -73,6 +75,7 @@ impl Default for GlimpseApp {
             },
             explorer: Explorer::default(),
             scoring: Default::default(),
+            masking: Default::default(),
             temperature: 1.0,
             computed: None,
             pick_head: false,
@@ -415,6 +418,8 @@ impl GlimpseApp {
                 ui.separator();
                 let tab = ui.selectable_value(&mut self.view, View::Attention, "Attention");
                 probe::control("tab:Attention", tab.rect);
+                let tab = ui.selectable_value(&mut self.view, View::Masking, "Masking");
+                probe::control("tab:Masking", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Scoring, "Scoring");
                 probe::control("tab:Scoring", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
@@ -455,6 +460,14 @@ impl GlimpseApp {
             .frame(egui::Frame::central_panel(ui.style()).fill(fill))
             .show(ui, |ui| match self.view {
                 View::Scoring => self.scoring_view(ui),
+                View::Masking => self.masking.ui(
+                    ui,
+                    self.model.as_ref().ok(),
+                    &self.source,
+                    &self.target,
+                    self.sel.layer,
+                    self.sel.head,
+                ),
                 _ => self.attention_view(ui),
             });
         #[cfg(not(target_arch = "wasm32"))]

@@ -30,6 +30,8 @@ pub struct Heatmap<'a> {
     /// Per-row emphasis in [0, 1]: rows outlined with this opacity (e.g. the value rows a
     /// query mixes, by its attention weights).
     pub row_emphasis: Option<&'a [f32]>,
+    /// A note per row, added to the hover text (e.g. the row's sum).
+    pub row_notes: Option<&'a [String]>,
 }
 
 impl<'a> Heatmap<'a> {
@@ -53,6 +55,7 @@ impl<'a> Heatmap<'a> {
             zoom: 1.0,
             highlight_row: None,
             row_emphasis: None,
+            row_notes: None,
         }
     }
 }
@@ -247,6 +250,10 @@ impl Heatmap<'_> {
             format!("{:.6}", self.values[[r, c]])
         };
         let mut text = format!("{qn} {r} “{row}” → {kn} {c} “{col}”\nvalue {value}");
+        if let Some(note) = self.row_notes.and_then(|n| n.get(r)) {
+            text.push('\n');
+            text.push_str(note);
+        }
         if !self.context.is_empty() {
             text.push('\n');
             text.push_str(self.context);
