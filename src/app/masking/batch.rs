@@ -234,7 +234,11 @@ pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchS
                 );
                 ui.colored_label(
                     ok(r.drift < 1e-6),
-                    format!("real tokens' outputs vs. alone: max change {:.2e}", r.drift),
+                    if r.drift == 0.0 {
+                        "real tokens' outputs vs. alone: identical".to_string()
+                    } else {
+                        format!("real tokens' outputs vs. alone: max change {:.2e}", r.drift)
+                    },
                 );
                 let context = format!("sequence {} · layer {layer} · head {head}", i + 1);
                 Heatmap {
