@@ -5,6 +5,7 @@ pub mod explorer;
 pub mod fonts;
 pub mod labs;
 pub mod masking;
+pub mod positions;
 pub mod probe;
 pub mod widgets;
 

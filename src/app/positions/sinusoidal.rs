@@ -1,0 +1,10 @@
+//! Sinusoidal and naive positional encodings (being written).
+
+#[derive(Default)]
+pub struct SinusoidalPanel {}
+
+impl SinusoidalPanel {
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        ui.label("sinusoidal");
+    }
+}
