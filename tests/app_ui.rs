@@ -264,7 +264,8 @@ fn a_long_input_is_cut_with_a_notice_and_drawn_as_one_texture() {
     let mut h = explorer();
     h.get_by_label("model").click();
     h.run_steps(2);
-    h.get_by_label("lm").click();
+    // The list is long: the entry may be scrolled out of view, so click it by its name.
+    h.get_by_label("lm").click_accesskit();
     h.run_steps(3);
     let long = "attention is all you need. ".repeat(8);
     h.get_by_label("Text").click();
@@ -354,4 +355,30 @@ fn the_padding_mask_toggle_changes_what_the_batch_shows() {
             .count(),
         0
     );
+}
+
+#[test]
+fn every_positions_section_opens() {
+    let mut h = explorer();
+    h.get_by_label("Positions").click();
+    h.run_steps(3);
+    for section in [
+        "Naive (t, t/N)",
+        "Learned table",
+        "ALiBi & relative",
+        "RoPE",
+        "Why at all: shuffle",
+        "Longer than trained",
+        "Sinusoidal",
+    ] {
+        h.get_by_label(section).click();
+        h.run_steps(3);
+        assert_eq!(h.state().positions.section.label(), section);
+    }
+    // The learned table refuses positions past its end with a message.
+    h.get_by_label("Learned table").click();
+    h.run_steps(2);
+    h.state_mut().positions.learned.position = 55;
+    h.run_steps(2);
+    h.get_by_label_contains("position 55: the table has 40 rows");
 }

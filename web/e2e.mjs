@@ -157,13 +157,21 @@ async function main() {
       ['masking:Padding in a batch', 'mask-batch.png'],
       ['masking:Three families', 'mask-families.png'],
       ['masking:Teacher forcing', 'mask-teacher.png'],
+      ['tab:Positions', 'pos-sinusoidal.png'],
+      ['positions:Naive (t, t/N)', 'pos-naive.png'],
+      ['positions:Learned table', 'pos-learned.png'],
+      ['positions:ALiBi & relative', 'pos-bias.png'],
+      ['positions:RoPE', 'pos-rope.png'],
+      ['positions:Why at all: shuffle', 'pos-permutation.png'],
+      ['positions:Longer than trained', 'pos-extrapolation.png'],
     ];
     for (const [name, file] of views) {
       const r = (await controls())[name];
       if (!record(`${name} is drawn`, !!r)) continue;
       await page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
       await page.mouse.move(5, 790);
-      await page.waitForTimeout(700);
+      // The extrapolation plot is measured live, a few cells per frame.
+      await page.waitForTimeout(name === 'positions:Longer than trained' ? 6000 : 700);
       await page.screenshot({ path: path.join(OUT, file), scale: 'device' });
       const n = distinctColours(readPng(path.join(OUT, file)));
       record(`${file} is not blank`, n >= 32, `${n} distinct colours`);

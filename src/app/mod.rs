@@ -35,6 +35,7 @@ struct Computed {
 pub enum View {
     Attention,
     Masking,
+    Positions,
     Scoring,
     Training,
 }
@@ -50,6 +51,7 @@ pub struct GlimpseApp {
     pub explorer: Explorer,
     pub scoring: labs::scoring::ScoringLab,
     pub masking: masking::MaskingLab,
+    pub positions: positions::PositionsLab,
     temperature: f32,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
@@ -77,6 +79,7 @@ impl Default for GlimpseApp {
             explorer: Explorer::default(),
             scoring: Default::default(),
             masking: Default::default(),
+            positions: Default::default(),
             temperature: 1.0,
             computed: None,
             pick_head: false,
@@ -421,6 +424,8 @@ impl GlimpseApp {
                 probe::control("tab:Attention", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Masking, "Masking");
                 probe::control("tab:Masking", tab.rect);
+                let tab = ui.selectable_value(&mut self.view, View::Positions, "Positions");
+                probe::control("tab:Positions", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Scoring, "Scoring");
                 probe::control("tab:Scoring", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
@@ -428,6 +433,10 @@ impl GlimpseApp {
                 ui.separator();
                 if self.view == View::Training {
                     ui.weak("train a model with Glimpse's own backward pass and watch its attention form");
+                    return;
+                }
+                if self.view == View::Positions {
+                    ui.weak("every positional scheme, drawn with the functions the model runs, on models trained with it");
                     return;
                 }
                 let mut chosen = self.model_name.clone();
@@ -449,6 +458,13 @@ impl GlimpseApp {
                 }
             });
         });
+        if self.view == View::Positions {
+            let fill = ui.visuals().panel_fill;
+            egui::CentralPanel::default()
+                .frame(egui::Frame::central_panel(ui.style()).fill(fill))
+                .show(ui, |ui| self.positions.ui(ui));
+            return;
+        }
         if self.view == View::Training {
             self.training.ui(ui);
             return;

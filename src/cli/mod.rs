@@ -93,6 +93,12 @@ pub enum Command {
         /// masking lab's demonstration of why the mask is there).
         #[arg(long)]
         no_causal_mask: bool,
+        /// Positional scheme: none, sinusoidal, learned, rope, alibi or relative.
+        #[arg(long)]
+        positional: Option<String>,
+        /// Longest sequence the model accepts (to run it later on longer inputs).
+        #[arg(long)]
+        max_len: Option<usize>,
     },
     /// Evaluate a model on held-out examples of its task.
     Eval {
@@ -107,6 +113,10 @@ pub enum Command {
         seed: u64,
         #[arg(long)]
         json: bool,
+        /// Instead: exact match at each of these source lengths (copy, reverse, sort), e.g.
+        /// `3..=16`, to see how far a model extrapolates past its training lengths.
+        #[arg(long)]
+        lengths: Option<String>,
     },
 }
 
@@ -429,14 +439,20 @@ pub fn run(cmd: Command) -> Result<String, String> {
             out,
             quiet,
             no_causal_mask,
+            positional,
+            max_len,
         } => train::train(
             &task,
             config.as_deref(),
             steps,
             seed,
             &out,
-            quiet,
-            no_causal_mask,
+            train::Overrides {
+                quiet,
+                no_causal_mask,
+                positional,
+                max_len,
+            },
         ),
         Command::Eval {
             model,
@@ -444,6 +460,34 @@ pub fn run(cmd: Command) -> Result<String, String> {
             examples,
             seed,
             json,
+            lengths: Some(spec),
+        } => {
+            let rows = train::eval_lengths(
+                &model,
+                task.as_deref(),
+                &parse_positions(&spec)?,
+                examples,
+                seed,
+            )?;
+            Ok(if json {
+                serde_json::to_string(&rows).unwrap_or_default()
+            } else {
+                rows.iter()
+                    .map(|r| match r.exact {
+                        Some(e) => format!("length {:3}: exact {:.1}%", r.length, 100.0 * e),
+                        None => format!("length {:3}: longer than the model accepts", r.length),
+                    })
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+        }
+        Command::Eval {
+            model,
+            task,
+            examples,
+            seed,
+            json,
+            lengths: None,
         } => {
             let stats = train::eval(&model, task.as_deref(), examples, seed)?;
             Ok(if json {

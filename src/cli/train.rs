@@ -1,9 +1,10 @@
 //! `glimpse train` and `glimpse eval`.
 
 use crate::model::checkpoint;
+use crate::model::Positional;
 use crate::train::optim::Schedule;
 use crate::train::tasks::TaskKind;
-use crate::train::trainer::{evaluate, EvalStats, TrainConfig, Trainer};
+use crate::train::trainer::{evaluate, exact_at_length, EvalStats, TrainConfig, Trainer};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -27,15 +28,45 @@ pub fn recipe_path(out: &Path) -> PathBuf {
     json.with_extension("recipe.json")
 }
 
+/// Command-line changes to a task's default training config.
+pub struct Overrides {
+    pub quiet: bool,
+    pub no_causal_mask: bool,
+    pub positional: Option<String>,
+    pub max_len: Option<usize>,
+}
+
+/// A positional scheme by name, with the defaults the app uses.
+fn parse_positional(name: &str) -> Result<Positional, String> {
+    Ok(match name {
+        "none" => Positional::None,
+        "sinusoidal" => Positional::Sinusoidal { base: 10000.0 },
+        "learned" => Positional::Learned,
+        "rope" => Positional::Rope { base: 10000.0 },
+        "alibi" => Positional::Alibi,
+        "relative" => Positional::Relative { max_distance: 8 },
+        other => {
+            return Err(format!(
+                "unknown --positional `{other}`; one of none, sinusoidal, learned, rope, alibi, relative"
+            ))
+        }
+    })
+}
+
 pub fn train(
     task: &str,
     config: Option<&Path>,
     steps: u64,
     seed: Option<u64>,
     out: &Path,
-    quiet: bool,
-    no_causal_mask: bool,
+    over: Overrides,
 ) -> Result<String, String> {
+    let Overrides {
+        quiet,
+        no_causal_mask,
+        positional,
+        max_len,
+    } = over;
     let task = TaskKind::from_name(task).ok_or_else(|| {
         let names: Vec<&str> = crate::train::tasks::ALL_TASKS
             .iter()
@@ -68,6 +99,18 @@ pub fn train(
     cfg.task = task;
     if no_causal_mask {
         cfg.causal = false;
+    }
+    if let Some(p) = positional {
+        cfg.positional = parse_positional(&p)?;
+    }
+    if let Some(n) = max_len {
+        let need = 2 * task.max_pieces() + 4;
+        if n < need || n > 4096 {
+            return Err(format!(
+                "--max-len {n} must be between {need} (what the task needs) and 4096"
+            ));
+        }
+        cfg.max_len = Some(n);
     }
     if let Some(s) = seed {
         cfg.seed = s;
@@ -129,12 +172,12 @@ pub fn train(
     Ok(text)
 }
 
-pub fn eval(
+/// A model (built-in name or path) and the task it is evaluated on (from `--task`, else from
+/// the recipe beside it), checked to share a vocabulary.
+fn model_and_task(
     model: &str,
     task: Option<&str>,
-    examples: usize,
-    seed: u64,
-) -> Result<EvalStats, String> {
+) -> Result<(crate::model::Model, TaskKind), String> {
     let m = super::resolve_model(model).map_err(|e| e.to_string())?;
     let task = match task {
         Some(t) => TaskKind::from_name(t).ok_or_else(|| format!("unknown task `{t}`"))?,
@@ -154,10 +197,60 @@ pub fn eval(
             task.name()
         ));
     }
+    Ok((m, task))
+}
+
+fn check_examples(examples: usize) -> Result<(), String> {
     if examples == 0 || examples > 100_000 {
         return Err(format!(
             "--examples {examples} must be between 1 and 100000"
         ));
     }
+    Ok(())
+}
+
+pub fn eval(
+    model: &str,
+    task: Option<&str>,
+    examples: usize,
+    seed: u64,
+) -> Result<EvalStats, String> {
+    let (m, task) = model_and_task(model, task)?;
+    check_examples(examples)?;
     evaluate(&m, task, examples, seed).map_err(|e| e.to_string())
+}
+
+/// Exact match at one source length.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LengthRow {
+    pub length: usize,
+    /// `None`: longer than the model accepts.
+    pub exact: Option<f32>,
+}
+
+pub fn eval_lengths(
+    model: &str,
+    task: Option<&str>,
+    lengths: &[usize],
+    examples: usize,
+    seed: u64,
+) -> Result<Vec<LengthRow>, String> {
+    let (m, task) = model_and_task(model, task)?;
+    check_examples(examples)?;
+    lengths
+        .iter()
+        .map(|&length| {
+            let exact =
+                exact_at_length(&m, task, length, examples, seed).map_err(|e| e.to_string())?;
+            if exact.is_none()
+                && !matches!(task, TaskKind::Copy | TaskKind::Reverse | TaskKind::Sort)
+            {
+                return Err(format!(
+                    "--lengths works for copy, reverse and sort, not {}",
+                    task.name()
+                ));
+            }
+            Ok(LengthRow { length, exact })
+        })
+        .collect()
 }

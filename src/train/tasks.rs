@@ -164,6 +164,26 @@ impl TaskKind {
         }
     }
 
+    /// A pair whose source has exactly `len` letters (copy, reverse, sort only), for testing
+    /// lengths a model never saw.
+    pub fn pair_of_length(self, rng: &mut Rng, len: usize) -> Option<Pair> {
+        let chars: Vec<char> = LETTERS.chars().collect();
+        let s: Vec<String> = (0..len)
+            .map(|_| chars[rng.below(chars.len())].to_string())
+            .collect();
+        let target = match self {
+            TaskKind::Copy => s.clone(),
+            TaskKind::Reverse => s.iter().rev().cloned().collect(),
+            TaskKind::Sort => {
+                let mut t = s.clone();
+                t.sort();
+                t
+            }
+            _ => return None,
+        };
+        Some(Pair { source: s, target })
+    }
+
     /// A fixed example whose attention the training lab redraws as the model learns.
     pub fn probe_pair(self) -> Pair {
         let chars = |s: &str| s.chars().map(String::from).collect::<Vec<_>>();

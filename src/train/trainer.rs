@@ -30,6 +30,10 @@ pub struct TrainConfig {
     /// Dropout rate during training (0 = none); evaluation never drops.
     #[serde(default)]
     pub dropout: f32,
+    /// Longest sequence the model accepts (default: what the task needs). A larger value lets
+    /// a model trained on short inputs be run on longer ones (the extrapolation experiment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_len: Option<usize>,
     /// Decoder self-attention causal while training (false: the masking lab's "cheater").
     #[serde(default = "yes", skip_serializing_if = "is_yes")]
     pub causal: bool,
@@ -74,6 +78,7 @@ impl TrainConfig {
             label_smoothing: 0.0,
             dropout,
             causal: true,
+            max_len: None,
             adam: AdamWConfig::default(),
             seed: 1,
         }
@@ -116,7 +121,7 @@ impl TrainConfig {
             n_kv_heads: self.n_heads,
             n_layers: self.n_layers,
             d_ff: self.d_ff,
-            max_len: 2 * task.max_pieces() + 4,
+            max_len: self.max_len.unwrap_or(2 * task.max_pieces() + 4),
             activation: Activation::Relu,
             norm: self.norm,
             ln_eps: 1e-5,
@@ -330,6 +335,32 @@ pub fn measure_throughput(config: TrainConfig, steps: u64) -> Result<Throughput>
         seconds,
         tokens_per_second: tokens as f64 / seconds.max(1e-9),
     })
+}
+
+/// Exact-match accuracy of greedy decoding on `n` sequences of exactly `len` pieces (copy,
+/// reverse and sort): how a model trained on short inputs copes with longer ones. `None`
+/// when the model cannot take inputs that long at all.
+pub fn exact_at_length(
+    model: &Model,
+    task: TaskKind,
+    len: usize,
+    n: usize,
+    seed: u64,
+) -> Result<Option<f32>> {
+    if len + 2 > model.config.max_len {
+        return Ok(None);
+    }
+    let mut rng = Rng::new(seed ^ (len as u64).wrapping_mul(0x9e37));
+    let mut exact = 0;
+    for _ in 0..n {
+        let Some(pair) = task.pair_of_length(&mut rng, len) else {
+            return Ok(None);
+        };
+        let ex = make_example(task, &model.tokenizer, &pair);
+        let wanted: Vec<u32> = ex.labels.clone();
+        exact += (greedy(model, task, &ex, wanted.len())? == wanted) as usize;
+    }
+    Ok(Some(exact as f32 / n.max(1) as f32))
 }
 
 /// Held-out evaluation of any model on a task.

@@ -64,3 +64,19 @@ pub fn show(
     }
     Some(out)
 }
+
+/// The weights of one head as a heatmap: query rows, key columns, masked cells hatched,
+/// viridis from 0 to 1. Callers adjust size and numbers with struct update syntax.
+pub fn weights_heatmap<'a>(attn: &'a AttentionTrace, head: usize, context: &'a str) -> Heatmap<'a> {
+    Heatmap {
+        allowed: Some(attn.mask.view()),
+        axis_names: ("query", "key"),
+        context,
+        ..Heatmap::new(
+            attn.weights.index_axis(ndarray::Axis(0), head),
+            &attn.query_tokens,
+            &attn.key_tokens,
+            ColorScale::Sequential { min: 0.0, max: 1.0 },
+        )
+    }
+}

@@ -542,14 +542,7 @@ impl ScoringLab {
             .include_y(0.0)
             .include_y(1.0)
             .y_axis_label("weight")
-            .x_axis_formatter(|m, _| {
-                let i = m.value.round();
-                if (m.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < names.len() {
-                    names[i as usize].clone()
-                } else {
-                    String::new()
-                }
-            })
+            .x_axis_formatter(|m, _| crate::app::widgets::category_label(names, m.value))
             .show(ui, |plot| {
                 plot.bar_chart(BarChart::new("weight", bars));
                 plot.hline(

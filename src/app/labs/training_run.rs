@@ -257,6 +257,8 @@ impl TrainingRun {
     }
 
     /// Called once per frame: an inline run trains its slice here.
+    // In the browser `Inline` is the only engine, so the pattern cannot fail there.
+    #[cfg_attr(target_arch = "wasm32", allow(irrefutable_let_patterns))]
     pub fn frame(&mut self) {
         if let Engine::Inline(r) = &mut self.engine {
             if lock(&self.shared).running {

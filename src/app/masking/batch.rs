@@ -2,7 +2,6 @@
 //! with and without the padding mask. Without it, weight leaks onto `<pad>` and a sequence's
 //! outputs change when padding is added; with it, they do not change at all.
 
-use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::tokenizer::PAD;
 use crate::model::{AttentionKind, ForwardOptions, Model, ModelInput, Trace};
@@ -242,16 +241,8 @@ pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchS
                 );
                 let context = format!("sequence {} · layer {layer} · head {head}", i + 1);
                 Heatmap {
-                    allowed: Some(a.mask.view()),
                     max_cell: 26.0,
-                    axis_names: ("query", "key"),
-                    context: &context,
-                    ..Heatmap::new(
-                        a.weights.index_axis(Axis(0), head),
-                        &a.query_tokens,
-                        &a.key_tokens,
-                        ColorScale::Sequential { min: 0.0, max: 1.0 },
-                    )
+                    ..crate::app::explorer::head::weights_heatmap(a, head, &context)
                 }
                 .show(ui);
             });
