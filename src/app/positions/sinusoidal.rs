@@ -124,6 +124,8 @@ pub struct SinusoidalPanel {
     pub t: usize,
     pub shift: usize,
     derived: Option<Derived>,
+    /// The trained model shown at the end (loaded once).
+    trained: Option<Result<crate::model::Model, String>>,
 }
 
 impl Default for SinusoidalPanel {
@@ -136,6 +138,7 @@ impl Default for SinusoidalPanel {
             t: 10,
             shift: 5,
             derived: None,
+            trained: None,
         }
     }
 }
@@ -231,6 +234,42 @@ impl SinusoidalPanel {
         ui.separator();
         self.rotation_view(ui);
         self.derived = Some(derived);
+        ui.separator();
+        self.trained_view(ui);
+    }
+
+    /// A trained model that adds exactly these encodings (d 32, base 10000): its encoder
+    /// self-attention on a short input.
+    fn trained_view(&mut self, ui: &mut egui::Ui) {
+        let model = self.trained.get_or_insert_with(|| {
+            crate::model::builtin::load("reverse").map_err(|e| e.to_string())
+        });
+        let Ok(model) = model else {
+            return;
+        };
+        ui.strong("On a trained model");
+        ui.label(format!(
+            "“reverse” (and translate, copy, sort) add these encodings with d = {} and base 10000 to their token embeddings. Its encoder self-attention, layer 0, on “abcdefgh”: with positions, heads can attend by place (to neighbours, to the start), not only by letter.",
+            model.config.d_model
+        ));
+        let input = model.prepare("abcdefgh", "").input;
+        let Ok(trace) = model.forward(&input, &crate::model::ForwardOptions::default()) else {
+            return;
+        };
+        let Some(a) = trace.attention(crate::model::AttentionKind::EncoderSelf, 0) else {
+            return;
+        };
+        ui.columns(model.config.n_heads, |cols| {
+            for (h, col) in cols.iter_mut().enumerate() {
+                col.label(format!("head {h}"));
+                let context = format!("reverse · encoder layer 0 · head {h}");
+                Heatmap {
+                    max_cell: 22.0,
+                    ..crate::app::explorer::head::weights_heatmap(a, h, &context)
+                }
+                .show(col);
+            }
+        });
     }
 
     fn band_view(&mut self, ui: &mut egui::Ui, derived: &Derived) {
