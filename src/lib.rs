@@ -6,6 +6,7 @@
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod decode;
 pub mod model;
 pub mod train;
 pub mod util;
