@@ -313,3 +313,57 @@ fn train_writes_a_model_and_recipe_that_eval_reads() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn beam_prints_the_whole_tree() {
+    let dir = std::env::temp_dir().join(format!("glimpse-beam-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table = dir.join("table.txt");
+    std::fs::write(
+        &table,
+        "<bos> -> the 0.5, a 0.4, <eos> 0.1\n<bos> the -> cat 0.4, dog 0.3, <eos> 0.3\n<bos> a -> cat 0.9, <eos> 0.1\n",
+    )
+    .unwrap();
+    let path = table.to_str().unwrap();
+    let v = json(&["beam", "--table", path, "--beam", "2", "--json"]);
+    let words = |r: &serde_json::Value| -> Vec<String> {
+        r["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(words(&v["ranking"][0]), ["a", "cat", "<eos>"]);
+    assert_eq!(words(&v["greedy"]), ["the", "cat", "<eos>"]);
+    let nodes = v["tree"]["nodes"].as_array().unwrap();
+    assert!(nodes.iter().any(|n| n["state"]["state"] == "pruned"));
+    for n in &nodes[1..] {
+        let parent = &nodes[n["parent"].as_u64().unwrap() as usize];
+        let sum = parent["cum"].as_f64().unwrap() + n["log_p"].as_f64().unwrap();
+        assert!((n["cum"].as_f64().unwrap() - sum).abs() < 1e-5);
+    }
+    let v = json(&[
+        "beam",
+        "--model",
+        "translate",
+        "--input",
+        "la zone économique européenne",
+        "--beam",
+        "3",
+        "--alpha",
+        "0.6",
+        "--json",
+    ]);
+    assert_eq!(
+        words(&v["ranking"][0]).join(" "),
+        "the european economic area <eos>"
+    );
+    fails(&["beam", "--input", "x"], "--model");
+    fails(&["beam", "--table", path, "--beam", "0"], "--beam");
+    fails(&["beam", "--table", "/nonexistent/table.txt"], "table.txt");
+    std::fs::write(&table, "<bos> the 0.5\n").unwrap();
+    fails(&["beam", "--table", path], "line 1");
+    fails(&["beam", "--model", "translate", "--input", ""], "source");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,6 +1,7 @@
 //! Headless subcommands. Each prints machine-readable JSON with `--json` (the same structs
 //! the app exports); errors go to stderr with a non-zero exit.
 
+pub mod beam;
 pub mod train;
 
 use crate::model::checkpoint;
@@ -40,6 +41,29 @@ pub enum Command {
         #[arg(long, default_value = "")]
         target: String,
         /// Softmax temperature τ.
+        #[arg(long, default_value_t = 1.0)]
+        temperature: f32,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Beam search as a tree: every hypothesis, its log-probabilities, and the ranking.
+    Beam {
+        /// A built-in model or a checkpoint (or use --table).
+        #[arg(long)]
+        model: Option<String>,
+        /// A typed next-token table instead of a model (format: `prefix -> token p, …`).
+        #[arg(long)]
+        table: Option<std::path::PathBuf>,
+        /// Source sentence (encoder–decoder) or prompt (decoder-only).
+        #[arg(long, default_value = "")]
+        input: String,
+        #[arg(long, default_value_t = 3)]
+        beam: usize,
+        /// Length normalisation: score = Σ log p / L^alpha.
+        #[arg(long, default_value_t = 0.0)]
+        alpha: f32,
+        #[arg(long, default_value_t = 20)]
+        max_len: usize,
         #[arg(long, default_value_t = 1.0)]
         temperature: f32,
         #[arg(long)]
@@ -431,6 +455,25 @@ fn models(as_json: bool) -> String {
 pub fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Models { json } => Ok(models(json)),
+        Command::Beam {
+            model,
+            table,
+            input,
+            beam,
+            alpha,
+            max_len,
+            temperature,
+            json,
+        } => beam::beam(beam::BeamArgs {
+            model: model.as_deref(),
+            table: table.as_deref(),
+            input: &input,
+            beam,
+            alpha,
+            max_len,
+            temperature,
+            json,
+        }),
         Command::Train {
             task,
             config,

@@ -37,6 +37,9 @@ pub enum NodeState {
     Finished,
     /// Still live when the length limit was reached.
     Stopped,
+    /// Still live when the search ended because (α = 0) a finished hypothesis already scored
+    /// higher than it ever can: each further token only lowers its score.
+    Outscored,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -186,8 +189,32 @@ impl BeamSearch {
             };
         }
         self.candidates.push(fresh);
+        if self.beam_is_decided() {
+            for n in self.nodes.iter_mut().filter(|n| n.state == NodeState::Live) {
+                n.state = NodeState::Outscored;
+            }
+        }
         self.done = self.live().is_empty();
         Ok(!self.done)
+    }
+
+    /// The search can stop early only when that is provably safe: without length
+    /// normalisation scores only fall as a hypothesis grows, so once the best finished score
+    /// is above every live one nothing can overtake it. (With α > 0 it runs to the end.)
+    fn beam_is_decided(&self) -> bool {
+        let best_done = self
+            .nodes
+            .iter()
+            .filter(|n| n.state == NodeState::Finished)
+            .map(|n| n.score)
+            .fold(f32::NEG_INFINITY, f32::max);
+        let best_live = self
+            .nodes
+            .iter()
+            .filter(|n| n.state == NodeState::Live)
+            .map(|n| n.score)
+            .fold(f32::NEG_INFINITY, f32::max);
+        self.config.alpha == 0.0 && best_done >= best_live
     }
 
     /// Run to the end.
@@ -201,7 +228,12 @@ impl BeamSearch {
         let mut done: Vec<usize> = self
             .nodes
             .iter()
-            .filter(|n| matches!(n.state, NodeState::Finished | NodeState::Stopped))
+            .filter(|n| {
+                matches!(
+                    n.state,
+                    NodeState::Finished | NodeState::Stopped | NodeState::Outscored
+                )
+            })
             .map(|n| n.id)
             .collect();
         done.sort_by(|&a, &b| {
