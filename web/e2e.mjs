@@ -164,6 +164,13 @@ async function main() {
       ['positions:RoPE', 'pos-rope.png'],
       ['positions:Why at all: shuffle', 'pos-permutation.png'],
       ['positions:Longer than trained', 'pos-extrapolation.png'],
+      ['tab:Decoding', 'decode-start.png'],
+      ['decoding:step', 'decode-step1.png'],
+      ['decoding:step', 'decode-step2.png'],
+      ['decoding:step', 'decode-step3.png'],
+      ['decoding:typed table', 'decode-table-start.png'],
+      ['decoding:step', 'decode-table-step1.png'],
+      ['decoding:step', 'decode-table-step2.png'],
     ];
     for (const [name, file] of views) {
       const r = (await controls())[name];

@@ -1,6 +1,7 @@
 //! The egui app: navigation, shared state, the loaded model, and the views that draw its
 //! trace.
 
+pub mod decoding;
 pub mod explorer;
 pub mod fonts;
 pub mod labs;
@@ -36,6 +37,7 @@ pub enum View {
     Attention,
     Masking,
     Positions,
+    Decoding,
     Scoring,
     Training,
 }
@@ -52,6 +54,7 @@ pub struct GlimpseApp {
     pub scoring: labs::scoring::ScoringLab,
     pub masking: masking::MaskingLab,
     pub positions: positions::PositionsLab,
+    pub decoding: decoding::DecodingLab,
     temperature: f32,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
@@ -80,6 +83,7 @@ impl Default for GlimpseApp {
             scoring: Default::default(),
             masking: Default::default(),
             positions: Default::default(),
+            decoding: Default::default(),
             temperature: 1.0,
             computed: None,
             pick_head: false,
@@ -426,6 +430,8 @@ impl GlimpseApp {
                 probe::control("tab:Masking", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Positions, "Positions");
                 probe::control("tab:Positions", tab.rect);
+                let tab = ui.selectable_value(&mut self.view, View::Decoding, "Decoding");
+                probe::control("tab:Decoding", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Scoring, "Scoring");
                 probe::control("tab:Scoring", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
@@ -437,6 +443,10 @@ impl GlimpseApp {
                 }
                 if self.view == View::Positions {
                     ui.weak("every positional scheme, drawn with the functions the model runs, on models trained with it");
+                    return;
+                }
+                if self.view == View::Decoding {
+                    ui.weak("beam search as a tree, one step at a time; greedy, sampling and the KV cache");
                     return;
                 }
                 let mut chosen = self.model_name.clone();
@@ -458,11 +468,14 @@ impl GlimpseApp {
                 }
             });
         });
-        if self.view == View::Positions {
+        if matches!(self.view, View::Positions | View::Decoding) {
             let fill = ui.visuals().panel_fill;
             egui::CentralPanel::default()
                 .frame(egui::Frame::central_panel(ui.style()).fill(fill))
-                .show(ui, |ui| self.positions.ui(ui));
+                .show(ui, |ui| match self.view {
+                    View::Decoding => self.decoding.ui(ui),
+                    _ => self.positions.ui(ui),
+                });
             return;
         }
         if self.view == View::Training {

@@ -1,0 +1,261 @@
+//! What the key/value cache saves: greedy decoding twice, with and without it, measuring
+//! every step's work.
+
+use super::session::{build, Models, Settings, SourceKind};
+use super::tree::visible;
+use crate::decode::beam::greedy;
+use crate::decode::source::Work;
+use crate::model::ModelConfig;
+use egui::{RichText, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+
+/// One greedy step of both runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KvRow {
+    pub token: String,
+    /// This step's work with the cache, and without.
+    pub cached: Work,
+    pub plain: Work,
+    /// Floats held in the cache after the step.
+    pub cache_floats: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct KvRun {
+    pub rows: Vec<KvRow>,
+    /// Both runs chose the same tokens.
+    pub same: bool,
+}
+
+/// The comparison for one source and its settings.
+pub struct KvComparison {
+    key: (SourceKind, String, u32, usize),
+    pub result: Result<KvRun, String>,
+}
+
+fn key(s: &Settings) -> (SourceKind, String, u32, usize) {
+    (
+        s.kind,
+        s.text().to_string(),
+        s.temperature.to_bits(),
+        s.max_len,
+    )
+}
+
+/// Keys and values of every layer for `positions` positions.
+pub fn cache_floats(config: &ModelConfig, positions: usize) -> usize {
+    config.n_layers * 2 * positions * config.n_kv_heads * config.d_head()
+}
+
+/// Greedy decoding one step at a time, with each step's work and the prefix length fed.
+fn measured(
+    settings: &Settings,
+    models: &mut Models,
+    use_cache: bool,
+) -> Result<Vec<(u32, String, Work, usize)>, String> {
+    let mut built = build(settings, models, settings.temperature, use_cache)?;
+    let src = built.source.as_mut();
+    let mut prefix = built.prompt.clone();
+    let mut out = Vec::new();
+    for _ in 0..built.max_len {
+        let before = src.work();
+        let (ids, _) = greedy(src, &prefix, 1)?;
+        let Some(&t) = ids.first() else { break };
+        let after = src.work();
+        let work = Work {
+            calls: after.calls - before.calls,
+            positions: after.positions - before.positions,
+            seconds: after.seconds - before.seconds,
+        };
+        out.push((t, src.token(t), work, prefix.len()));
+        prefix.push(t);
+        if t == src.eos() {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+fn compare(settings: &Settings, models: &mut Models) -> Result<KvRun, String> {
+    let config = models.get(settings.kind)?.config.clone();
+    let cached = measured(settings, models, true)?;
+    let plain = measured(settings, models, false)?;
+    let same = cached.iter().map(|r| r.0).eq(plain.iter().map(|r| r.0));
+    let rows = cached
+        .into_iter()
+        .zip(plain)
+        .map(|((_, token, c, len), (_, _, p, _))| KvRow {
+            token,
+            cached: c,
+            plain: p,
+            cache_floats: cache_floats(&config, len),
+        })
+        .collect();
+    Ok(KvRun { rows, same })
+}
+
+/// The comparison, recomputed when the source or its settings change.
+pub fn ensure<'a>(
+    slot: &'a mut Option<KvComparison>,
+    settings: &Settings,
+    models: &mut Models,
+) -> &'a KvComparison {
+    let k = key(settings);
+    if slot.as_ref().is_some_and(|c| c.key != k) {
+        *slot = None;
+    }
+    slot.get_or_insert_with(|| KvComparison {
+        result: compare(settings, models),
+        key: k,
+    })
+}
+
+pub fn show(
+    ui: &mut Ui,
+    slot: &mut Option<KvComparison>,
+    settings: &Settings,
+    models: &mut Models,
+) {
+    if settings.kind == SourceKind::Table {
+        ui.label("A typed table computes nothing: it has no keys and values to cache.");
+        return;
+    }
+    ui.label(
+        "With the cache each step computes one new position and reuses the keys and values of \
+         the others; without it every step recomputes the whole prefix (quadratic total work). \
+         Both produce the same tokens.",
+    );
+    match &ensure(slot, settings, models).result {
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        Ok(run) => {
+            if let Ok(m) = models.get(settings.kind) {
+                let c = &m.config;
+                ui.weak(format!(
+                    "cache size = {} layers × 2 (K and V) × positions × {} (heads × d_head) floats",
+                    c.n_layers,
+                    c.n_kv_heads * c.d_head()
+                ));
+            }
+            verdict(ui, run);
+            table(ui, run);
+            plot(ui, run);
+        }
+    }
+}
+
+fn verdict(ui: &mut Ui, run: &KvRun) {
+    if run.same {
+        ui.label(format!(
+            "Same tokens with and without the cache ({} steps).",
+            run.rows.len()
+        ));
+    } else {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            "The cached and recomputed runs chose different tokens.",
+        );
+    }
+}
+
+fn table(ui: &mut Ui, run: &KvRun) {
+    egui::ScrollArea::vertical()
+        .id_salt("decoding_kv")
+        .max_height(240.0)
+        .show(ui, |ui| {
+            egui::Grid::new("decoding_kv_grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for h in [
+                        "step",
+                        "token",
+                        "cached: positions",
+                        "total",
+                        "time",
+                        "recomputed: positions",
+                        "total",
+                        "time",
+                        "cache size (floats)",
+                    ] {
+                        ui.label(RichText::new(h).strong());
+                    }
+                    ui.end_row();
+                    let (mut c, mut p) = (Work::default(), Work::default());
+                    for (i, r) in run.rows.iter().enumerate() {
+                        c = add(c, r.cached);
+                        p = add(p, r.plain);
+                        ui.label((i + 1).to_string());
+                        ui.label(RichText::new(visible(&r.token)).monospace());
+                        ui.label(r.cached.positions.to_string());
+                        ui.label(c.positions.to_string());
+                        ui.label(ms(c.seconds));
+                        ui.label(r.plain.positions.to_string());
+                        ui.label(p.positions.to_string());
+                        ui.label(ms(p.seconds));
+                        ui.label(format!(
+                            "{} ({:.1} KiB)",
+                            r.cache_floats,
+                            r.cache_floats as f64 * 4.0 / 1024.0
+                        ));
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+fn add(a: Work, b: Work) -> Work {
+    Work {
+        calls: a.calls + b.calls,
+        positions: a.positions + b.positions,
+        seconds: a.seconds + b.seconds,
+    }
+}
+
+fn ms(seconds: f64) -> String {
+    format!("{:.2} ms", seconds * 1e3)
+}
+
+/// Cumulative positions computed against step, both runs.
+fn plot(ui: &mut Ui, run: &KvRun) {
+    let cumulative = |f: fn(&KvRow) -> usize| -> Vec<[f64; 2]> {
+        let mut total = 0;
+        run.rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                total += f(r);
+                [(i + 1) as f64, total as f64]
+            })
+            .collect()
+    };
+    let cached = cumulative(|r| r.cached.positions);
+    let plain = cumulative(|r| r.plain.positions);
+    ui.label("positions computed so far, against step");
+    Plot::new("decoding_kv_plot")
+        .height(180.0)
+        .allow_scroll(false)
+        .legend(Legend::default())
+        .show(ui, |p| {
+            p.line(Line::new("with the cache", PlotPoints::from(cached)));
+            p.line(Line::new("recomputing", PlotPoints::from(plain)));
+        });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cache_computes_one_position_a_step_and_agrees() {
+        let settings = Settings::default();
+        let mut models = Models::default();
+        let run = compare(&settings, &mut models).unwrap();
+        assert!(run.same && run.rows.len() > 2);
+        for (i, r) in run.rows.iter().enumerate() {
+            assert_eq!(r.cached.positions, 1);
+            assert_eq!(r.plain.positions, i + 1);
+        }
+        assert!(run.rows[1].cache_floats == 2 * run.rows[0].cache_floats);
+    }
+}

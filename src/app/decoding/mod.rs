@@ -1,0 +1,320 @@
+//! The decoding lab: beam search drawn as a growing tree over a trained model or a typed
+//! table, stepped by hand or played, next to greedy decoding, with the attention behind any
+//! hypothesis, seeded sampling, and what the key/value cache saves.
+
+pub mod attention;
+pub mod cache;
+pub mod layout;
+pub mod sampling;
+pub mod session;
+pub mod table;
+pub mod tree;
+
+#[cfg(test)]
+mod tests;
+
+use attention::AttentionView;
+use cache::KvComparison;
+use egui::{Key, Modifiers, RichText, Ui};
+use sampling::Sampling;
+use session::{replay, Models, Search, Settings, SourceKind};
+
+/// Seconds between steps while playing.
+const PLAY_INTERVAL: f64 = 0.5;
+
+/// The lab's state; every field a test may want to drive is public.
+#[derive(Default)]
+pub struct DecodingLab {
+    pub settings: Settings,
+    /// The search for `settings` (or why there is none).
+    pub search: Option<Result<Search, String>>,
+    /// The clicked node.
+    pub selected: Option<usize>,
+    pub playing: bool,
+    pub attention: AttentionView,
+    pub sampling: Sampling,
+    pub kv: Option<KvComparison>,
+    models: Models,
+    /// The settings the last build (successful or not) came from.
+    built_from: Option<Settings>,
+    /// When the last played step happened (egui input time).
+    last_tick: f64,
+}
+
+impl DecodingLab {
+    pub fn ui(&mut self, ui: &mut Ui) {
+        egui::ScrollArea::vertical()
+            .id_salt("decoding_lab")
+            .auto_shrink(false)
+            .show(ui, |ui| self.contents(ui));
+    }
+
+    /// The search, when there is one.
+    pub fn current(&self) -> Option<&Search> {
+        self.search.as_ref().and_then(|s| s.as_ref().ok())
+    }
+
+    fn current_mut(&mut self) -> Option<&mut Search> {
+        self.search.as_mut().and_then(|s| s.as_mut().ok())
+    }
+
+    /// Steps taken by the current search (0 without one).
+    pub fn steps(&self) -> usize {
+        self.current().map_or(0, Search::steps)
+    }
+
+    /// Start again when a setting or text changed since the search was built.
+    fn refresh(&mut self) {
+        if self.built_from.as_ref() != Some(&self.settings) {
+            self.reset();
+        }
+    }
+
+    pub fn reset(&mut self) {
+        self.rebuild(0);
+    }
+
+    /// A fresh search replayed to `steps` steps.
+    fn rebuild(&mut self, steps: usize) {
+        self.search = Some(replay(&self.settings, &mut self.models, steps));
+        self.built_from = Some(self.settings.clone());
+        self.playing = false;
+        let nodes = self.current().map_or(0, |s| s.beam.nodes.len());
+        self.selected = self.selected.filter(|&i| i < nodes && steps > 0);
+    }
+
+    pub fn step(&mut self) {
+        if let Some(s) = self.current_mut() {
+            s.step();
+        }
+    }
+
+    /// One step back: the engine is deterministic, so replay one step fewer.
+    pub fn back(&mut self) {
+        let k = self.steps();
+        if k > 0 {
+            self.rebuild(k - 1);
+        }
+    }
+
+    pub fn run_to_end(&mut self) {
+        if let Some(s) = self.current_mut() {
+            s.run_to_end();
+        }
+        self.playing = false;
+    }
+
+    pub fn done(&self) -> bool {
+        self.current().is_none_or(Search::done)
+    }
+
+    fn contents(&mut self, ui: &mut Ui) {
+        ui.heading("Decoding: beam search, greedy and sampling");
+        ui.label(
+            "A model gives a probability for every next token. Greedy decoding takes the most \
+             likely one each time; beam search keeps the B best partial sentences (the beam) \
+             and can find a likelier whole sentence that starts with a less likely word.",
+        );
+        self.source_picker(ui);
+        self.controls(ui);
+        self.refresh();
+        self.keys(ui);
+        self.tick(ui);
+        self.stepping(ui);
+        ui.separator();
+        match &self.search {
+            Some(Ok(search)) => {
+                show_search(ui, search, &mut self.selected, &mut self.attention);
+            }
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            None => {}
+        }
+        ui.separator();
+        egui::CollapsingHeader::new("Sampling")
+            .id_salt("decoding_sampling")
+            .show(ui, |ui| {
+                self.sampling.show(ui, &self.settings, &mut self.models);
+            });
+        egui::CollapsingHeader::new("KV cache")
+            .id_salt("decoding_kv")
+            .show(ui, |ui| {
+                cache::show(ui, &mut self.kv, &self.settings, &mut self.models);
+            });
+    }
+
+    fn source_picker(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.label("Probabilities from:");
+            for kind in SourceKind::ALL {
+                let chip = ui.selectable_value(&mut self.settings.kind, kind, kind.label());
+                crate::app::probe::control(&format!("decoding:{}", kind.label()), chip.rect);
+            }
+        });
+        let s = &mut self.settings;
+        match s.kind {
+            SourceKind::Translate => {
+                ui.horizontal(|ui| {
+                    let l = ui.label("French sentence to translate:");
+                    ui.add(egui::TextEdit::singleline(&mut s.translate_text).desired_width(360.0))
+                        .labelled_by(l.id);
+                });
+            }
+            SourceKind::Lm => {
+                ui.horizontal(|ui| {
+                    let l = ui.label("text for the LM to continue:");
+                    ui.add(egui::TextEdit::singleline(&mut s.lm_text).desired_width(360.0))
+                        .labelled_by(l.id);
+                });
+            }
+            SourceKind::Table => {
+                let l = ui.label(
+                    "next-token table, one prefix per line (`prefix -> token p, token p`; a \
+                     prefix without a line ends with <eos>):",
+                );
+                ui.add(
+                    egui::TextEdit::multiline(&mut s.table_text)
+                        .code_editor()
+                        .desired_rows(8)
+                        .desired_width(f32::INFINITY),
+                )
+                .labelled_by(l.id);
+            }
+        }
+    }
+
+    fn controls(&mut self, ui: &mut Ui) {
+        let s = &mut self.settings;
+        ui.horizontal_wrapped(|ui| {
+            ui.add(egui::Slider::new(&mut s.width, 1..=8).text("beam width"));
+            ui.add(egui::Slider::new(&mut s.alpha, 0.0..=2.0).text("α (length normalisation)"));
+            ui.add(egui::Slider::new(&mut s.max_len, 1..=30).text("max length"));
+            ui.add(
+                egui::Slider::new(&mut s.temperature, 0.1..=3.0)
+                    .logarithmic(true)
+                    .text("temperature"),
+            );
+            ui.checkbox(&mut s.use_cache, "use KV cache");
+        });
+    }
+
+    /// Right arrow steps, left goes back, space plays or pauses, unless a widget (a text
+    /// box) has the keyboard.
+    fn keys(&mut self, ui: &mut Ui) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let pressed = |key| ui.input_mut(|i| i.consume_key(Modifiers::NONE, key));
+        if pressed(Key::ArrowRight) {
+            self.step();
+        }
+        if pressed(Key::ArrowLeft) {
+            self.back();
+        }
+        if pressed(Key::Space) {
+            self.toggle_play(ui);
+        }
+    }
+
+    fn toggle_play(&mut self, ui: &Ui) {
+        self.playing = !self.playing && !self.done();
+        self.last_tick = ui.input(|i| i.time);
+    }
+
+    /// While playing, a step every half second.
+    fn tick(&mut self, ui: &Ui) {
+        if !self.playing {
+            return;
+        }
+        let now = ui.input(|i| i.time);
+        if now - self.last_tick >= PLAY_INTERVAL {
+            self.step();
+            self.last_tick = now;
+        }
+        if self.done() {
+            self.playing = false;
+        } else {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(PLAY_INTERVAL));
+        }
+    }
+
+    fn stepping(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("Reset").clicked() {
+                self.reset();
+            }
+            if ui.button("◀ Back").clicked() {
+                self.back();
+            }
+            let step = ui.button("Step ▶");
+            crate::app::probe::control("decoding:step", step.rect);
+            if step.clicked() {
+                self.step();
+            }
+            let play = if self.playing { "Pause" } else { "Play" };
+            if ui.button(play).clicked() {
+                self.toggle_play(ui);
+            }
+            if ui.button("Run to end").clicked() {
+                self.run_to_end();
+            }
+            ui.label(self.progress());
+            ui.weak("keys: → step · ← back · space play/pause");
+        });
+    }
+
+    /// "step k of at most N", or "step k of k (done)".
+    pub fn progress(&self) -> String {
+        let Some(s) = self.current() else {
+            return "no search".into();
+        };
+        let k = s.steps();
+        if s.done() {
+            format!("step {k} of {k} (done)")
+        } else {
+            format!("step {k} of at most {}", s.beam.config.max_len)
+        }
+    }
+}
+
+/// The tree, this step's candidates, the final ranking and the selected node's attention.
+fn show_search(
+    ui: &mut Ui,
+    search: &Search,
+    selected: &mut Option<usize>,
+    attention: &mut AttentionView,
+) {
+    if let Some(e) = &search.error {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            format!("the search stopped: {e}"),
+        );
+    }
+    if search.built.max_len < search.settings.max_len {
+        ui.weak(format!(
+            "The model has room for {} more tokens after this prompt.",
+            search.built.max_len
+        ));
+    }
+    ui.label(RichText::new("The search tree").strong());
+    tree::show(ui, search, selected);
+    tree::legend(ui);
+    ui.separator();
+    ui.label(RichText::new("This step's candidates").strong());
+    match table::viewed_step(search, *selected) {
+        Some(step) => table::candidates(ui, search, step),
+        None => {
+            ui.label("Press Step ▶ (or →) to expand the start.");
+        }
+    }
+    if search.done() {
+        ui.separator();
+        ui.label(RichText::new("Final ranking").strong());
+        table::ranking(ui, search);
+    }
+    ui.separator();
+    ui.label(RichText::new("Attention of the selected hypothesis").strong());
+    attention.show(ui, search, *selected);
+}

@@ -1,0 +1,312 @@
+//! The search being shown: the settings it was built from, its source of probabilities, and
+//! the beam tree so far. Rebuilt from scratch whenever a setting changes; "back" replays.
+
+use crate::decode::beam::greedy;
+use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
+use crate::model::builtin;
+use crate::model::tokenizer::BOS;
+use crate::model::Model;
+
+/// Where next-token probabilities come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    Translate,
+    Lm,
+    Table,
+}
+
+impl SourceKind {
+    pub const ALL: [SourceKind; 3] = [SourceKind::Translate, SourceKind::Lm, SourceKind::Table];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            SourceKind::Translate => "translation model",
+            SourceKind::Lm => "character LM",
+            SourceKind::Table => "typed table",
+        }
+    }
+
+    /// The built-in model behind it.
+    pub fn model_name(self) -> Option<&'static str> {
+        match self {
+            SourceKind::Translate => Some("translate"),
+            SourceKind::Lm => Some("lm"),
+            SourceKind::Table => None,
+        }
+    }
+}
+
+/// Everything a search depends on; a change starts it again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub kind: SourceKind,
+    /// The sentence the translation model translates.
+    pub translate_text: String,
+    /// The text the character LM continues.
+    pub lm_text: String,
+    /// The typed table of next-token probabilities.
+    pub table_text: String,
+    pub width: usize,
+    pub alpha: f32,
+    pub max_len: usize,
+    pub temperature: f32,
+    pub use_cache: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            kind: SourceKind::Translate,
+            translate_text: builtin::info("translate")
+                .map_or("la zone économique européenne", |i| i.example_source)
+                .to_string(),
+            lm_text: "the cat ".into(),
+            table_text: crate::decode::table::TEXTBOOK.into(),
+            width: 3,
+            alpha: 0.0,
+            max_len: 12,
+            temperature: 1.0,
+            use_cache: true,
+        }
+    }
+}
+
+impl Settings {
+    /// The text box of the current source.
+    pub fn text(&self) -> &str {
+        match self.kind {
+            SourceKind::Translate => &self.translate_text,
+            SourceKind::Lm => &self.lm_text,
+            SourceKind::Table => &self.table_text,
+        }
+    }
+}
+
+/// The two built-in models, loaded the first time they are needed.
+#[derive(Default)]
+pub struct Models {
+    translate: Option<Result<Model, String>>,
+    lm: Option<Result<Model, String>>,
+}
+
+impl Models {
+    pub fn get(&mut self, kind: SourceKind) -> Result<&Model, String> {
+        let slot = match kind {
+            SourceKind::Translate => &mut self.translate,
+            SourceKind::Lm => &mut self.lm,
+            SourceKind::Table => return Err("a typed table has no model".into()),
+        };
+        let name = kind.model_name().unwrap_or_default();
+        slot.get_or_insert_with(|| builtin::load(name).map_err(|e| format!("{name}: {e}")))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// A source of probabilities with the prompt its hypotheses start from.
+pub struct Built {
+    pub source: Box<dyn Source>,
+    /// `<bos>` (and, for the LM, the typed text).
+    pub prompt: Vec<u32>,
+    /// The encoder's input ids (translation only), for the attention view.
+    pub encoder: Vec<u32>,
+    /// Most tokens that can be generated: the setting, or less where the model's length ends.
+    pub max_len: usize,
+}
+
+/// A fresh source for `settings`, with its own temperature and cache choice.
+pub fn build(
+    settings: &Settings,
+    models: &mut Models,
+    temperature: f32,
+    use_cache: bool,
+) -> Result<Built, String> {
+    let text = settings.text();
+    if settings.kind == SourceKind::Table {
+        let source = TableSource::parse(text, temperature)?;
+        return Ok(Built {
+            source: Box::new(source),
+            prompt: vec![BOS],
+            encoder: vec![],
+            max_len: settings.max_len,
+        });
+    }
+    let model = models.get(settings.kind)?.clone();
+    let prepared = model.prepare(text, "");
+    if prepared.unknown > 0 {
+        return Err(format!(
+            "{} piece(s) of the text are not in {}'s vocabulary",
+            prepared.unknown, model.config.name
+        ));
+    }
+    let prompt = if model.config.family.has_encoder() {
+        vec![BOS]
+    } else {
+        prepared.input.target
+    };
+    // The last prefix fed to the model must fit its positions.
+    let room = (model.config.max_len + 1).saturating_sub(prompt.len());
+    if room == 0 {
+        return Err(format!(
+            "the prompt fills all {} positions of the model",
+            model.config.max_len
+        ));
+    }
+    let source = ModelSource::new(model, text, temperature, use_cache)?;
+    Ok(Built {
+        encoder: source.source_ids().to_vec(),
+        source: Box::new(source),
+        prompt,
+        max_len: settings.max_len.min(room),
+    })
+}
+
+/// A beam search under way, with everything needed to replay it.
+pub struct Search {
+    pub settings: Settings,
+    pub built: Built,
+    pub beam: BeamSearch,
+    /// An error from the source while stepping (the search stops there).
+    pub error: Option<String>,
+    /// Greedy decoding with the same source settings: its tokens and cumulative log p.
+    pub greedy: Result<(Vec<String>, f32), String>,
+}
+
+impl Search {
+    pub fn new(settings: &Settings, models: &mut Models) -> Result<Self, String> {
+        let built = build(settings, models, settings.temperature, settings.use_cache)?;
+        let config = BeamConfig {
+            width: settings.width,
+            alpha: settings.alpha,
+            max_len: built.max_len,
+        };
+        let beam = BeamSearch::new(built.source.as_ref(), config, &built.prompt);
+        let mut fresh = build(settings, models, settings.temperature, settings.use_cache)?;
+        let greedy = greedy(fresh.source.as_mut(), &fresh.prompt, fresh.max_len)
+            .map(|(ids, cum)| (ids.iter().map(|&t| fresh.source.token(t)).collect(), cum));
+        Ok(Self {
+            settings: settings.clone(),
+            built,
+            beam,
+            error: None,
+            greedy,
+        })
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> usize {
+        self.beam.candidates.len()
+    }
+
+    pub fn done(&self) -> bool {
+        self.beam.done || self.error.is_some()
+    }
+
+    /// One step of the search; false when there was nothing left to do.
+    pub fn step(&mut self) -> bool {
+        if self.done() {
+            return false;
+        }
+        match self
+            .beam
+            .step(self.built.source.as_mut(), &self.built.prompt)
+        {
+            Ok(_) => true,
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    pub fn run_to_end(&mut self) {
+        while self.step() {}
+    }
+
+    /// The prefix ids of a node, prompt included.
+    pub fn prefix(&self, node: usize) -> Vec<u32> {
+        self.beam.prefix(&self.built.prompt, node)
+    }
+
+    /// The generated text of a node, tokens joined as the source writes them.
+    pub fn hypothesis(&self, node: usize) -> String {
+        join(self.settings.kind, &self.beam.tokens(node))
+    }
+}
+
+/// Tokens as one string: the character LM's characters run together, words get spaces.
+pub fn join(kind: SourceKind, tokens: &[String]) -> String {
+    let sep = if kind == SourceKind::Lm { "" } else { " " };
+    tokens.join(sep)
+}
+
+/// A search for `settings` that has taken `steps` steps (the engine is deterministic, so
+/// going back is replaying one step fewer).
+pub fn replay(settings: &Settings, models: &mut Models, steps: usize) -> Result<Search, String> {
+    let mut s = Search::new(settings, models)?;
+    for _ in 0..steps {
+        if !s.step() {
+            break;
+        }
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(width: usize) -> Settings {
+        Settings {
+            kind: SourceKind::Table,
+            width,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_textbook_table_beats_greedy_in_three_steps() {
+        let mut models = Models::default();
+        let mut s = Search::new(&table(2), &mut models).unwrap();
+        for _ in 0..3 {
+            assert!(s.step());
+        }
+        assert!(s.done() && !s.step());
+        let best = s.beam.ranking()[0];
+        assert_eq!(s.hypothesis(best), "a cat <eos>");
+        assert_eq!(s.greedy.as_ref().unwrap().0.join(" "), "the cat <eos>");
+        let back = replay(&table(2), &mut models, 2).unwrap();
+        assert_eq!(back.steps(), 2);
+    }
+
+    #[test]
+    fn the_lm_prompt_keeps_the_search_inside_the_model() {
+        let mut models = Models::default();
+        let settings = Settings {
+            kind: SourceKind::Lm,
+            max_len: 30,
+            width: 2,
+            ..Default::default()
+        };
+        let mut s = Search::new(&settings, &mut models).unwrap();
+        assert_eq!(s.built.prompt[0], BOS);
+        s.run_to_end();
+        assert!(s.error.is_none(), "{:?}", s.error);
+        assert!(!s.beam.ranking().is_empty());
+    }
+
+    #[test]
+    fn bad_text_is_an_error() {
+        let mut models = Models::default();
+        let bad = Settings {
+            table_text: "<bos> the 0.5".into(),
+            ..table(2)
+        };
+        assert!(Search::new(&bad, &mut models).is_err());
+        let empty = Settings {
+            translate_text: String::new(),
+            ..Default::default()
+        };
+        assert!(Search::new(&empty, &mut models).is_err());
+    }
+}

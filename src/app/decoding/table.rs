@@ -1,0 +1,133 @@
+//! The numbers behind the tree: one step's candidates in rank order, and the final ranking
+//! next to what greedy decoding would have said.
+
+use super::session::Search;
+use super::tree::{describe, signed};
+use crate::decode::NodeState;
+use egui::{RichText, Ui};
+
+/// The step whose candidates to list: the selected node's, else the last one taken.
+pub fn viewed_step(search: &Search, selected: Option<usize>) -> Option<usize> {
+    let last = search.steps();
+    let chosen = selected
+        .and_then(|i| search.beam.nodes.get(i))
+        .map(|n| n.step)
+        .filter(|&s| s >= 1 && s <= last);
+    chosen.or((last > 0).then_some(last))
+}
+
+/// Step `step`'s candidates: rank, hypothesis, log p, cumulative, score, kept or pruned.
+pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
+    let alpha = search.settings.alpha;
+    ui.label(format!(
+        "Step {step}: every live hypothesis proposes its {} best next tokens; all are ranked by \
+         score = cumulative log p / L^α (α = {alpha:.2}) and the best {} are kept.",
+        search.beam.config.width, search.beam.config.width
+    ));
+    let Some(ids) = search.beam.candidates.get(step - 1) else {
+        return;
+    };
+    egui::ScrollArea::vertical()
+        .id_salt("decoding_candidates")
+        .max_height(260.0)
+        .show(ui, |ui| {
+            egui::Grid::new("decoding_candidates_grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for h in [
+                        "rank",
+                        "hypothesis",
+                        "log p (new token)",
+                        "cumulative",
+                        "score",
+                        "",
+                    ] {
+                        ui.label(RichText::new(h).strong());
+                    }
+                    ui.end_row();
+                    for (rank, &id) in ids.iter().enumerate() {
+                        let n = &search.beam.nodes[id];
+                        ui.label((rank + 1).to_string());
+                        ui.label(RichText::new(search.hypothesis(id)).monospace());
+                        ui.label(signed(n.log_p));
+                        ui.label(signed(n.cum));
+                        ui.label(signed(n.score));
+                        verdict(ui, &n.state);
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+fn verdict(ui: &mut Ui, state: &NodeState) {
+    match state {
+        NodeState::Pruned { .. } => ui.weak("pruned"),
+        NodeState::Finished => ui.label("kept · finished"),
+        NodeState::Stopped => ui.label("kept · stopped at the length limit"),
+        _ => ui.label("kept"),
+    }
+    .on_hover_text(describe(state));
+}
+
+/// Finished hypotheses best first, and greedy decoding's answer beside them.
+pub fn ranking(ui: &mut Ui, search: &Search) {
+    let ranked = search.beam.ranking();
+    ui.columns(2, |cols| {
+        cols[0].label(RichText::new("Beam search: finished hypotheses").strong());
+        if let Some(&best) = ranked.first() {
+            cols[0].label(format!(
+                "best: {} (score {})",
+                search.hypothesis(best),
+                signed(search.beam.nodes[best].score)
+            ));
+        }
+        egui::Grid::new("decoding_ranking")
+            .striped(true)
+            .show(&mut cols[0], |ui| {
+                for h in ["", "hypothesis", "cumulative", "score"] {
+                    ui.label(RichText::new(h).strong());
+                }
+                ui.end_row();
+                for (k, &id) in ranked.iter().enumerate() {
+                    let n = &search.beam.nodes[id];
+                    ui.label(format!("{}.", k + 1));
+                    ui.label(RichText::new(search.hypothesis(id)).monospace());
+                    ui.label(signed(n.cum));
+                    ui.label(signed(n.score));
+                    ui.end_row();
+                }
+            });
+        greedy(&mut cols[1], search, ranked.first().copied());
+    });
+}
+
+fn greedy(ui: &mut Ui, search: &Search, best: Option<usize>) {
+    ui.label(RichText::new("Greedy decoding (the most likely token each step)").strong());
+    match &search.greedy {
+        Ok((tokens, cum)) => {
+            let text = super::session::join(search.settings.kind, tokens);
+            ui.label(format!(
+                "greedy decoding: {text} (cumulative {})",
+                signed(*cum)
+            ));
+            if let Some(b) = best {
+                let beam_cum = search.beam.nodes[b].cum;
+                let note = if search.hypothesis(b) == text {
+                    "Beam search and greedy agree here.".to_string()
+                } else if beam_cum > *cum {
+                    format!(
+                        "Beam search found a likelier sequence: p ≈ {:.3} against greedy's {:.3}.",
+                        beam_cum.exp(),
+                        cum.exp()
+                    )
+                } else {
+                    "They differ: the length penalty α changed which ending wins.".to_string()
+                };
+                ui.label(note);
+            }
+        }
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, format!("greedy: {e}"));
+        }
+    }
+}

@@ -1,0 +1,197 @@
+//! The beam tree painted: one column per step, a rounded box per hypothesis, edges from
+//! parent to child, the greedy path in orange. Every box is also a button (hover for the
+//! numbers, click to select), named for screen readers and tests.
+
+use super::layout::{layout, Cell};
+use super::session::Search;
+use crate::decode::{Node, NodeState};
+use egui::{Color32, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2};
+
+const COLUMN: f32 = 132.0;
+const ROW: f32 = 30.0;
+const BOX: Vec2 = Vec2::new(112.0, 22.0);
+const MARGIN: f32 = 8.0;
+pub const GREEDY: Color32 = Color32::from_rgb(255, 150, 30);
+
+/// Fill colour by state: blue live, neutral expanded, green finished, teal stopped, brown
+/// outscored, grey pruned.
+pub fn fill(state: &NodeState) -> Color32 {
+    match state {
+        NodeState::Live => Color32::from_rgb(50, 100, 190),
+        NodeState::Expanded => Color32::from_gray(75),
+        NodeState::Finished => Color32::from_rgb(40, 135, 60),
+        NodeState::Stopped => Color32::from_rgb(30, 130, 130),
+        NodeState::Outscored => Color32::from_rgb(90, 80, 40),
+        NodeState::Pruned { .. } => Color32::from_gray(45),
+    }
+}
+
+/// The state in words, pruning with its reason.
+pub fn describe(state: &NodeState) -> String {
+    match state {
+        NodeState::Live => "live (in the beam)".into(),
+        NodeState::Expanded => "expanded".into(),
+        NodeState::Finished => "finished (ended with <eos> inside the beam)".into(),
+        NodeState::Stopped => "stopped at the length limit".into(),
+        NodeState::Outscored => "dropped at the end: a finished hypothesis already scores higher, and each further token could only lower this one's score".into(),
+        NodeState::Pruned { rank, of } => format!("pruned: ranked {rank} of {of}: below the beam"),
+    }
+}
+
+/// A token as a box shows it: whitespace made visible.
+pub fn visible(token: &str) -> String {
+    if token.trim().is_empty() {
+        "·".repeat(token.chars().count().max(1))
+    } else {
+        token.to_string()
+    }
+}
+
+/// The box's caption, e.g. "cat −0.92".
+pub fn caption(node: &Node) -> String {
+    if node.parent.is_none() {
+        return "start".into();
+    }
+    format!("{} {}", visible(&node.text), signed(node.cum))
+}
+
+/// A number with a real minus sign.
+pub fn signed(x: f32) -> String {
+    format!("{x:.2}").replace('-', "−")
+}
+
+fn hover(node: &Node) -> String {
+    format!(
+        "token {}\nlog p {}\ncumulative {}\nscore {}\nlength {}\n{}{}",
+        visible(&node.text),
+        signed(node.log_p),
+        signed(node.cum),
+        signed(node.score),
+        node.length,
+        describe(&node.state),
+        if node.greedy {
+            "\non the greedy path"
+        } else {
+            ""
+        }
+    )
+}
+
+fn node_rect(origin: Pos2, cell: Cell) -> Rect {
+    let min = origin + Vec2::new(MARGIN + cell.col as f32 * COLUMN, MARGIN + cell.row * ROW);
+    Rect::from_min_size(min, BOX)
+}
+
+/// Draw the tree in a scrollable area; clicking a node selects it.
+pub fn show(ui: &mut Ui, search: &Search, selected: &mut Option<usize>) {
+    let cells = layout(&search.beam);
+    let cols = cells.iter().map(|c| c.col).max().unwrap_or(0) as f32 + 1.0;
+    let rows = cells.iter().map(|c| c.row).fold(0.0, f32::max) + 1.0;
+    let size = Vec2::new(2.0 * MARGIN + cols * COLUMN, 2.0 * MARGIN + rows * ROW);
+    egui::ScrollArea::both()
+        .id_salt("decoding_tree")
+        .max_height(380.0)
+        .stick_to_right(true)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
+            let rects: Vec<Rect> = cells.iter().map(|&c| node_rect(rect.min, c)).collect();
+            edges(ui, search, &rects);
+            for (node, &r) in search.beam.nodes.iter().zip(&rects) {
+                node_box(ui, node, r, selected);
+            }
+        });
+}
+
+fn edges(ui: &Ui, search: &Search, rects: &[Rect]) {
+    let painter = ui.painter();
+    for node in &search.beam.nodes {
+        let Some(p) = node.parent else { continue };
+        let on_greedy = node.greedy && search.beam.nodes[p].greedy;
+        let stroke = if on_greedy {
+            Stroke::new(2.5, GREEDY)
+        } else if matches!(node.state, NodeState::Pruned { .. }) {
+            Stroke::new(1.0, Color32::from_gray(70))
+        } else {
+            Stroke::new(1.5, Color32::from_gray(150))
+        };
+        painter.line_segment(
+            [rects[p].right_center(), rects[node.id].left_center()],
+            stroke,
+        );
+    }
+}
+
+fn node_box(ui: &mut Ui, node: &Node, rect: Rect, selected: &mut Option<usize>) {
+    let response = ui.interact(rect, ui.scope_id().with(("node", node.id)), Sense::click());
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::Role::Button,
+            true,
+            format!("node {} {}", node.id, node.text),
+        )
+    });
+    let painter = ui.painter();
+    painter.rect_filled(rect, 5.0, fill(&node.state));
+    if node.greedy {
+        painter.rect_stroke(rect, 5.0, Stroke::new(2.0, GREEDY), StrokeKind::Outside);
+    }
+    if *selected == Some(node.id) {
+        painter.rect_stroke(
+            rect.expand(3.0),
+            7.0,
+            Stroke::new(2.0, Color32::WHITE),
+            StrokeKind::Outside,
+        );
+    } else if response.hovered() {
+        painter.rect_stroke(
+            rect,
+            5.0,
+            Stroke::new(1.0, Color32::LIGHT_GRAY),
+            StrokeKind::Outside,
+        );
+    }
+    let text = if matches!(node.state, NodeState::Pruned { .. }) {
+        Color32::from_gray(140)
+    } else {
+        Color32::WHITE
+    };
+    painter.text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        caption(node),
+        egui::FontId::proportional(12.0),
+        text,
+    );
+    if response.clicked() {
+        *selected = Some(node.id);
+    }
+    response.on_hover_text(hover(node));
+}
+
+/// The colour key under the tree.
+pub fn legend(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        for (state, name) in [
+            (NodeState::Live, "live"),
+            (NodeState::Expanded, "expanded"),
+            (NodeState::Finished, "finished"),
+            (NodeState::Stopped, "stopped"),
+            (NodeState::Pruned { rank: 0, of: 0 }, "pruned"),
+        ] {
+            swatch(ui, fill(&state), None);
+            ui.label(name);
+        }
+        swatch(ui, Color32::from_gray(75), Some(GREEDY));
+        ui.label("greedy path (orange)");
+    });
+}
+
+fn swatch(ui: &mut Ui, color: Color32, outline: Option<Color32>) {
+    let (r, _) = ui.allocate_exact_size(Vec2::new(14.0, 14.0), Sense::hover());
+    ui.painter().rect_filled(r, 3.0, color);
+    if let Some(o) = outline {
+        ui.painter()
+            .rect_stroke(r, 3.0, Stroke::new(2.0, o), StrokeKind::Inside);
+    }
+}
