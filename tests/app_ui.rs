@@ -382,3 +382,22 @@ fn every_positions_section_opens() {
     h.run_steps(2);
     h.get_by_label_contains("position 55: the table has 40 rows");
 }
+
+#[test]
+fn the_decoding_tab_steps_a_beam_search() {
+    let mut h = explorer();
+    h.get_by_label("Decoding").click();
+    h.run_steps(3);
+    h.get_by_label("typed table").click();
+    h.run_steps(2);
+    h.get_by_label("Step ▶").click();
+    h.run_steps(2);
+    h.get_by_label("Step ▶").click();
+    h.run_steps(2);
+    assert_eq!(h.state().decoding.steps(), 2);
+    h.get_by_label_contains("step 2 of");
+    h.get_by_label("Run to end").click();
+    h.run_steps(3);
+    assert!(h.state().decoding.done());
+    h.get_by_label_contains("best: a cat <eos>");
+}

@@ -177,6 +177,7 @@ pub fn legend(ui: &mut Ui) {
             (NodeState::Expanded, "expanded"),
             (NodeState::Finished, "finished"),
             (NodeState::Stopped, "stopped"),
+            (NodeState::Outscored, "outscored"),
             (NodeState::Pruned { rank: 0, of: 0 }, "pruned"),
         ] {
             swatch(ui, fill(&state), None);
