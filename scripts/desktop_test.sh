@@ -71,9 +71,13 @@ log "desktop: Xvfb on $DISPLAY; starting $BIN"
 
 # glow on llvmpipe; X11 (no Wayland here); a home for eframe's persistence that we throw away.
 START=$(date +%s)
+# GLIMPSE_OPEN: a shared link to open (`glimpse --open`); GLIMPSE_EXPECT: text the probe must
+# then contain (e.g. `"model":"reverse"`), proving the link reproduced the view natively.
+OPEN_ARGS=()
+[ -n "${GLIMPSE_OPEN:-}" ] && OPEN_ARGS=(--open "$GLIMPSE_OPEN")
 env LIBGL_ALWAYS_SOFTWARE=1 GLIMPSE_PROBE="$PROBE" RUST_BACKTRACE=1 \
     XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache" \
-    "$BIN" >"$APPLOG" 2>&1 &
+    "$BIN" "${OPEN_ARGS[@]}" >"$APPLOG" 2>&1 &
 APP_PID=$!
 
 while [ ! -s "$PROBE" ]; do
@@ -82,6 +86,10 @@ while [ ! -s "$PROBE" ]; do
     sleep 0.25
 done
 log "desktop: probe written after $(($(date +%s) - START)) s"
+if [ -n "${GLIMPSE_EXPECT:-}" ]; then
+    grep -qF "$GLIMPSE_EXPECT" "$PROBE" || fail "the opened link did not give $GLIMPSE_EXPECT: $(head -c 300 "$PROBE")"
+    log "desktop: the link opened the expected view ($GLIMPSE_EXPECT)"
+fi
 
 # The app's window (no window manager: no decorations, so the window is the client area).
 WIN=""

@@ -29,7 +29,13 @@ fn main() -> std::process::ExitCode {
             match eframe::run_native(
                 "Glimpse",
                 options,
-                Box::new(|cc| Ok(Box::new(glimpse::app::GlimpseApp::new(cc)))),
+                Box::new(move |cc| {
+                    let mut app = glimpse::app::GlimpseApp::new(cc);
+                    if let Some(link) = &cli.open {
+                        app.open_link(link);
+                    }
+                    Ok(Box::new(app))
+                }),
             ) {
                 Ok(()) => std::process::ExitCode::SUCCESS,
                 Err(e) => {

@@ -401,3 +401,29 @@ fn the_decoding_tab_steps_a_beam_search() {
     assert!(h.state().decoding.done());
     h.get_by_label_contains("best: a cat <eos>");
 }
+
+#[test]
+fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
+    let mut h = explorer();
+    h.key_press(egui::Key::F);
+    h.run_steps(2);
+    assert!(h.state().presenter);
+    assert_eq!(h.ctx.zoom_factor(), 1.5);
+    h.key_press(egui::Key::F);
+    h.run_steps(2);
+    assert!(!h.state().presenter);
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    h.state_mut()
+        .open_link("#view=attention&model=reverse&src=abcd&hide=controls,tabs&zzz=1");
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("Source (encoder)").is_none(),
+        "the controls are hidden"
+    );
+    assert!(
+        h.query_by_label("Training").is_none(),
+        "the tabs are hidden"
+    );
+    h.get_by_label_contains("ignored unknown key `zzz`");
+    assert_eq!(h.state().last_probe.as_ref().unwrap().model, "reverse");
+}

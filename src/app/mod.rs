@@ -5,6 +5,7 @@ pub mod decoding;
 pub mod explorer;
 pub mod fonts;
 pub mod labs;
+pub mod link;
 pub mod masking;
 pub mod positions;
 pub mod probe;
@@ -63,6 +64,18 @@ pub struct GlimpseApp {
     probe_written: bool,
     /// What the head heatmap last drew (also published for the browser and desktop tests).
     pub last_probe: Option<Probe>,
+    /// Parts of the window a link asked to hide.
+    pub hidden: link::Hidden,
+    /// Presenter mode: large type for a projector (F toggles it).
+    pub presenter: bool,
+    /// Light theme instead of dark.
+    pub light: bool,
+    /// What the last opened link could not read.
+    pub notices: Vec<String>,
+    /// The hash last written to the address bar (browser).
+    last_hash: String,
+    /// The zoom and theme last applied to the context.
+    applied_look: Option<(bool, bool)>,
 }
 
 impl Default for GlimpseApp {
@@ -90,6 +103,12 @@ impl Default for GlimpseApp {
             frames: 0,
             probe_written: false,
             last_probe: None,
+            hidden: Default::default(),
+            presenter: false,
+            light: false,
+            notices: Vec::new(),
+            last_hash: String::new(),
+            applied_look: None,
         };
         app.select_model(builtin::BUILTINS[0].name);
         app
@@ -99,7 +118,56 @@ impl Default for GlimpseApp {
 impl GlimpseApp {
     pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
         Self::style(&cc.egui_ctx);
-        Self::default()
+        let app = Self::default();
+        // In the browser, a link's hash reproduces the view it was copied from.
+        #[cfg(target_arch = "wasm32")]
+        let app = {
+            let mut app = app;
+            if let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) {
+                if hash.len() > 1 {
+                    app.open_link(&hash);
+                }
+            }
+            app
+        };
+        app
+    }
+
+    /// Reproduce the view a link describes; what it cannot read is listed in `notices`.
+    pub fn open_link(&mut self, link: &str) {
+        self.notices = link::apply(self, link);
+        self.refresh();
+    }
+
+    /// Zoom and theme for presenter mode and the light theme; F toggles presenter mode.
+    fn look(&mut self, ctx: &egui::Context) {
+        if !ctx.egui_wants_keyboard_input() && ctx.input(|i| i.key_pressed(egui::Key::F)) {
+            self.presenter = !self.presenter;
+        }
+        let want = (self.presenter, self.light);
+        if self.applied_look != Some(want) {
+            ctx.set_zoom_factor(if self.presenter { 1.5 } else { 1.0 });
+            ctx.set_theme(if self.light {
+                egui::Theme::Light
+            } else {
+                egui::Theme::Dark
+            });
+            self.applied_look = Some(want);
+        }
+    }
+
+    /// Keep the address bar's hash in step with the view, so copying the URL shares it.
+    fn sync_hash(&mut self) {
+        let hash = link::encode(self);
+        if hash == self.last_hash {
+            return;
+        }
+        #[cfg(target_arch = "wasm32")]
+        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+            let url = format!("#{hash}");
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+        self.last_hash = hash;
     }
 
     /// Fonts and theme: the same natively and in the browser, whatever the system prefers.
@@ -108,7 +176,7 @@ impl GlimpseApp {
         ctx.options_mut(|o| o.theme_preference = egui::ThemePreference::Dark);
     }
 
-    fn select_model(&mut self, name: &str) {
+    pub(crate) fn select_model(&mut self, name: &str) {
         self.model_name = name.to_string();
         self.model = builtin::load(name).map_err(|e| e.to_string());
         if let Some(info) = builtin::info(name) {
@@ -419,7 +487,35 @@ impl GlimpseApp {
     /// One frame of the whole app (eframe calls this; so do the UI tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.frames += 1;
+        self.look(ui.ctx());
         self.refresh();
+        self.sync_hash();
+        if !self.notices.is_empty() {
+            egui::Panel::top("link_notices").show(ui, |ui| {
+                ui.horizontal_wrapped(|ui| {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!(
+                            "Parts of the link were not understood: {}.",
+                            self.notices.join("; ")
+                        ),
+                    );
+                    if ui.small_button("dismiss").clicked() {
+                        self.notices.clear();
+                    }
+                });
+            });
+        }
+        if self.hidden.tabs {
+            // A focused embed: no tabs, no model picker; the view alone.
+        } else {
+            self.top_bar(ui);
+        }
+        self.body(ui);
+    }
+
+    /// Tabs, the model picker and the presenter switch.
+    fn top_bar(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("top").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
@@ -436,6 +532,10 @@ impl GlimpseApp {
                 probe::control("tab:Scoring", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Training, "Training");
                 probe::control("tab:Training", tab.rect);
+                ui.separator();
+                ui.toggle_value(&mut self.presenter, "presenter (F)")
+                    .on_hover_text("large type for a projector");
+                ui.toggle_value(&mut self.light, "light");
                 ui.separator();
                 if self.view == View::Training {
                     ui.weak("train a model with Glimpse's own backward pass and watch its attention form");
@@ -468,6 +568,10 @@ impl GlimpseApp {
                 }
             });
         });
+    }
+
+    /// The selected view below the top bar.
+    fn body(&mut self, ui: &mut egui::Ui) {
         if matches!(self.view, View::Positions | View::Decoding) {
             let fill = ui.visuals().panel_fill;
             egui::CentralPanel::default()
@@ -482,9 +586,11 @@ impl GlimpseApp {
             self.training.ui(ui);
             return;
         }
-        egui::Panel::left("controls")
-            .default_size(300.0)
-            .show(ui, |ui| self.controls(ui));
+        if !self.hidden.controls {
+            egui::Panel::left("controls")
+                .default_size(300.0)
+                .show(ui, |ui| self.controls(ui));
+        }
         let fill = ui.visuals().panel_fill;
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(fill))

@@ -20,6 +20,9 @@ use serde_json::json;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Open the desktop app on the view a shared link (or just its `#…` hash) describes.
+    #[arg(long, value_name = "LINK_OR_HASH")]
+    pub open: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
