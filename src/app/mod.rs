@@ -3,6 +3,7 @@
 
 pub mod decoding;
 pub mod explorer;
+pub mod export;
 pub mod fonts;
 pub mod labs;
 pub mod masking;
@@ -63,6 +64,10 @@ pub struct GlimpseApp {
     probe_written: bool,
     /// What the head heatmap last drew (also published for the browser and desktop tests).
     pub last_probe: Option<Probe>,
+    /// PNG / CSV / JSON export of figures (menus in the views, outcome under the top bar).
+    pub exporter: export::Exporter,
+    /// Where the head heatmap was drawn last frame: the region its PNG export captures.
+    head_rect: egui::Rect,
 }
 
 impl Default for GlimpseApp {
@@ -90,6 +95,8 @@ impl Default for GlimpseApp {
             frames: 0,
             probe_written: false,
             last_probe: None,
+            exporter: Default::default(),
+            head_rect: egui::Rect::NOTHING,
         };
         app.select_model(builtin::BUILTINS[0].name);
         app
@@ -281,7 +288,17 @@ impl GlimpseApp {
                         explorer::grid::caption(s)
                     ));
                 }
+                head_export_menu(
+                    ui,
+                    &mut self.exporter,
+                    self.head_rect,
+                    &self.model_name,
+                    &self.sel,
+                    self.explorer.pre_softmax,
+                    attn,
+                );
                 if let Some(out) = explorer::head::show(ui, attn, &self.sel, &mut self.explorer) {
+                    self.head_rect = out.block;
                     let weights = attn.weights.index_axis(ndarray::Axis(0), self.sel.head);
                     let probe = self.probe(ui, &out, weights);
                     probe::publish(&probe);
@@ -400,6 +417,50 @@ impl GlimpseApp {
     }
 }
 
+/// Export of the One head view: the matrix shown (weights, or the softmax input with
+/// masked cells left empty) and the heatmap as drawn last frame.
+fn head_export_menu(
+    ui: &mut egui::Ui,
+    exporter: &mut export::Exporter,
+    rect: egui::Rect,
+    model_name: &str,
+    sel: &Selection,
+    pre_softmax: bool,
+    attn: &crate::model::attention::AttentionTrace,
+) {
+    let head = sel.head;
+    let (values, what) = if pre_softmax {
+        let mut logits = attn.logits.index_axis(ndarray::Axis(0), head).to_owned();
+        logits.zip_mut_with(&attn.mask, |v, &allowed| {
+            if !allowed {
+                *v = f32::NAN;
+            }
+        });
+        (logits, "scores")
+    } else {
+        (
+            attn.weights.index_axis(ndarray::Axis(0), head).to_owned(),
+            "weights",
+        )
+    };
+    let name = format!(
+        "glimpse-{}-{}-L{}-H{}-{what}",
+        model_name,
+        sel.kind.label().replace(' ', "-"),
+        sel.layer,
+        head
+    );
+    ui.horizontal(|ui| {
+        export::export_menu(
+            ui,
+            exporter,
+            rect,
+            &name,
+            Some((values.view(), &attn.query_tokens, &attn.key_tokens)),
+        );
+    });
+}
+
 /// The head whose attention rows have the lowest mean entropy: the most decided pattern.
 fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
     use crate::model::attention::row_entropy_bits;
@@ -420,6 +481,7 @@ impl GlimpseApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.frames += 1;
         self.refresh();
+        self.exporter.frame(ui.ctx());
         egui::Panel::top("top").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
@@ -467,6 +529,7 @@ impl GlimpseApp {
                     ui.weak(text);
                 }
             });
+            export::message_label(ui, &self.exporter);
         });
         if matches!(self.view, View::Positions | View::Decoding) {
             let fill = ui.visuals().panel_fill;
