@@ -3,6 +3,7 @@
 
 pub mod decoding;
 pub mod explorer;
+pub mod export;
 pub mod fonts;
 pub mod labs;
 pub mod link;
@@ -76,6 +77,10 @@ pub struct GlimpseApp {
     last_hash: String,
     /// The zoom and theme last applied to the context.
     applied_look: Option<(bool, bool)>,
+    /// PNG / CSV / JSON export of figures (menus in the views, outcome under the top bar).
+    pub exporter: export::Exporter,
+    /// Where the head heatmap was drawn last frame: the region its PNG export captures.
+    head_rect: egui::Rect,
 }
 
 impl Default for GlimpseApp {
@@ -109,6 +114,8 @@ impl Default for GlimpseApp {
             notices: Vec::new(),
             last_hash: String::new(),
             applied_look: None,
+            exporter: Default::default(),
+            head_rect: egui::Rect::NOTHING,
         };
         app.select_model(builtin::BUILTINS[0].name);
         app
@@ -349,7 +356,17 @@ impl GlimpseApp {
                         explorer::grid::caption(s)
                     ));
                 }
+                head_export_menu(
+                    ui,
+                    &mut self.exporter,
+                    self.head_rect,
+                    &self.model_name,
+                    &self.sel,
+                    self.explorer.pre_softmax,
+                    attn,
+                );
                 if let Some(out) = explorer::head::show(ui, attn, &self.sel, &mut self.explorer) {
+                    self.head_rect = out.block;
                     let weights = attn.weights.index_axis(ndarray::Axis(0), self.sel.head);
                     let probe = self.probe(ui, &out, weights);
                     probe::publish(&probe);
@@ -468,6 +485,50 @@ impl GlimpseApp {
     }
 }
 
+/// Export of the One head view: the matrix shown (weights, or the softmax input with
+/// masked cells left empty) and the heatmap as drawn last frame.
+fn head_export_menu(
+    ui: &mut egui::Ui,
+    exporter: &mut export::Exporter,
+    rect: egui::Rect,
+    model_name: &str,
+    sel: &Selection,
+    pre_softmax: bool,
+    attn: &crate::model::attention::AttentionTrace,
+) {
+    let head = sel.head;
+    let (values, what) = if pre_softmax {
+        let mut logits = attn.logits.index_axis(ndarray::Axis(0), head).to_owned();
+        logits.zip_mut_with(&attn.mask, |v, &allowed| {
+            if !allowed {
+                *v = f32::NAN;
+            }
+        });
+        (logits, "scores")
+    } else {
+        (
+            attn.weights.index_axis(ndarray::Axis(0), head).to_owned(),
+            "weights",
+        )
+    };
+    let name = format!(
+        "glimpse-{}-{}-L{}-H{}-{what}",
+        model_name,
+        sel.kind.label().replace(' ', "-"),
+        sel.layer,
+        head
+    );
+    ui.horizontal(|ui| {
+        export::export_menu(
+            ui,
+            exporter,
+            rect,
+            &name,
+            Some((values.view(), &attn.query_tokens, &attn.key_tokens)),
+        );
+    });
+}
+
 /// The head whose attention rows have the lowest mean entropy: the most decided pattern.
 fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
     use crate::model::attention::row_entropy_bits;
@@ -489,6 +550,7 @@ impl GlimpseApp {
         self.frames += 1;
         self.look(ui.ctx());
         self.refresh();
+        self.exporter.frame(ui.ctx());
         self.sync_hash();
         if !self.notices.is_empty() {
             egui::Panel::top("link_notices").show(ui, |ui| {
@@ -567,6 +629,7 @@ impl GlimpseApp {
                     ui.weak(text);
                 }
             });
+            export::message_label(ui, &self.exporter);
         });
     }
 

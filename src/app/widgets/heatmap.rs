@@ -73,6 +73,9 @@ pub struct HeatmapOutput {
     pub textured: bool,
     /// Ctrl + scroll over the heatmap this frame: multiply the zoom by this.
     pub zoom_delta: f32,
+    /// What is visible of the whole drawing (labels, and the legend when there is one): the
+    /// region a PNG export captures.
+    pub block: Rect,
 }
 
 /// Room kept beside the heatmap for its legend.
@@ -100,15 +103,17 @@ impl Heatmap<'_> {
     /// The heatmap with its colour legend to the right.
     pub fn show_with_legend(self, ui: &mut Ui, legend_height: f32, caption: &str) -> HeatmapOutput {
         let scale = self.scale;
-        ui.horizontal_top(|ui| {
+        let row = ui.horizontal_top(|ui| {
             let width = ui.available_width() - LEGEND_WIDTH;
             let out = ui
                 .allocate_ui(Vec2::new(width, ui.available_height()), |ui| self.show(ui))
                 .inner;
             legend(ui, scale, legend_height, caption);
             out
-        })
-        .inner
+        });
+        let mut out = row.inner;
+        out.block = row.response.rect.intersect(ui.clip_rect());
+        out
     }
 
     pub fn show(self, ui: &mut Ui) -> HeatmapOutput {
@@ -236,6 +241,7 @@ impl Heatmap<'_> {
             colors,
             textured,
             zoom_delta,
+            block: rect.intersect(ui.clip_rect()),
         }
     }
 
