@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
 #   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test ->
-#   browser training test -> desktop test.
+#   browser training test -> browser offline test -> desktop test.
 # Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -60,6 +60,9 @@ node web/e2e.mjs
 
 stage "browser training test"
 node web/e2e_training.mjs
+
+stage "browser offline test"
+node web/e2e_offline.mjs
 
 stage "desktop test"
 cargo build --locked --release --bin glimpse
