@@ -67,9 +67,11 @@ async function main() {
     ({ context, profile } = await launchChromium(1));
     const page = context.pages()[0] ?? (await context.newPage());
     watchPage(page, consoleLines, errors);
+    // Full page loads only: the app keeps the view in the URL hash (history.replaceState), and
+    // those same-document updates also fire 'framenavigated'.
     let navigations = 0;
-    page.on('framenavigated', (frame) => {
-      if (frame === page.mainFrame()) navigations += 1;
+    page.on('load', () => {
+      navigations += 1;
     });
 
     const controlled = () => page.evaluate(() => navigator.serviceWorker?.controller?.scriptURL ?? '');
