@@ -5,6 +5,7 @@ pub mod decoding;
 pub mod explorer;
 pub mod fonts;
 pub mod labs;
+pub mod lessons;
 pub mod masking;
 pub mod positions;
 pub mod probe;
@@ -34,6 +35,7 @@ struct Computed {
 /// The app's top-level views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
+    Lessons,
     Attention,
     Masking,
     Positions,
@@ -55,6 +57,7 @@ pub struct GlimpseApp {
     pub masking: masking::MaskingLab,
     pub positions: positions::PositionsLab,
     pub decoding: decoding::DecodingLab,
+    pub lessons: lessons::Lessons,
     temperature: f32,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
@@ -84,6 +87,7 @@ impl Default for GlimpseApp {
             masking: Default::default(),
             positions: Default::default(),
             decoding: Default::default(),
+            lessons: Default::default(),
             temperature: 1.0,
             computed: None,
             pick_head: false,
@@ -424,6 +428,8 @@ impl GlimpseApp {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
                 ui.separator();
+                let tab = ui.selectable_value(&mut self.view, View::Lessons, "Lessons");
+                probe::control("tab:Lessons", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Attention, "Attention");
                 probe::control("tab:Attention", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Masking, "Masking");
@@ -449,6 +455,10 @@ impl GlimpseApp {
                     ui.weak("beam search as a tree, one step at a time; greedy, sampling and the KV cache");
                     return;
                 }
+                if self.view == View::Lessons && !lessons::uses_app_model(self) {
+                    ui.weak("guided lessons: read on the left, play with the lab on the right");
+                    return;
+                }
                 let mut chosen = self.model_name.clone();
                 egui::ComboBox::from_label("model")
                     .selected_text(&chosen)
@@ -468,6 +478,10 @@ impl GlimpseApp {
                 }
             });
         });
+        if self.view == View::Lessons {
+            lessons::show(self, ui);
+            return;
+        }
         if matches!(self.view, View::Positions | View::Decoding) {
             let fill = ui.visuals().panel_fill;
             egui::CentralPanel::default()
