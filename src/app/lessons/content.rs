@@ -42,9 +42,13 @@ pub static LESSONS: &[Lesson] = &[
                     "The model was trained only to produce the English sentence; nobody told it \
                      which French word matches which English word. Yet the weights line up \
                      word with word: an alignment map.",
+                    "A decoder row is the step that produces the next word, so each row looks \
+                     at the source word it is about to translate. The row of \"the\", which \
+                     must produce \"european\", reads \"européenne\"; the row of \"economic\", \
+                     which must produce \"area\", reads \"zone\".",
                     "French puts the adjective after the noun: \"zone économique européenne\" \
-                     becomes \"european economic area\". Look for the crossing lines: \
-                     \"european\" reads the last source word, \"area\" reads \"zone\".",
+                     becomes \"european economic area\". The lines cross where the word order \
+                     differs.",
                     "Try other heads and layers with the controls in the left column, or type \
                      another sentence from the model's small vocabulary.",
                 ],
@@ -188,8 +192,9 @@ pub static LESSONS: &[Lesson] = &[
                      same vectors, shuffled the same way.",
                     "So \"the dog bit the man\" and \"the man bit the dog\" would give every \
                      word the same output: the layer sees a set, not a sequence.",
-                    "The panel runs a model with its positional encodings removed on a \
-                     shuffled input and compares the outputs. Shuffle again with a new seed.",
+                    "The panel shuffles the input of a trained encoder and compares its \
+                     outputs with and without the positional encodings: without them the rows \
+                     are only reordered; with them every row changes.",
                 ],
                 setup: Setup::Positions {
                     section: PosSection::Permutation,
@@ -356,13 +361,13 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 title: "A previous-token head",
                 paragraphs: &[
-                    "In layer 0 one head puts almost all its weight on the token just before \
-                     the query: the stripe just below the diagonal.",
+                    "Layer 0, head 1 puts most of its weight on the token just before the \
+                     query: the stripe just below the diagonal.",
                     "Nobody designed it. Training found that knowing the previous token is \
                      useful, and the head copies it into each position's output.",
                 ],
                 setup: Setup::Explorer {
-                    input: Input::model("repeat").layer(0),
+                    input: Input::model("repeat").layer(0).head(1),
                     view: ExplorerView::Head,
                     query: 0,
                     step: 0,
@@ -372,8 +377,8 @@ pub static LESSONS: &[Lesson] = &[
                 title: "An induction head",
                 paragraphs: &[
                     "The input repeats: \"glimpsehow\" twice. In layer 1, a query in the \
-                     second copy attends to the token that followed its own earlier \
-                     occurrence, which is the token it should predict next.",
+                     second copy (layer 1, head 0) attends to the token that followed its own \
+                     earlier occurrence, which is the token it should predict next.",
                     "It can do that because the layer-0 head already wrote \"my previous \
                      token was x\" into every position: two heads in two layers form a \
                      copy mechanism.",
@@ -381,7 +386,7 @@ pub static LESSONS: &[Lesson] = &[
                      stripe move with the period.",
                 ],
                 setup: Setup::Explorer {
-                    input: Input::model("repeat").layer(1),
+                    input: Input::model("repeat").layer(1).head(0),
                     view: ExplorerView::Head,
                     query: 0,
                     step: 0,

@@ -146,3 +146,42 @@ fn a_setup_is_applied_once_so_the_student_can_change_it() {
     h.run_steps(2);
     assert_eq!(h.state().explorer.view, ExplorerView::Head);
 }
+
+/// The weights of the head the app has selected, on its current input.
+fn selected_weights(app: &GlimpseApp) -> ndarray::Array2<f32> {
+    let Some(Ok((_, trace))) = app.computed.as_ref().map(|c| &c.result) else {
+        panic!("no trace");
+    };
+    let w = trace.weights(app.sel.kind, app.sel.layer).expect("weights");
+    w.index_axis(ndarray::Axis(0), app.sel.head).to_owned()
+}
+
+/// The multi-head pages name the heads their text describes.
+#[test]
+fn the_head_pages_show_the_heads_they_describe() {
+    use crate::model::analysis::{induction_score, previous_token_score};
+    let lesson = LESSONS
+        .iter()
+        .find(|l| l.title == "Multi-head attention")
+        .unwrap();
+    let mut app = GlimpseApp::default();
+    apply(&lesson.pages[1].setup, &mut app);
+    let prev = previous_token_score(selected_weights(&app).view());
+    assert!(prev > 0.7, "previous-token score {prev}");
+    apply(&lesson.pages[2].setup, &mut app);
+    // "glimpsehow" twice after <bos>: the repeat starts at 1 with period 10.
+    let ind = induction_score(selected_weights(&app).view(), 1, 10);
+    assert!(ind > 0.6, "induction score {ind}");
+}
+
+/// Page 1.2's text: the row that produces "european" reads "européenne", and so on.
+#[test]
+fn the_alignment_page_shows_the_alignment_it_describes() {
+    let mut app = GlimpseApp::default();
+    apply(&LESSONS[0].pages[1].setup, &mut app);
+    let w = selected_weights(&app);
+    let argmax = |row: usize| crate::util::argmax(w.row(row).iter().copied()).map(|(j, _)| j);
+    // Rows: <bos> the european economic area; keys: la zone économique européenne.
+    assert_eq!(argmax(1), Some(3), "the → européenne");
+    assert_eq!(argmax(3), Some(1), "economic → zone");
+}
