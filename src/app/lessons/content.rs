@@ -392,6 +392,107 @@ pub static LESSONS: &[Lesson] = &[
                     step: 0,
                 },
             },
+            Page {
+                title: "Sharing keys and values: MQA and GQA",
+                paragraphs: &[
+                    "At inference every head caches its keys and values for every past \
+                     token, and that cache, not the arithmetic, often limits speed and batch \
+                     size.",
+                    "Multi-query attention (MQA) gives all query heads one shared key/value \
+                     head; grouped-query attention (GQA) shares one key/value head within each \
+                     group of query heads. The cache shrinks by the group size, at a small cost \
+                     in quality.",
+                    "This page opens a model built that way, with random weights: 4 query \
+                     heads share 2 key/value heads. Heads 0 and 1 use the same K and V but \
+                     their own Q, so their patterns still differ.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("demo-decoder").layer(0).head(0),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "The transformer block",
+        pages: &[
+            Page {
+                title: "Heads back together",
+                paragraphs: &[
+                    "MultiHead(X) = concat(head₀, …, head_{h−1})·W_O. The concatenation puts \
+                     the h outputs of width d_k side by side (width h·d_k = d_model), and W_O \
+                     mixes what the heads found.",
+                    "The walkthrough stands at the concat step of the encoder's \
+                     self-attention; step on to W_O.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
+                    view: ExplorerView::Walkthrough,
+                    query: 0,
+                    step: 7,
+                },
+            },
+            Page {
+                title: "Add & Norm and the feed-forward layer",
+                paragraphs: &[
+                    "An encoder block is attention then a feed-forward network, each wrapped \
+                     in a residual connection and a LayerNorm: Y = LayerNorm(X + MHSA(X)), \
+                     Z = LayerNorm(Y + FFN(Y)).",
+                    "FFN(x) = max(0, xW₁ + b₁)W₂ + b₂, applied to each token on its own, with \
+                     a hidden width d_ff ≈ 4·d_model. Attention mixes tokens; the FFN \
+                     transforms each one.",
+                    "LayerNorm normalises each token over its features, so it does not depend \
+                     on the batch or on other positions (BatchNorm would, which suits \
+                     variable-length sequences badly).",
+                    "The original transformer normalises after the residual sum (post-norm); \
+                     most modern models normalise the input of each sublayer (pre-norm), \
+                     which keeps a clean residual path and trains deep stacks more easily.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
+                    view: ExplorerView::Walkthrough,
+                    query: 0,
+                    step: 8,
+                },
+            },
+            Page {
+                title: "Cross-attention",
+                paragraphs: &[
+                    "A decoder block has three sublayers: masked self-attention, then \
+                     cross-attention, then the FFN, each with Add & Norm.",
+                    "In cross-attention the queries come from the decoder and the keys and \
+                     values from the encoder's output (the memory): Q = Y W_Q, K = H W_K, \
+                     V = H W_V. The decoder retrieves source meaning; the final projection to \
+                     the vocabulary picks the word.",
+                    "The grid shows every cross-attention head of both decoder layers.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "One block, three families",
+                paragraphs: &[
+                    "The same block template makes all three families; what differs is what \
+                     each attention may see.",
+                    "Encoder-only (BERT-like): self-attention with no mask. Decoder-only \
+                     (GPT-like): causal self-attention and no cross-attention. \
+                     Encoder–decoder (the original transformer): an unmasked encoder, a \
+                     causal decoder, and cross-attention between them.",
+                    "The panel shows each family's masks and attention on trained models.",
+                ],
+                setup: Setup::Masking {
+                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
+                    section: MaskSection::Families,
+                    mode: MaskMode::Causal,
+                    pads: 2,
+                },
+            },
         ],
     },
     Lesson {

@@ -185,3 +185,30 @@ fn the_alignment_page_shows_the_alignment_it_describes() {
     assert_eq!(argmax(1), Some(3), "the → européenne");
     assert_eq!(argmax(3), Some(1), "economic → zone");
 }
+
+/// Walkthrough pages open on the step their text names.
+#[test]
+fn walkthrough_pages_open_on_the_step_they_name() {
+    use crate::app::explorer::{walkthrough, ExplorerView};
+    let mut app = GlimpseApp::default();
+    let expect = [
+        ("Scaled dot-product attention", "÷√d_k"),
+        ("Heads back together", "concat"),
+        ("Add & Norm and the feed-forward layer", "W_O"),
+    ];
+    for (title, step) in expect {
+        let page = LESSONS
+            .iter()
+            .flat_map(|l| l.pages)
+            .find(|p| p.title == title)
+            .unwrap();
+        apply(&page.setup, &mut app);
+        assert_eq!(app.explorer.view, ExplorerView::Walkthrough);
+        let Some(Ok((_, trace))) = app.computed.as_ref().map(|c| &c.result) else {
+            panic!("no trace");
+        };
+        let model = app.model.as_ref().unwrap();
+        let chain = walkthrough::build(model, trace, &app.sel, app.temperature).unwrap();
+        assert_eq!(chain.steps[app.explorer.step].title, step, "{title}");
+    }
+}
