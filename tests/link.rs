@@ -5,13 +5,14 @@ use glimpse::app::link::{apply, encode, escape};
 use glimpse::app::GlimpseApp;
 use proptest::prelude::*;
 
-const VIEWS: [&str; 6] = [
+const VIEWS: [&str; 7] = [
     "attention",
     "masking",
     "positions",
     "decoding",
     "scoring",
     "training",
+    "lessons",
 ];
 const MODELS: [&str; 5] = ["translate", "reverse", "lm", "repeat", "demo-encoder"];
 
@@ -37,10 +38,12 @@ prop_compose! {
         present in any::<bool>(),
         light in any::<bool>(),
         hide in 0usize..4,
+        lesson in 0usize..6,
+        page in 0usize..2,
     ) -> String {
         let hide = ["", "&hide=controls", "&hide=tabs", "&hide=controls,tabs"][hide];
         format!(
-            "v=1&view={}&model={}&src={}&layer={layer}&head={head}&tau={}&xv={}&pre={}&ms={ms}&mm={mm}&pads={pads}&prefix={prefix}&ps={ps}&ds={}&beam={beam}&alpha={}&seed={seed}&present={}&theme={}{hide}",
+            "v=1&view={}&model={}&src={}&layer={layer}&head={head}&tau={}&xv={}&pre={}&ms={ms}&mm={mm}&pads={pads}&prefix={prefix}&ps={ps}&ds={}&beam={beam}&alpha={}&seed={seed}&present={}&theme={}&lesson={lesson}&page={page}{hide}",
             VIEWS[view], MODELS[model], escape(&src), tau as f32 / 10.0,
             ["head", "grid", "lines", "walk"][xv], pre as u8,
             ["translate", "lm", "table"][ds], alpha as f32 / 10.0, present as u8,

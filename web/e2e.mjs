@@ -171,6 +171,7 @@ async function main() {
       ['decoding:typed table', 'decode-table-start.png'],
       ['decoding:step', 'decode-table-step1.png'],
       ['decoding:step', 'decode-table-step2.png'],
+      ['tab:Lessons', 'lesson-first-page.png'],
     ];
     for (const [name, file] of views) {
       const r = (await controls())[name];
@@ -186,6 +187,37 @@ async function main() {
         const back = (await controls())['tab:Attention'];
         if (back) await page.mouse.click((back[0] + back[2]) / 2, (back[1] + back[3]) / 2);
       }
+    }
+
+    // Deep links: open the app on a link and check the view it reproduces, in the probe (model,
+    // input, layer, head) and in the pixels (the heatmap drawn is the one the probe describes).
+    const links = [
+      ['link-reverse.png', 'v=1&view=attention&model=reverse&src=abcdefgh&tgt=hgfedcba&kind=cross&layer=1&head=0',
+        { model: 'reverse', input: 'abcdefgh', layer: 1, head: 0 }],
+      ['link-lm.png', 'v=1&view=attention&model=lm&src=the%20cat%20sat&kind=dec&layer=0&head=2',
+        { model: 'lm', input: 'the cat sat', layer: 0, head: 2 }],
+    ];
+    for (const [file, hash, want] of links) {
+      await page.goto(`http://127.0.0.1:${server.address().port}/#${hash}`, { waitUntil: 'load' });
+      await page.reload({ waitUntil: 'load' });
+      let got = null;
+      for (let i = 0; i < 120 && !got; i++) {
+        await page.waitForTimeout(250);
+        const text = await page.evaluate(() => window.wasmBindings?.glimpse_probe?.() ?? '');
+        try {
+          const p = JSON.parse(text);
+          if (p.model === want.model) got = p;
+        } catch { /* not drawn yet */ }
+      }
+      const same = !!got && Object.entries(want).every(([k, v]) => got[k] === v);
+      record(`deep link ${file} reproduces its view`, same, got ? `model ${got.model}, input "${got.input}", layer ${got.layer}, head ${got.head}` : 'no probe');
+      if (!got) continue;
+      await page.mouse.move(5, 790);
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(OUT, file), scale: 'device' });
+      const probeNow = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_probe()));
+      const shot = checkShot(readPng(path.join(OUT, file)), probeNow, canvas.x, canvas.y);
+      for (const c of shot.checks) record(`${file}: ${c.name}`, c.ok, c.detail);
     }
 
     // Give late errors (from the frames after the screenshot) a moment to show up.

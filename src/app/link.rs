@@ -7,6 +7,7 @@ use super::masking::{modes::MaskMode, Section as MaskSection};
 use super::positions::Section as PosSection;
 use super::{GlimpseApp, View};
 use crate::app::decoding::session::SourceKind;
+use crate::app::lessons::content as lessons;
 use crate::model::{builtin, AttentionKind};
 
 /// The link format's version; a newer link is read as far as this version understands it.
@@ -21,13 +22,14 @@ pub struct Hidden {
     pub tabs: bool,
 }
 
-const VIEWS: [(View, &str); 6] = [
+const VIEWS: [(View, &str); 7] = [
     (View::Attention, "attention"),
     (View::Masking, "masking"),
     (View::Positions, "positions"),
     (View::Decoding, "decoding"),
     (View::Scoring, "scoring"),
     (View::Training, "training"),
+    (View::Lessons, "lessons"),
 ];
 const KINDS: [(AttentionKind, &str); 3] = [
     (AttentionKind::EncoderSelf, "enc"),
@@ -145,6 +147,8 @@ pub fn encode(app: &GlimpseApp) -> String {
     p.push(("alpha", d.alpha.to_string()));
     p.push(("maxlen", d.max_len.to_string()));
     p.push(("seed", app.training.config.seed.to_string()));
+    p.push(("lesson", app.lessons.lesson.to_string()));
+    p.push(("page", app.lessons.page.to_string()));
     let mut hide = Vec::new();
     if app.hidden.controls {
         hide.push("controls");
@@ -310,6 +314,26 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
         .training
         .config
         .seed = x);
+    // A lesson and a page that exist (the page checked against the lesson read).
+    read!(
+        "lesson",
+        |v: &str| v
+            .parse::<usize>()
+            .ok()
+            .filter(|&l| l < lessons::LESSONS.len()),
+        |x| {
+            app.lessons.lesson = x;
+            app.lessons.page = 0;
+        }
+    );
+    let pages = lessons::LESSONS[app.lessons.lesson.min(lessons::LESSONS.len() - 1)]
+        .pages
+        .len();
+    read!(
+        "page",
+        |v: &str| v.parse::<usize>().ok().filter(|&p| p < pages),
+        |x| app.lessons.page = x
+    );
     read!("present", parse_bool, |x| app.presenter = x);
     read!(
         "theme",
@@ -331,10 +355,10 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
             }
         }
     }
-    const KNOWN: [&str; 26] = [
-        "v", "view", "model", "src", "tgt", "kind", "layer", "head", "tau", "xv", "pre", "q",
-        "step", "ms", "mm", "pads", "prefix", "custom", "ps", "ds", "beam", "alpha", "maxlen",
-        "seed", "present", "theme",
+    const KNOWN: [&str; 28] = [
+        "lesson", "page", "v", "view", "model", "src", "tgt", "kind", "layer", "head", "tau", "xv",
+        "pre", "q", "step", "ms", "mm", "pads", "prefix", "custom", "ps", "ds", "beam", "alpha",
+        "maxlen", "seed", "present", "theme",
     ];
     for (k, _) in &pairs {
         if !KNOWN.contains(&k.as_str()) && k != "hide" {

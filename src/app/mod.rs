@@ -6,6 +6,7 @@ pub mod explorer;
 pub mod export;
 pub mod fonts;
 pub mod labs;
+pub mod lessons;
 pub mod link;
 pub mod masking;
 pub mod positions;
@@ -36,6 +37,7 @@ struct Computed {
 /// The app's top-level views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum View {
+    Lessons,
     Attention,
     Masking,
     Positions,
@@ -57,6 +59,7 @@ pub struct GlimpseApp {
     pub masking: masking::MaskingLab,
     pub positions: positions::PositionsLab,
     pub decoding: decoding::DecodingLab,
+    pub lessons: lessons::Lessons,
     temperature: f32,
     computed: Option<Computed>,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
@@ -102,6 +105,7 @@ impl Default for GlimpseApp {
             masking: Default::default(),
             positions: Default::default(),
             decoding: Default::default(),
+            lessons: Default::default(),
             temperature: 1.0,
             computed: None,
             pick_head: false,
@@ -582,6 +586,8 @@ impl GlimpseApp {
             ui.horizontal(|ui| {
                 ui.heading("Glimpse");
                 ui.separator();
+                let tab = ui.selectable_value(&mut self.view, View::Lessons, "Lessons");
+                probe::control("tab:Lessons", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Attention, "Attention");
                 probe::control("tab:Attention", tab.rect);
                 let tab = ui.selectable_value(&mut self.view, View::Masking, "Masking");
@@ -611,6 +617,10 @@ impl GlimpseApp {
                     ui.weak("beam search as a tree, one step at a time; greedy, sampling and the KV cache");
                     return;
                 }
+                if self.view == View::Lessons && !lessons::uses_app_model(self) {
+                    ui.weak("guided lessons: read on the left, play with the lab on the right");
+                    return;
+                }
                 let mut chosen = self.model_name.clone();
                 egui::ComboBox::from_label("model")
                     .selected_text(&chosen)
@@ -635,6 +645,10 @@ impl GlimpseApp {
 
     /// The selected view below the top bar.
     fn body(&mut self, ui: &mut egui::Ui) {
+        if self.view == View::Lessons {
+            lessons::show(self, ui);
+            return;
+        }
         if matches!(self.view, View::Positions | View::Decoding) {
             let fill = ui.visuals().panel_fill;
             egui::CentralPanel::default()

@@ -1,0 +1,548 @@
+//! The lessons' text and the app state each page shows, in the curriculum's order.
+
+use super::{Input, Lesson, Page, Setup};
+use crate::app::decoding::session::SourceKind;
+use crate::app::explorer::ExplorerView;
+use crate::app::masking::{modes::MaskMode, Section as MaskSection};
+use crate::app::positions::Section as PosSection;
+use crate::model::AttentionKind;
+
+const TRANSLATE: Input = Input::model("translate");
+
+pub static LESSONS: &[Lesson] = &[
+    Lesson {
+        title: "Why attention",
+        pages: &[
+            Page {
+                title: "The bottleneck",
+                paragraphs: &[
+                    "An RNN encoder–decoder reads the whole source sentence into one fixed-size \
+                     vector and the decoder must produce every target word from it. Long \
+                     sentences do not fit: this single context vector is the bottleneck.",
+                    "Attention lets the decoder look back at every encoder state hᵢ at every \
+                     step t. In the additive (Bahdanau) form the decoder state s_{t−1} scores \
+                     each source position: e_{t,i} = vᵀ tanh(W s_{t−1} + U hᵢ).",
+                    "The scores become weights a_{t,i} = softmax_i(e_{t,i}), which are positive \
+                     and sum to 1, and the decoder reads the context c_t = Σᵢ a_{t,i} hᵢ: a \
+                     fresh mixture of the source for every output word.",
+                    "On the right is the cross-attention of a small trained translation model. \
+                     Rows are target words (queries), columns are source words (keys); each \
+                     row is one a_{t,·}.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Head,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "Alignment nobody taught",
+                paragraphs: &[
+                    "The model was trained only to produce the English sentence; nobody told it \
+                     which French word matches which English word. Yet the weights line up \
+                     word with word: an alignment map.",
+                    "A decoder row is the step that produces the next word, so each row looks \
+                     at the source word it is about to translate. The row of \"the\", which \
+                     must produce \"european\", reads \"européenne\"; the row of \"economic\", \
+                     which must produce \"area\", reads \"zone\".",
+                    "French puts the adjective after the noun: \"zone économique européenne\" \
+                     becomes \"european economic area\". The lines cross where the word order \
+                     differs.",
+                    "Try other heads and layers with the controls in the left column, or type \
+                     another sentence from the model's small vocabulary.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Lines,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "Ways to score a query against a key",
+                paragraphs: &[
+                    "Any function of a query q and a key k that returns a number can score. \
+                     Luong's variants: dot qᵀk; general (bilinear) qᵀWk; concat (additive) \
+                     vᵀ tanh(Wq + Uk). Transformers use the scaled dot product qᵀk/√d_k.",
+                    "The table shows all four for one query of the translation model, each \
+                     followed by its softmax. Dot products need q and k of the same width; the \
+                     bilinear and additive forms have their own parameters (here drawn at \
+                     random, since this model never learned them).",
+                    "Pick another query word above the table and compare which key each \
+                     scoring function prefers.",
+                ],
+                setup: Setup::Scoring {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    query: 1,
+                    temperature: 1.0,
+                    d_k: 64,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "The attention layer",
+        pages: &[
+            Page {
+                title: "Queries, keys and values",
+                paragraphs: &[
+                    "Attention is a soft database lookup. A query says what a position is \
+                     looking for, a key says what a position offers, and a value is what it \
+                     hands over when it matches.",
+                    "All three are linear maps of the inputs: Q = X W_Q, K = X W_K, V = X W_V. \
+                     Keys and values are separate because what makes a word relevant is not \
+                     the same as what it should contribute.",
+                    "Relevance is asymmetric: qᵢ·kⱼ and qⱼ·kᵢ differ, so \"bank\" may attend \
+                     strongly to \"river\" while \"river\" hardly attends to \"bank\".",
+                    "The walkthrough on the right goes from X to the output one matrix at a \
+                     time. Step with its buttons or the ← → keys.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Walkthrough,
+                    query: 1,
+                    step: 1,
+                },
+            },
+            Page {
+                title: "Scaled dot-product attention",
+                paragraphs: &[
+                    "For all queries at once: E = QKᵀ/√d_k, A = softmax(E) row by row, \
+                     Y = A·V. With N_Q queries and N_K keys, E and A are N_Q×N_K and Y is \
+                     N_Q×d_v.",
+                    "Row i of A holds the weights of query i; output i is Σⱼ A_{ij} vⱼ, a \
+                     weighted average of the value rows. One matrix product handles every \
+                     query in parallel.",
+                    "The walkthrough now stands at ÷√d_k. Step on through softmax and A·V, and \
+                     select a query to see its weighted sum written out.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Walkthrough,
+                    query: 1,
+                    step: 3,
+                },
+            },
+            Page {
+                title: "Why divide by √d_k",
+                paragraphs: &[
+                    "If q and k have d_k independent entries of variance σ², then \
+                     Var(q·k) ≈ d_k σ⁴: the scores grow with the width.",
+                    "Large scores saturate the softmax: softmax([2, 1]) ≈ [0.73, 0.27] but \
+                     softmax([20, 10]) ≈ [0.99995, 0.00005]. It then behaves like argmax and \
+                     its gradient almost vanishes, so learning stalls.",
+                    "Dividing by √d_k brings the variance back to about σ⁴ whatever the width. \
+                     The variance plot in the lab shows raw and scaled scores as d_k grows; \
+                     move the d_k slider.",
+                ],
+                setup: Setup::Scoring {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    query: 1,
+                    temperature: 1.0,
+                    d_k: 256,
+                },
+            },
+            Page {
+                title: "Temperature and entropy",
+                paragraphs: &[
+                    "Scaling is a temperature: softmax(e/τ). As τ → 0 the weights approach a \
+                     one-hot choice (hard attention); as τ → ∞ they become uniform.",
+                    "The entropy H = −Σ α log α measures how spread a row is: 0 when one key \
+                     takes everything, log T when all T keys share equally.",
+                    "This page runs the model at τ = 0.3, sharper than it was trained. Drag the \
+                     temperature slider (Input and attention controls, left) and watch the \
+                     heatmap and the entropy above it.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross).temperature(0.3),
+                    view: ExplorerView::Head,
+                    query: 0,
+                    step: 0,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "Self-attention",
+        pages: &[
+            Page {
+                title: "Every token sees every token",
+                paragraphs: &[
+                    "In self-attention Q, K and V all come from the same sequence. Any token \
+                     reaches any other in one step, so the path length between positions is \
+                     O(1), where an RNN needs O(L) steps.",
+                    "The layer is not linear in its input: the weights themselves depend on \
+                     the data through QKᵀ and the softmax.",
+                    "On the right, every head of every layer of the translation model's \
+                     encoder self-attention. Click a thumbnail to open that head.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "Order means nothing to attention",
+                paragraphs: &[
+                    "Without positional information, self-attention is permutation \
+                     equivariant: f(πX) = π f(X). Shuffle the tokens and the outputs are the \
+                     same vectors, shuffled the same way.",
+                    "So \"the dog bit the man\" and \"the man bit the dog\" would give every \
+                     word the same output: the layer sees a set, not a sequence.",
+                    "The panel shuffles the input of a trained encoder and compares its \
+                     outputs with and without the positional encodings: without them the rows \
+                     are only reordered; with them every row changes.",
+                ],
+                setup: Setup::Positions {
+                    section: PosSection::Permutation,
+                },
+            },
+            Page {
+                title: "What it costs",
+                paragraphs: &[
+                    "Self-attention compares all L² pairs of positions, each with a dot \
+                     product of width D: O(L²·D). The projections and an RNN cost O(L·D²).",
+                    "Attention wins when L < D: a sentence of L = 100 with D = 512. At \
+                     L = 10⁴ the L² term dominates and the L×L weight matrix fills memory.",
+                    "In exchange, all positions are computed at once: O(1) sequential \
+                     operations instead of the RNN's O(L).",
+                    "On the right, the character model's attention on a longer text: every \
+                     cell of the square is one pair it had to score.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("lm"),
+                    view: ExplorerView::Head,
+                    query: 0,
+                    step: 0,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "Positional encodings",
+        pages: &[
+            Page {
+                title: "Naive positions",
+                paragraphs: &[
+                    "The simplest idea is to append the index t. It is unbounded: position \
+                     500 is a huge number next to embeddings of size about 1.",
+                    "Normalising to t/(N−1) keeps it in [0, 1] but stretches like a rubber \
+                     band: one step means 1/(N−1), so the same offset means different things \
+                     in sentences of different length.",
+                ],
+                setup: Setup::Positions {
+                    section: PosSection::Naive,
+                },
+            },
+            Page {
+                title: "Sinusoidal encodings",
+                paragraphs: &[
+                    "PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), with \
+                     ω_k = 10000^(−2k/d). Each pair is a point on the unit circle turning at \
+                     its own speed; wavelengths run from 2π to 2π·10000.",
+                    "Read down the dimensions it is a multi-scale, continuous binary counter: \
+                     fast pairs change every step, slow ones over hundreds.",
+                    "p_t · p_{t+o} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) \
+                     is PE(t) rotated by a matrix that depends only on o. It is defined for \
+                     any t.",
+                ],
+                setup: Setup::Positions {
+                    section: PosSection::Sinusoidal,
+                },
+            },
+            Page {
+                title: "RoPE: rotate queries and keys",
+                paragraphs: &[
+                    "Rotary embeddings leave X alone and rotate q and k instead: each pair \
+                     (2i, 2i+1) at position p turns by the angle p·10000^(−2i/d).",
+                    "Rotations keep norms and compose, so ⟨R(i)q, R(j)k⟩ = qᵀR(j−i)k: the \
+                     score depends only on the offset j − i, not on where the pair sits.",
+                    "Type a few small vectors and positions in the panel and read the \
+                     rotated vectors in its table.",
+                ],
+                setup: Setup::Positions {
+                    section: PosSection::Rope,
+                },
+            },
+            Page {
+                title: "Longer than trained",
+                paragraphs: &[
+                    "A learned table P of N_max×d rows has nothing past N_max. Relative \
+                     schemes add a learned bias a_{i−j} to the scores (T5, Transformer-XL); \
+                     ALiBi subtracts a fixed slope times the distance.",
+                    "The panel runs models trained on short reversals with each scheme on \
+                     longer inputs. Compare where each one's exact-match rate falls: \
+                     positions it never saw, and offsets larger than any it learned.",
+                ],
+                setup: Setup::Positions {
+                    section: PosSection::Extrapolation,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "Masking",
+        pages: &[
+            Page {
+                title: "The causal mask",
+                paragraphs: &[
+                    "A decoder predicts token i+1 from tokens up to i, so it must not see \
+                     the future. Add M to the scores before the softmax: M_ij = 0 if j ≤ i, \
+                     else −∞.",
+                    "exp(−∞) = 0, so every weight above the diagonal is exactly zero and \
+                     each row still sums to 1 over the visible keys.",
+                    "Switch between the mask modes on the right; the model is the \
+                     translation model's decoder, running live.",
+                ],
+                setup: Setup::Masking {
+                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
+                    section: MaskSection::Modes,
+                    mode: MaskMode::Causal,
+                    pads: 2,
+                },
+            },
+            Page {
+                title: "Padding in a batch",
+                paragraphs: &[
+                    "Sentences in a batch have different lengths, so the short ones are \
+                     filled with <pad>. A padding mask P blocks those keys for every query.",
+                    "Both masks add up: softmax(E + M + P). Without P, real tokens would \
+                     spend weight on padding and their outputs would change with the batch.",
+                ],
+                setup: Setup::Masking {
+                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
+                    section: MaskSection::Batch,
+                    mode: MaskMode::CausalPadding,
+                    pads: 2,
+                },
+            },
+            Page {
+                title: "Teacher forcing",
+                paragraphs: &[
+                    "In training the decoder input is the target shifted right, with <bos> \
+                     first: position i reads the true tokens before it and predicts token i.",
+                    "Thanks to the causal mask every position trains in one parallel pass; \
+                     no token can read its own answer.",
+                    "At inference the model reads its own guesses instead. It never saw its \
+                     mistakes in training, so one error can lead to more: exposure bias.",
+                ],
+                setup: Setup::Masking {
+                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
+                    section: MaskSection::TeacherForcing,
+                    mode: MaskMode::Causal,
+                    pads: 2,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "Multi-head attention",
+        pages: &[
+            Page {
+                title: "Many heads, same cost",
+                paragraphs: &[
+                    "Split d_model into h heads of width d_k = d_model/h, each with its own \
+                     W_Q, W_K, W_V; concatenate the h outputs and mix them with W_O.",
+                    "With d_model = 512 and h = 8, d_k = 64: the parameters and FLOPs equal \
+                     one head of full width, but each head can attend somewhere else.",
+                    "The grid shows every head of a small model trained on repeated random \
+                     sequences, with the pattern each head most resembles.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("repeat"),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "A previous-token head",
+                paragraphs: &[
+                    "Layer 0, head 1 puts most of its weight on the token just before the \
+                     query: the stripe just below the diagonal.",
+                    "Nobody designed it. Training found that knowing the previous token is \
+                     useful, and the head copies it into each position's output.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("repeat").layer(0).head(1),
+                    view: ExplorerView::Head,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "An induction head",
+                paragraphs: &[
+                    "The input repeats: \"glimpsehow\" twice. In layer 1, a query in the \
+                     second copy (layer 1, head 0) attends to the token that followed its own \
+                     earlier occurrence, which is the token it should predict next.",
+                    "It can do that because the layer-0 head already wrote \"my previous \
+                     token was x\" into every position: two heads in two layers form a \
+                     copy mechanism.",
+                    "Type another repeated string in the controls and watch the off-diagonal \
+                     stripe move with the period.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("repeat").layer(1).head(0),
+                    view: ExplorerView::Head,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "Sharing keys and values: MQA and GQA",
+                paragraphs: &[
+                    "At inference every head caches its keys and values for every past \
+                     token, and that cache, not the arithmetic, often limits speed and batch \
+                     size.",
+                    "Multi-query attention (MQA) gives all query heads one shared key/value \
+                     head; grouped-query attention (GQA) shares one key/value head within each \
+                     group of query heads. The cache shrinks by the group size, at a small cost \
+                     in quality.",
+                    "This page opens a model built that way, with random weights: 4 query \
+                     heads share 2 key/value heads. Heads 0 and 1 use the same K and V but \
+                     their own Q, so their patterns still differ.",
+                ],
+                setup: Setup::Explorer {
+                    input: Input::model("demo-decoder").layer(0).head(0),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "The transformer block",
+        pages: &[
+            Page {
+                title: "Heads back together",
+                paragraphs: &[
+                    "MultiHead(X) = concat(head₀, …, head_{h−1})·W_O. The concatenation puts \
+                     the h outputs of width d_k side by side (width h·d_k = d_model), and W_O \
+                     mixes what the heads found.",
+                    "The walkthrough stands at the concat step of the encoder's \
+                     self-attention; step on to W_O.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
+                    view: ExplorerView::Walkthrough,
+                    query: 0,
+                    step: 7,
+                },
+            },
+            Page {
+                title: "Add & Norm and the feed-forward layer",
+                paragraphs: &[
+                    "An encoder block is attention then a feed-forward network, each wrapped \
+                     in a residual connection and a LayerNorm: Y = LayerNorm(X + MHSA(X)), \
+                     Z = LayerNorm(Y + FFN(Y)).",
+                    "FFN(x) = max(0, xW₁ + b₁)W₂ + b₂, applied to each token on its own, with \
+                     a hidden width d_ff ≈ 4·d_model. Attention mixes tokens; the FFN \
+                     transforms each one.",
+                    "LayerNorm normalises each token over its features, so it does not depend \
+                     on the batch or on other positions (BatchNorm would, which suits \
+                     variable-length sequences badly).",
+                    "The original transformer normalises after the residual sum (post-norm); \
+                     most modern models normalise the input of each sublayer (pre-norm), \
+                     which keeps a clean residual path and trains deep stacks more easily.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
+                    view: ExplorerView::Walkthrough,
+                    query: 0,
+                    step: 8,
+                },
+            },
+            Page {
+                title: "Cross-attention",
+                paragraphs: &[
+                    "A decoder block has three sublayers: masked self-attention, then \
+                     cross-attention, then the FFN, each with Add & Norm.",
+                    "In cross-attention the queries come from the decoder and the keys and \
+                     values from the encoder's output (the memory): Q = Y W_Q, K = H W_K, \
+                     V = H W_V. The decoder retrieves source meaning; the final projection to \
+                     the vocabulary picks the word.",
+                    "The grid shows every cross-attention head of both decoder layers.",
+                ],
+                setup: Setup::Explorer {
+                    input: TRANSLATE.kind(AttentionKind::Cross),
+                    view: ExplorerView::Grid,
+                    query: 0,
+                    step: 0,
+                },
+            },
+            Page {
+                title: "One block, three families",
+                paragraphs: &[
+                    "The same block template makes all three families; what differs is what \
+                     each attention may see.",
+                    "Encoder-only (BERT-like): self-attention with no mask. Decoder-only \
+                     (GPT-like): causal self-attention and no cross-attention. \
+                     Encoder–decoder (the original transformer): an unmasked encoder, a \
+                     causal decoder, and cross-attention between them.",
+                    "The panel shows each family's masks and attention on trained models.",
+                ],
+                setup: Setup::Masking {
+                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
+                    section: MaskSection::Families,
+                    mode: MaskMode::Causal,
+                    pads: 2,
+                },
+            },
+        ],
+    },
+    Lesson {
+        title: "Decoding",
+        pages: &[
+            Page {
+                title: "Greedy decoding",
+                paragraphs: &[
+                    "Generation picks one token at a time. Greedy decoding takes the most \
+                     likely token at each step and never looks back: it is myopic.",
+                    "The lab runs a small typed table of next-token probabilities with beam \
+                     width 1, which is greedy. Step through it with the buttons or the → key.",
+                ],
+                setup: Setup::Decoding {
+                    kind: SourceKind::Table,
+                    width: 1,
+                    alpha: 0.0,
+                },
+            },
+            Page {
+                title: "Beam search",
+                paragraphs: &[
+                    "Beam search keeps the B best partial sentences. At each step it expands \
+                     every one, scores each child by its cumulative log-probability \
+                     Σ log p, and keeps the best B; finished hypotheses are set aside.",
+                    "With B = 2 on the same table, a less likely first word leads to a likelier \
+                     whole sentence, which greedy decoding misses.",
+                    "Long hypotheses collect more negative terms, so scores are often \
+                     normalised: score / L^α. Try the α slider.",
+                ],
+                setup: Setup::Decoding {
+                    kind: SourceKind::Table,
+                    width: 2,
+                    alpha: 0.0,
+                },
+            },
+            Page {
+                title: "Beam search on a real model",
+                paragraphs: &[
+                    "Now the probabilities come from the translation model. Click a node of \
+                     the tree to see the attention behind that hypothesis.",
+                    "Past keys and values never change, so a decoder caches them: each new \
+                     step costs O(t·d) instead of recomputing the whole prefix.",
+                ],
+                setup: Setup::Decoding {
+                    kind: SourceKind::Translate,
+                    width: 3,
+                    alpha: 0.0,
+                },
+            },
+        ],
+    },
+];
