@@ -40,14 +40,22 @@ prop_compose! {
         hide in 0usize..4,
         lesson in 0usize..6,
         page in 0usize..2,
+        task in 0usize..6,
+        pe in 0usize..6,
+        width in 0usize..3,
+        dk in 1u32..9,
     ) -> String {
         let hide = ["", "&hide=controls", "&hide=tabs", "&hide=controls,tabs"][hide];
         format!(
-            "v=1&view={}&model={}&src={}&layer={layer}&head={head}&tau={}&xv={}&pre={}&ms={ms}&mm={mm}&pads={pads}&prefix={prefix}&ps={ps}&ds={}&beam={beam}&alpha={}&seed={seed}&present={}&theme={}&lesson={lesson}&page={page}{hide}",
+            "v=1&view={}&model={}&src={}&layer={layer}&head={head}&tau={}&xv={}&pre={}&ms={ms}&mm={mm}&pads={pads}&prefix={prefix}&ps={ps}&ds={}&beam={beam}&alpha={}&seed={seed}&present={}&theme={}&lesson={lesson}&page={page}&task={}&pe={}&width={}&stau=0.5&dk={}{hide}",
             VIEWS[view], MODELS[model], escape(&src), tau as f32 / 10.0,
             ["head", "grid", "lines", "walk"][xv], pre as u8,
             ["translate", "lm", "table"][ds], alpha as f32 / 10.0, present as u8,
             if light { "light" } else { "dark" },
+            ["copy", "reverse", "sort", "repeat", "translate", "lm"][task],
+            ["none", "sinusoidal", "learned", "rope", "alibi", "relative"][pe],
+            [16, 32, 64][width],
+            1u32 << dk,
         )
     }
 }

@@ -191,13 +191,19 @@ async function main() {
 
     // Deep links: open the app on a link and check the view it reproduces, in the probe (model,
     // input, layer, head) and in the pixels (the heatmap drawn is the one the probe describes).
+    // The last two are a projector (1280 × 720, presenter mode) and a tablet (768 px wide).
     const links = [
       ['link-reverse.png', 'v=1&view=attention&model=reverse&src=abcdefgh&tgt=hgfedcba&kind=cross&layer=1&head=0',
         { model: 'reverse', input: 'abcdefgh', layer: 1, head: 0 }],
       ['link-lm.png', 'v=1&view=attention&model=lm&src=the%20cat%20sat&kind=dec&layer=0&head=2',
         { model: 'lm', input: 'the cat sat', layer: 0, head: 2 }],
+      ['presenter-1280x720.png', 'v=1&view=attention&model=translate&kind=cross&layer=1&head=2&present=1',
+        { model: 'translate', layer: 1, head: 2 }, { width: 1280, height: 720 }],
+      ['tablet-768.png', 'v=1&view=attention&model=copy&src=jabbed&tgt=jabbed&kind=cross&layer=1&head=0',
+        { model: 'copy', layer: 1, head: 0 }, { width: 768, height: 1024 }],
     ];
-    for (const [file, hash, want] of links) {
+    for (const [file, hash, want, size] of links) {
+      if (size) await page.setViewportSize(size);
       await page.goto(`http://127.0.0.1:${server.address().port}/#${hash}`, { waitUntil: 'load' });
       await page.reload({ waitUntil: 'load' });
       let got = null;

@@ -8,7 +8,9 @@ use super::positions::Section as PosSection;
 use super::{GlimpseApp, View};
 use crate::app::decoding::session::SourceKind;
 use crate::app::lessons::content as lessons;
-use crate::model::{builtin, AttentionKind};
+use crate::model::{builtin, AttentionKind, Positional};
+use crate::train::tasks::TaskKind;
+use crate::train::trainer::TrainConfig;
 
 /// The link format's version; a newer link is read as far as this version understands it.
 pub const VERSION: u32 = 1;
@@ -147,6 +149,11 @@ pub fn encode(app: &GlimpseApp) -> String {
     p.push(("alpha", d.alpha.to_string()));
     p.push(("maxlen", d.max_len.to_string()));
     p.push(("seed", app.training.config.seed.to_string()));
+    p.push(("task", app.training.config.task.name().into()));
+    p.push(("pe", positional_name(app.training.config.positional).into()));
+    p.push(("width", app.training.config.d_model.to_string()));
+    p.push(("stau", app.scoring.temperature.to_string()));
+    p.push(("dk", app.scoring.d_k.to_string()));
     p.push(("lesson", app.lessons.lesson.to_string()));
     p.push(("page", app.lessons.page.to_string()));
     let mut hide = Vec::new();
@@ -310,10 +317,39 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
         |v: &str| v.parse::<usize>().ok().filter(|m| (1..=30).contains(m)),
         |x| app.decoding.settings.max_len = x
     );
+    read!("task", TaskKind::from_name, |x| {
+        // The task's own defaults first; the seed and the rest of the link come after.
+        app.training.config = TrainConfig::for_task(x);
+    });
     read!("seed", |v: &str| v.parse::<u64>().ok(), |x| app
         .training
         .config
         .seed = x);
+    read!("pe", positional_from_name, |x| app
+        .training
+        .config
+        .positional = x);
+    read!(
+        "width",
+        |v: &str| v.parse::<usize>().ok().filter(|w| [16, 32, 64].contains(w)),
+        |x| {
+            app.training.config.d_model = x;
+            app.training.config.d_ff = 2 * x;
+        }
+    );
+    read!(
+        "stau",
+        |v: &str| v.parse::<f32>().ok().filter(|t| (0.05..=20.0).contains(t)),
+        |x| app.scoring.temperature = x
+    );
+    read!(
+        "dk",
+        |v: &str| v
+            .parse::<usize>()
+            .ok()
+            .filter(|d| d.is_power_of_two() && (2..=512).contains(d)),
+        |x| app.scoring.d_k = x
+    );
     // A lesson and a page that exist (the page checked against the lesson read).
     read!(
         "lesson",
@@ -355,10 +391,10 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
             }
         }
     }
-    const KNOWN: [&str; 28] = [
-        "lesson", "page", "v", "view", "model", "src", "tgt", "kind", "layer", "head", "tau", "xv",
-        "pre", "q", "step", "ms", "mm", "pads", "prefix", "custom", "ps", "ds", "beam", "alpha",
-        "maxlen", "seed", "present", "theme",
+    const KNOWN: [&str; 33] = [
+        "lesson", "page", "task", "pe", "width", "stau", "dk", "v", "view", "model", "src", "tgt",
+        "kind", "layer", "head", "tau", "xv", "pre", "q", "step", "ms", "mm", "pads", "prefix",
+        "custom", "ps", "ds", "beam", "alpha", "maxlen", "seed", "present", "theme",
     ];
     for (k, _) in &pairs {
         if !KNOWN.contains(&k.as_str()) && k != "hide" {
@@ -367,6 +403,27 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     }
     app.computed = None;
     notices
+}
+
+/// The training lab's positional schemes by name.
+const SCHEMES: [(&str, Positional); 6] = [
+    ("none", Positional::None),
+    ("sinusoidal", Positional::Sinusoidal { base: 10000.0 }),
+    ("learned", Positional::Learned),
+    ("rope", Positional::Rope { base: 10000.0 }),
+    ("alibi", Positional::Alibi),
+    ("relative", Positional::Relative { max_distance: 8 }),
+];
+
+fn positional_name(p: Positional) -> &'static str {
+    SCHEMES
+        .iter()
+        .find(|(_, s)| *s == p)
+        .map_or("sinusoidal", |(n, _)| n)
+}
+
+fn positional_from_name(v: &str) -> Option<Positional> {
+    SCHEMES.iter().find(|(n, _)| *n == v).map(|(_, s)| *s)
 }
 
 fn parse_bool(v: &str) -> Option<bool> {

@@ -158,6 +158,15 @@ impl GlimpseApp {
         let want = (self.presenter, self.light);
         if self.applied_look != Some(want) {
             ctx.set_zoom_factor(if self.presenter { 1.5 } else { 1.0 });
+            // On a projector faint grey text disappears: presenter mode writes everything in
+            // the theme's strongest colour.
+            let presenter = self.presenter;
+            ctx.style_mut_of(egui::Theme::Dark, |s| {
+                s.visuals.override_text_color = presenter.then_some(egui::Color32::WHITE);
+            });
+            ctx.style_mut_of(egui::Theme::Light, |s| {
+                s.visuals.override_text_color = presenter.then_some(egui::Color32::BLACK);
+            });
             ctx.set_theme(if self.light {
                 egui::Theme::Light
             } else {
@@ -583,7 +592,8 @@ impl GlimpseApp {
     /// Tabs, the model picker and the presenter switch.
     fn top_bar(&mut self, ui: &mut egui::Ui) {
         egui::Panel::top("top").show(ui, |ui| {
-            ui.horizontal(|ui| {
+            // Wraps onto a second line on a tablet or at presenter zoom, instead of running off.
+            ui.horizontal_wrapped(|ui| {
                 ui.heading("Glimpse");
                 ui.separator();
                 let tab = ui.selectable_value(&mut self.view, View::Lessons, "Lessons");
@@ -664,8 +674,10 @@ impl GlimpseApp {
             return;
         }
         if !self.hidden.controls {
+            // A third of a narrow screen at most, so the view keeps most of a tablet.
+            let width = (ui.available_width() * 0.3).clamp(180.0, 300.0);
             egui::Panel::left("controls")
-                .default_size(300.0)
+                .default_size(width)
                 .show(ui, |ui| self.controls(ui));
         }
         let fill = ui.visuals().panel_fill;
