@@ -427,3 +427,34 @@ fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
     h.get_by_label_contains("ignored unknown key `zzz`");
     assert_eq!(h.state().last_probe.as_ref().unwrap().model, "reverse");
 }
+
+#[test]
+fn the_beam_tree_and_a_layer_export_as_json() {
+    let dir = std::env::temp_dir().join(format!("glimpse-export-ui-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Only this test in this binary exports, so setting the variable here is safe.
+    unsafe { std::env::set_var("GLIMPSE_EXPORT_DIR", &dir) };
+    let mut h = explorer();
+    h.get_by_label("All heads").click();
+    h.run_steps(2);
+    h.get_by_label("export view ▾").click();
+    h.run_steps(2);
+    h.get_by_label("layer as JSON").click();
+    h.run_steps(2);
+    let layer = dir.join("glimpse-translate-cross-attention-L1-all-heads.json");
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&layer).unwrap()).unwrap();
+    assert_eq!(v["weights"].as_array().unwrap().len(), 4, "four heads");
+    h.get_by_label("Decoding").click();
+    h.run_steps(3);
+    h.get_by_label("Run to end").click();
+    h.run_steps(3);
+    h.get_by_label("export view ▾").click();
+    h.run_steps(2);
+    h.get_by_label("beam tree as JSON").click();
+    h.run_steps(2);
+    let tree: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("glimpse-beam-tree.json")).unwrap())
+            .unwrap();
+    assert!(tree["nodes"].as_array().unwrap().len() > 3);
+    std::fs::remove_dir_all(&dir).ok();
+}

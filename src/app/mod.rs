@@ -342,10 +342,42 @@ impl GlimpseApp {
             }
         };
         self.sel.clamp_to(trace);
+        let view_rect = ui.max_rect();
+        let layer_json = trace
+            .attention(self.sel.kind, self.sel.layer)
+            .and_then(|a| serde_json::to_vec(a).ok());
         ui.horizontal(|ui| {
             for v in ExplorerView::ALL {
                 let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
                 probe::control(&format!("view:{}", v.label()), tab.rect);
+            }
+            if self.explorer.view != ExplorerView::Head {
+                // The whole view as a picture, and this layer's attention (every head, every
+                // intermediate) as JSON.
+                let name = format!(
+                    "glimpse-{}-{}-L{}-{}",
+                    self.model_name,
+                    self.sel.kind.label().replace(' ', "-"),
+                    self.sel.layer,
+                    self.explorer.view.label().replace(' ', "-").to_lowercase()
+                );
+                ui.separator();
+                ui.menu_button("export view ▾", |ui| {
+                    if ui
+                        .add_enabled(!self.exporter.busy(), egui::Button::new("PNG"))
+                        .clicked()
+                    {
+                        self.exporter
+                            .request_png(ui.ctx(), view_rect, &format!("{name}.png"));
+                        ui.close();
+                    }
+                    if let Some(bytes) = &layer_json {
+                        if ui.button("layer as JSON").clicked() {
+                            let _ = self.exporter.save_now(&format!("{name}.json"), bytes);
+                            ui.close();
+                        }
+                    }
+                });
             }
         });
         ui.separator();
@@ -663,9 +695,36 @@ impl GlimpseApp {
             let fill = ui.visuals().panel_fill;
             egui::CentralPanel::default()
                 .frame(egui::Frame::central_panel(ui.style()).fill(fill))
-                .show(ui, |ui| match self.view {
-                    View::Decoding => self.decoding.ui(ui),
-                    _ => self.positions.ui(ui),
+                .show(ui, |ui| {
+                    let rect = ui.max_rect();
+                    let tree = self
+                        .decoding
+                        .current()
+                        .and_then(|s| serde_json::to_vec(&s.beam).ok());
+                    ui.horizontal(|ui| {
+                        ui.menu_button("export view ▾", |ui| {
+                            let png = egui::Button::new("PNG");
+                            if ui.add_enabled(!self.exporter.busy(), png).clicked() {
+                                let name = match self.view {
+                                    View::Decoding => "glimpse-beam-tree.png",
+                                    _ => "glimpse-positions.png",
+                                };
+                                self.exporter.request_png(ui.ctx(), rect, name);
+                                ui.close();
+                            }
+                            if let (View::Decoding, Some(bytes)) = (self.view, &tree) {
+                                if ui.button("beam tree as JSON").clicked() {
+                                    let _ = self.exporter.save_now("glimpse-beam-tree.json", bytes);
+                                    ui.close();
+                                }
+                            }
+                        });
+                        export::message_label(ui, &self.exporter);
+                    });
+                    match self.view {
+                        View::Decoding => self.decoding.ui(ui),
+                        _ => self.positions.ui(ui),
+                    }
                 });
             return;
         }
