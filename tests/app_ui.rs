@@ -405,10 +405,15 @@ fn the_decoding_tab_steps_a_beam_search() {
 #[test]
 fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
     let mut h = explorer();
+    assert!(h.query_by_label_contains("toy French").is_some());
     h.key_press(egui::Key::F);
     h.run_steps(2);
     assert!(h.state().presenter);
     assert_eq!(h.ctx.zoom_factor(), 1.5);
+    assert!(
+        h.query_by_label_contains("toy French").is_none(),
+        "presenter mode drops the blurb"
+    );
     h.key_press(egui::Key::F);
     h.run_steps(2);
     assert!(!h.state().presenter);

@@ -648,15 +648,21 @@ impl GlimpseApp {
                 ui.toggle_value(&mut self.light, "light");
                 ui.separator();
                 if self.view == View::Training {
-                    ui.weak("train a model with Glimpse's own backward pass and watch its attention form");
+                    if !self.presenter {
+                        ui.weak("train a model with Glimpse's own backward pass and watch its attention form");
+                    }
                     return;
                 }
                 if self.view == View::Positions {
-                    ui.weak("every positional scheme, drawn with the functions the model runs, on models trained with it");
+                    if !self.presenter {
+                        ui.weak("every positional scheme, drawn with the functions the model runs, on models trained with it");
+                    }
                     return;
                 }
                 if self.view == View::Decoding {
-                    ui.weak("beam search as a tree, one step at a time; greedy, sampling and the KV cache");
+                    if !self.presenter {
+                        ui.weak("beam search as a tree, one step at a time; greedy, sampling and the KV cache");
+                    }
                     return;
                 }
                 if self.view == View::Lessons && !lessons::uses_app_model(self) {
@@ -676,7 +682,10 @@ impl GlimpseApp {
                     self.select_model(&chosen);
                     self.refresh();
                 }
-                let about = builtin::info(&self.model_name).map(|b| b.description);
+                // On a projector the room reads the view, not the blurb: presenter mode drops it.
+                let about = builtin::info(&self.model_name)
+                    .map(|b| b.description)
+                    .filter(|_| !self.presenter);
                 if let Some(text) = about {
                     ui.weak(text);
                 }
