@@ -250,7 +250,7 @@ impl GlimpseApp {
         }
         if let (true, Ok((_, trace))) = (self.pick_head, &result) {
             if let Some(w) = trace.weights(self.sel.kind, self.sel.layer) {
-                self.sel.head = sharpest_head(w);
+                self.sel.head = crate::model::heads::sharpest_head(w);
             }
             self.pick_head = false;
         }
@@ -572,15 +572,6 @@ fn head_export_menu(
             Some((values.view(), &attn.query_tokens, &attn.key_tokens)),
         );
     });
-}
-
-/// The head whose attention rows have the lowest mean entropy: the most decided pattern.
-fn sharpest_head(weights: &ndarray::Array3<f32>) -> usize {
-    use crate::model::attention::row_entropy_bits;
-    let negated = weights
-        .outer_iter()
-        .map(|w| -row_entropy_bits(w).mean().unwrap_or(f32::INFINITY));
-    crate::util::argmax(negated).map_or(0, |(h, _)| h)
 }
 
 impl eframe::App for GlimpseApp {

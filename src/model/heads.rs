@@ -2,7 +2,7 @@
 //! out it is (entropy), how far it looks (mean distance), and which textbook pattern it
 //! resembles (self, previous token, first token, broad, induction), each as a score in [0, 1].
 
-use ndarray::ArrayView2;
+use ndarray::{Array3, ArrayView2};
 
 /// A pattern a head can show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -112,6 +112,17 @@ impl Mean {
 /// sequence, len T_q == T_k); used by the induction pattern. `self_attention`: false for
 /// cross-attention (queries from one sequence, keys from another), where only FirstToken and
 /// Broad apply (diagonal / previous / induction are meaningless across sequences).
+/// The head whose attention rows have the lowest mean entropy: the most decided pattern.
+/// The app opens a model on it, and the labs pick it to show a clear example.
+pub fn sharpest_head(weights: &Array3<f32>) -> usize {
+    let negated = weights.outer_iter().map(|w| {
+        -crate::model::attention::row_entropy_bits(w)
+            .mean()
+            .unwrap_or(f32::INFINITY)
+    });
+    crate::util::argmax(negated).map_or(0, |(h, _)| h)
+}
+
 pub fn head_stats(
     weights: ArrayView2<f32>,
     allowed: ArrayView2<bool>,

@@ -5,12 +5,12 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::attention::row_entropy_bits;
 use crate::model::builtin;
+use crate::model::heads::sharpest_head;
 use crate::model::trace::{AttentionKind, Trace};
 use crate::model::transformer::{ForwardOptions, Model};
 use egui::{RichText, Ui};
-use ndarray::{Array2, Array3, Axis};
+use ndarray::{Array2, Axis};
 
 /// translate's own example: adjectives move and swap, so cross-attention is not diagonal.
 pub const TRANSLATE_SOURCE: &str = "la zone économique européenne";
@@ -59,14 +59,6 @@ pub struct FamilyAttention {
     pub mask_values: Array2<f32>,
     /// `[T_q, T_k]` weights of `head` in `layer`.
     pub weights: Array2<f32>,
-}
-
-/// The head whose rows have the lowest mean entropy: the most decided pattern.
-pub fn sharpest_head(weights: &Array3<f32>) -> usize {
-    let negated = weights
-        .outer_iter()
-        .map(|w| -row_entropy_bits(w).mean().unwrap_or(f32::INFINITY));
-    crate::util::argmax(negated).map_or(0, |(h, _)| h)
 }
 
 fn forward(model: &Model, source: &str, target: &str) -> Result<Trace, String> {
