@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchChromium, serveDist, watchPage } from './harness.mjs';
+import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..');
@@ -23,28 +23,7 @@ const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const APP_TIMEOUT_MS = Number(process.env.APP_TIMEOUT_MS ?? 60000);
 const MARKER = 'glimpse-offline-test-new-build';
 
-const results = [];
-const record = (name, ok, detail = '') => {
-  results.push(ok);
-  console.log(`offline: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
-  return ok;
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** Poll fn until it returns something truthy; exceptions (a page navigating away) count as no. */
-async function poll(fn, timeoutMs, intervalMs = 250) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    let v;
-    try {
-      v = await fn();
-    } catch {
-      v = undefined;
-    }
-    if (v || Date.now() > end) return v;
-    await sleep(intervalMs);
-  }
-}
+const { record, finish } = recorder('offline');
 
 const swVersion = (dir) => /const VERSION = '([0-9a-f]+)'/.exec(fs.readFileSync(path.join(dir, 'sw.js'), 'utf8'))?.[1];
 
@@ -173,6 +152,4 @@ async function main() {
 }
 
 await main().catch((e) => record('test ran', false, e.stack || String(e)));
-const failed = results.filter((ok) => !ok).length;
-console.log(`offline: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+finish();

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPng, distinctColours } from './check_shot.mjs';
-import { launchChromium, serveDist, watchPage } from './harness.mjs';
+import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
@@ -16,22 +16,7 @@ const TRAIN_TIMEOUT_MS = Number(process.env.TRAIN_TIMEOUT_MS ?? 180000);
 // A frame gap longer than this is a visible stutter.
 const MAX_GAP_MS = Number(process.env.MAX_GAP_MS ?? 500);
 
-const results = [];
-const record = (name, ok, detail = '') => {
-  results.push(ok);
-  console.log(`training: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
-  return ok;
-};
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function poll(fn, timeoutMs, intervalMs = 250) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v || Date.now() > end) return v;
-    await sleep(intervalMs);
-  }
-}
+const { record, finish } = recorder('training');
 
 async function main() {
   fs.mkdirSync(OUT, { recursive: true });
@@ -106,6 +91,4 @@ async function main() {
 }
 
 await main().catch((e) => record('test ran', false, e.stack || String(e)));
-const failed = results.filter((ok) => !ok).length;
-console.log(`training: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+finish();

@@ -110,3 +110,38 @@ export async function launchChromium(scale = 1) {
   });
   return { context, profile };
 }
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Poll fn until it returns something truthy or time runs out; an exception (a page
+ * navigating away mid-evaluate) counts as not yet. */
+export async function poll(fn, timeoutMs, intervalMs = 250) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    let v;
+    try {
+      v = await fn();
+    } catch {
+      v = undefined;
+    }
+    if (v || Date.now() > end) return v;
+    await sleep(intervalMs);
+  }
+}
+
+/** PASS/FAIL lines prefixed with `prefix`; `finish` prints the tally and exits non-zero on any
+ * failure (or when nothing was checked). */
+export function recorder(prefix) {
+  const results = [];
+  const record = (name, ok, detail = '') => {
+    results.push(ok);
+    console.log(`${prefix}: ${ok ? 'PASS' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
+    return ok;
+  };
+  const finish = () => {
+    const failed = results.filter((ok) => !ok).length;
+    console.log(`${prefix}: ${results.length - failed} passed, ${failed} failed`);
+    process.exit(failed === 0 && results.length > 0 ? 0 : 1);
+  };
+  return { record, finish };
+}
