@@ -67,6 +67,25 @@ impl ModelSource {
         } else {
             vec![]
         };
+        Self::from_ids(model, source, temperature, use_cache)
+    }
+
+    /// Decode `model` on source ids already tokenized (empty for a decoder-only model); a
+    /// source longer than the model accepts is refused.
+    pub fn from_ids(
+        model: Model,
+        source: Vec<u32>,
+        temperature: f32,
+        use_cache: bool,
+    ) -> Result<Self, String> {
+        let max = model.config.max_len;
+        if source.len() > max {
+            return Err(crate::model::ModelError::TooLong {
+                len: source.len(),
+                max,
+            }
+            .to_string());
+        }
         Ok(Self {
             model,
             source,

@@ -6,6 +6,8 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::decode::beam::greedy;
+use crate::decode::ModelSource;
 use crate::model::attention::{AttentionTrace, MaskChoice};
 use crate::model::builtin;
 use crate::model::tokenizer::{BOS, EOS};
@@ -167,39 +169,27 @@ pub fn teacher_forced(
 /// to lean on) until `<eos>` or `max_len`. `source` feeds the encoder; a decoder-only model
 /// continues it as a prompt.
 pub fn generate_with_end(model: &Model, source: &str) -> Result<Generation, String> {
-    let err = |e: crate::model::error::ModelError| e.to_string();
     let ids = encode_known(model, source, "source")?;
-    let opts = ForwardOptions::default();
-    let has_encoder = model.config.family.has_encoder();
-    let mut state = model
-        .start_decoding(if has_encoder { &ids } else { &[] }, &opts)
-        .map_err(err)?;
-    let prompt: Vec<u32> = if has_encoder {
+    let prompt: Vec<u32> = if model.config.family.has_encoder() {
         vec![BOS]
     } else {
         shifted(&ids).0
     };
-    let mut logits = None;
-    for &t in &prompt {
-        logits = Some(model.decode_step(&mut state, t, &opts).map_err(err)?.logits);
+    // The decoding lab's own greedy search, with the key/value cache; it may generate until
+    // the sequence fills the model's `max_len` (the last token needs no further step).
+    let encoder_ids = if model.config.family.has_encoder() {
+        ids
+    } else {
+        vec![]
+    };
+    let mut source = ModelSource::from_ids(model.clone(), encoder_ids, 1.0, true)?;
+    let room = (model.config.max_len + 1).saturating_sub(prompt.len());
+    let (mut out, _) = greedy(&mut source, &prompt, room)?;
+    let ended = out.last() == Some(&EOS);
+    if ended {
+        out.pop();
     }
-    let mut out = Vec::new();
-    while let Some(l) = logits.take() {
-        let next = argmax(l.iter().copied()).map_or(EOS, |(i, _)| i as u32);
-        if next == EOS {
-            return Ok(finish(model, &out, true));
-        }
-        out.push(next);
-        if state.ids.len() < model.config.max_len {
-            logits = Some(
-                model
-                    .decode_step(&mut state, next, &opts)
-                    .map_err(err)?
-                    .logits,
-            );
-        }
-    }
-    Ok(finish(model, &out, false))
+    Ok(finish(model, &out, ended))
 }
 
 fn finish(model: &Model, out: &[u32], ended: bool) -> Generation {
