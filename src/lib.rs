@@ -25,6 +25,21 @@ pub fn glimpse_controls() -> String {
     app::probe::controls()
 }
 
+/// Browser test hook: panels whose content did not fit in the last frame (see
+/// `app::probe::check_fits`); `{}` when everything fit.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_overflow() -> String {
+    app::probe::overflow_json()
+}
+
+/// Browser test hook: links to every view, section and lesson page, one per line.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_every_view() -> String {
+    app::link::every_view().join("\n")
+}
+
 /// Browser test hook: the training lab's status (step, held-out accuracy, running).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]

@@ -463,3 +463,54 @@ fn the_beam_tree_and_a_layer_export_as_json() {
     assert!(tree["nodes"].as_array().unwrap().len() > 3);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Open every view in a window of `size` and collect the panels whose content was clipped.
+fn clipped_views(size: egui::Vec2, extra: &str) -> Vec<String> {
+    let mut clipped = Vec::new();
+    for link in glimpse::app::link::every_view() {
+        let mut h = Harness::builder()
+            .with_size(size)
+            .with_context_setup(GlimpseApp::style)
+            .build_ui_state(
+                |ui, app: &mut GlimpseApp| app.show(ui),
+                GlimpseApp::default(),
+            );
+        let link = format!("v=1&{link}{extra}");
+        let notices = glimpse::app::link::apply(h.state_mut(), &link);
+        assert!(notices.is_empty(), "{link}: {notices:?}");
+        h.run_steps(4);
+        let mut over = glimpse::app::probe::overflow(&h.ctx);
+        over.retain(|panel, _| !panel.ends_with("(scrolls)"));
+        if !over.is_empty() {
+            clipped.push(format!("{link}: {over:?}"));
+        }
+    }
+    clipped
+}
+
+#[test]
+fn every_view_fits_a_projector_in_presenter_mode() {
+    let clipped = clipped_views(egui::vec2(1280.0, 720.0), "&present=1");
+    assert!(
+        clipped.is_empty(),
+        "clipped at 1280×720:\n{}",
+        clipped.join("\n")
+    );
+}
+
+#[test]
+fn every_view_fits_a_tablet() {
+    let clipped = clipped_views(egui::vec2(768.0, 1024.0), "");
+    assert!(
+        clipped.is_empty(),
+        "clipped at 768×1024:\n{}",
+        clipped.join("\n")
+    );
+}
+
+#[test]
+fn a_window_too_small_for_a_view_is_reported_as_clipped() {
+    // The check above must be able to fail: a phone-sized window cannot hold the explorer.
+    let clipped = clipped_views(egui::vec2(320.0, 240.0), "&present=1");
+    assert!(!clipped.is_empty(), "nothing reported clipped at 320×240");
+}

@@ -178,6 +178,26 @@ pub fn encode(app: &GlimpseApp) -> String {
         .join("&")
 }
 
+/// A link (without `v=`) to every view, lab section and lesson page, for tests that must
+/// visit them all: the UI tests and the browser's presenter walk (`glimpse_every_view`).
+pub fn every_view() -> Vec<String> {
+    let mut links: Vec<String> = EXPLORER
+        .iter()
+        .map(|(_, xv)| format!("view=attention&model=translate&xv={xv}"))
+        .collect();
+    links.extend(
+        (0..MaskSection::ALL.len()).map(|s| format!("view=masking&model=translate&ms={s}")),
+    );
+    links.extend((0..PosSection::ALL.len()).map(|s| format!("view=positions&ps={s}")));
+    links.extend(SOURCES.iter().map(|(_, d)| format!("view=decoding&ds={d}")));
+    links.push("view=scoring".into());
+    links.push("view=training".into());
+    for (l, lesson) in lessons::LESSONS.iter().enumerate() {
+        links.extend((0..lesson.pages.len()).map(|p| format!("view=lessons&lesson={l}&page={p}")));
+    }
+    links
+}
+
 /// Apply a link (with or without `#`, or a whole URL) to the app. Returns notices for
 /// anything that could not be read; what could be read is applied.
 pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {

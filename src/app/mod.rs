@@ -17,6 +17,7 @@ use crate::model::heads::HeadStats;
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 use explorer::{Explorer, ExplorerView, Selection};
 use probe::{Probe, ProbeHeatmap};
+use widgets::fit::scrolling_view;
 
 /// What the current view was computed from; a change re-runs the forward pass.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,6 +127,20 @@ impl Default for GlimpseApp {
     }
 }
 
+/// egui draws only on input; a hash change is not input, so ask for a frame.
+#[cfg(target_arch = "wasm32")]
+fn repaint_on_hash_change(ctx: &egui::Context) {
+    use wasm_bindgen::JsCast;
+    let ctx = ctx.clone();
+    let callback = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || ctx.request_repaint());
+    if let Some(window) = web_sys::window() {
+        let _ = window
+            .add_event_listener_with_callback("hashchange", callback.as_ref().unchecked_ref());
+    }
+    // The listener lives as long as the page.
+    callback.forget();
+}
+
 impl GlimpseApp {
     pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
         Self::style(&cc.egui_ctx);
@@ -138,10 +153,32 @@ impl GlimpseApp {
                 if hash.len() > 1 {
                     app.open_link(&hash);
                 }
+                app.last_hash = hash.trim_start_matches('#').to_string();
             }
+            repaint_on_hash_change(&cc.egui_ctx);
             app
         };
         app
+    }
+
+    /// A link pasted into the address bar of an open tab changes only the hash (no reload):
+    /// open it as the page load would have.
+    #[cfg(target_arch = "wasm32")]
+    fn follow_address_bar(&mut self) {
+        let Some(hash) = web_sys::window().and_then(|w| w.location().hash().ok()) else {
+            return;
+        };
+        let hash = hash.trim_start_matches('#');
+        if hash.is_empty() || hash == self.last_hash {
+            return;
+        }
+        // Links leave out these three at their defaults; start from the defaults so the view
+        // is the one the link was copied from.
+        self.presenter = false;
+        self.light = false;
+        self.hidden = link::Hidden::default();
+        self.open_link(hash);
+        self.last_hash = hash.to_string();
     }
 
     /// Reproduce the view a link describes; what it cannot read is listed in `notices`.
@@ -321,12 +358,31 @@ impl GlimpseApp {
             ui.radio_value(&mut self.sel.kind, kind, kind.label());
         }
         self.sel.clamp_to(trace);
-        ui.add(egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1)).text("layer"));
-        ui.add(egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1)).text("head"));
-        ui.add(
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1)).text("layer"),
+        );
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1)).text("head"),
+        );
+        crate::app::widgets::fit::add(
+            ui,
             egui::Slider::new(&mut self.temperature, 0.05..=5.0)
                 .logarithmic(true)
                 .text("temperature τ"),
+        );
+    }
+
+    /// The masking lab on the app's model, input and selected head.
+    pub(crate) fn masking_view(&mut self, ui: &mut egui::Ui) {
+        self.masking.ui(
+            ui,
+            self.model.as_ref().ok(),
+            &self.source,
+            &self.target,
+            self.sel.layer,
+            self.sel.head,
         );
     }
 
@@ -346,7 +402,7 @@ impl GlimpseApp {
         let layer_json = trace
             .attention(self.sel.kind, self.sel.layer)
             .and_then(|a| serde_json::to_vec(a).ok());
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for v in ExplorerView::ALL {
                 let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
                 probe::control(&format!("view:{}", v.label()), tab.rect);
@@ -563,7 +619,7 @@ fn head_export_menu(
         sel.layer,
         head
     );
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         export::export_menu(
             ui,
             exporter,
@@ -584,9 +640,12 @@ impl GlimpseApp {
     /// One frame of the whole app (eframe calls this; so do the UI tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.frames += 1;
+        probe::start_frame(ui.ctx());
         self.look(ui.ctx());
         self.refresh();
         self.exporter.frame(ui.ctx());
+        #[cfg(target_arch = "wasm32")]
+        self.follow_address_bar();
         self.sync_hash();
         if !self.notices.is_empty() {
             egui::Panel::top("link_notices").show(ui, |ui| {
@@ -682,6 +741,7 @@ impl GlimpseApp {
                 }
             });
             export::message_label(ui, &self.exporter);
+            probe::check_fits("top bar", ui);
         });
     }
 
@@ -701,7 +761,7 @@ impl GlimpseApp {
                         .decoding
                         .current()
                         .and_then(|s| serde_json::to_vec(&s.beam).ok());
-                    ui.horizontal(|ui| {
+                    ui.horizontal_wrapped(|ui| {
                         ui.menu_button("export view ▾", |ui| {
                             let png = egui::Button::new("PNG");
                             if ui.add_enabled(!self.exporter.busy(), png).clicked() {
@@ -721,10 +781,11 @@ impl GlimpseApp {
                         });
                         export::message_label(ui, &self.exporter);
                     });
-                    match self.view {
+                    scrolling_view(ui, "view", |ui| match self.view {
                         View::Decoding => self.decoding.ui(ui),
                         _ => self.positions.ui(ui),
-                    }
+                    });
+                    probe::check_fits("view", ui);
                 });
             return;
         }
@@ -737,22 +798,21 @@ impl GlimpseApp {
             let width = (ui.available_width() * 0.3).clamp(180.0, 300.0);
             egui::Panel::left("controls")
                 .default_size(width)
-                .show(ui, |ui| self.controls(ui));
+                .show(ui, |ui| {
+                    self.controls(ui);
+                    probe::check_fits("controls", ui);
+                });
         }
         let fill = ui.visuals().panel_fill;
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(fill))
-            .show(ui, |ui| match self.view {
-                View::Scoring => self.scoring_view(ui),
-                View::Masking => self.masking.ui(
-                    ui,
-                    self.model.as_ref().ok(),
-                    &self.source,
-                    &self.target,
-                    self.sel.layer,
-                    self.sel.head,
-                ),
-                _ => self.attention_view(ui),
+            .show(ui, |ui| {
+                scrolling_view(ui, "view", |ui| match self.view {
+                    View::Scoring => self.scoring_view(ui),
+                    View::Masking => self.masking_view(ui),
+                    _ => self.attention_view(ui),
+                });
+                probe::check_fits("view", ui);
             });
         #[cfg(not(target_arch = "wasm32"))]
         if !self.probe_written && std::env::var_os("GLIMPSE_PROBE").is_some() {

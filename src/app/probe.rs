@@ -93,3 +93,49 @@ pub fn write_to_env_path() -> bool {
         .and_then(|_| std::fs::rename(&tmp, &path))
         .is_ok()
 }
+
+/// Panels whose content ran past their edge this frame, where egui clips it rather than
+/// scrolls: panel name → how far, [right, down] in points. Kept per context (the UI tests run
+/// several apps at once); the browser reads the last frame's through `overflow_json`.
+#[derive(Debug, Clone, Default)]
+pub struct Overflow(pub BTreeMap<String, [f32; 2]>);
+
+static OVERFLOW: Mutex<String> = Mutex::new(String::new());
+
+fn overflow_id() -> egui::Id {
+    egui::Id::unique("glimpse_overflow")
+}
+
+/// Call at the end of a panel's contents: notes the panel if what was drawn does not fit.
+pub fn check_fits(name: &str, ui: &egui::Ui) {
+    // Not `max_rect`: egui grows that to whatever was placed. The clip rect is what shows.
+    let (used, room) = (ui.min_rect(), ui.clip_rect());
+    let over = [used.right() - room.right(), used.bottom() - room.bottom()];
+    if over.iter().any(|&d| d > 1.0) {
+        ui.ctx().data_mut(|d| {
+            let o = d.get_temp_mut_or_default::<Overflow>(overflow_id());
+            o.0.insert(name.to_string(), over.map(|d| d.max(0.0)));
+        });
+    }
+}
+
+/// Start a frame's overflow record, publishing the previous frame's.
+pub fn start_frame(ctx: &egui::Context) {
+    let last = ctx.data_mut(|d| d.remove_temp::<Overflow>(overflow_id()));
+    let last = last.unwrap_or_default();
+    if let (Ok(text), Ok(mut o)) = (serde_json::to_string(&last.0), OVERFLOW.lock()) {
+        *o = text;
+    }
+}
+
+/// The panels that overflowed in the last complete frame of `ctx`.
+pub fn overflow(ctx: &egui::Context) -> BTreeMap<String, [f32; 2]> {
+    ctx.data(|d| d.get_temp::<Overflow>(overflow_id()))
+        .unwrap_or_default()
+        .0
+}
+
+/// The last complete frame's overflow as JSON (`{}` when everything fit).
+pub fn overflow_json() -> String {
+    OVERFLOW.lock().map(|s| s.clone()).unwrap_or_default()
+}

@@ -58,9 +58,15 @@ impl AttentionView {
         let (layers, heads) = (model.config.n_layers, model.config.n_heads);
         self.layer = self.layer.min(layers.saturating_sub(1));
         self.head = self.head.min(heads.saturating_sub(1));
-        ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1)).text("layer"));
-            ui.add(egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1)).text("head"));
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1)).text("layer"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1)).text("head"),
+            );
         });
         ui.label(format!(
             "The model run on “{}”: the last row is the query that chose the next token.",
@@ -83,7 +89,7 @@ fn heatmaps(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
         .into_iter()
         .filter(|&k| trace.attention(k, layer).is_some())
         .collect();
-    ui.columns(kinds.len().max(1), |cols| {
+    crate::app::widgets::fit::columns(ui, kinds.len().max(1), 180.0, |cols| {
         for (ui, &kind) in cols.iter_mut().zip(&kinds) {
             let Some(attn) = trace.attention(kind, layer) else {
                 continue;

@@ -145,7 +145,7 @@ impl DecodingLab {
     }
 
     fn source_picker(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("Probabilities from:");
             for kind in SourceKind::ALL {
                 let chip = ui.selectable_value(&mut self.settings.kind, kind, kind.label());
@@ -155,14 +155,14 @@ impl DecodingLab {
         let s = &mut self.settings;
         match s.kind {
             SourceKind::Translate => {
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     let l = ui.label("French sentence to translate:");
                     ui.add(egui::TextEdit::singleline(&mut s.translate_text).desired_width(360.0))
                         .labelled_by(l.id);
                 });
             }
             SourceKind::Lm => {
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     let l = ui.label("text for the LM to continue:");
                     ui.add(egui::TextEdit::singleline(&mut s.lm_text).desired_width(360.0))
                         .labelled_by(l.id);
@@ -187,10 +187,20 @@ impl DecodingLab {
     fn controls(&mut self, ui: &mut Ui) {
         let s = &mut self.settings;
         ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Slider::new(&mut s.width, 1..=8).text("beam width"));
-            ui.add(egui::Slider::new(&mut s.alpha, 0.0..=2.0).text("α (length normalisation)"));
-            ui.add(egui::Slider::new(&mut s.max_len, 1..=30).text("max length"));
-            ui.add(
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut s.width, 1..=8).text("beam width"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut s.alpha, 0.0..=2.0).text("α (length normalisation)"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut s.max_len, 1..=30).text("max length"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut s.temperature, 0.1..=3.0)
                     .logarithmic(true)
                     .text("temperature"),
@@ -241,7 +251,7 @@ impl DecodingLab {
     }
 
     fn stepping(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("Reset").clicked() {
                 self.reset();
             }

@@ -114,7 +114,8 @@ impl Sampling {
             let seed = ui.label("seed");
             ui.add(egui::DragValue::new(&mut self.seed))
                 .labelled_by(seed.id);
-            ui.add(
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut self.temperature, 0.1..=3.0)
                     .logarithmic(true)
                     .text("sampling temperature"),
@@ -148,7 +149,7 @@ fn show_run(ui: &mut Ui, run: &SampleRun) {
 
 /// A token with its renormalised probability as a bar; the chosen one in orange.
 fn bar(ui: &mut Ui, name: &str, q: f32, chosen: bool) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let text = RichText::new(format!("{name:>8}")).monospace();
         ui.label(if chosen {
             text.color(GREEDY).strong()

@@ -72,7 +72,7 @@ fn verdict(ui: &mut Ui, state: &NodeState) {
 /// Finished hypotheses best first, and greedy decoding's answer beside them.
 pub fn ranking(ui: &mut Ui, search: &Search) {
     let ranked = search.beam.ranking();
-    ui.columns(2, |cols| {
+    crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
         cols[0].label(RichText::new("Beam search: finished hypotheses").strong());
         if let Some(&best) = ranked.first() {
             cols[0].label(format!(

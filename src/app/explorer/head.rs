@@ -15,12 +15,13 @@ pub fn show(
     ex: &mut Explorer,
 ) -> Option<HeatmapOutput> {
     let head = sel.head;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.selectable_value(&mut ex.pre_softmax, false, "after softmax (weights)");
         ui.selectable_value(&mut ex.pre_softmax, true, "before softmax (scaled scores)");
         ui.separator();
         ui.checkbox(&mut ex.show_numbers, "numbers in cells");
-        ui.add(
+        crate::app::widgets::fit::add(
+            ui,
             egui::Slider::new(&mut ex.zoom, 1.0..=8.0)
                 .logarithmic(true)
                 .text("zoom"),

@@ -409,7 +409,7 @@ impl ScoringLab {
             (scaled, key_names(input))
         });
         ui.separator();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             match &scaled {
                 Some((s, names)) => self.temperature_view(&mut cols[0], s, names),
                 None => {
@@ -441,7 +441,7 @@ impl ScoringLab {
              scaled dot; the bilinear W and the additive W, U, v are random here (seeded, \
              entries ~ N(0, 1/h)), so compare the shape of each scoring, not its values.",
         );
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.weak(
                 "weight: softmax of the column at τ = 1. Highlighted: the best-scoring key of \
                  each column.",
@@ -499,7 +499,8 @@ impl ScoringLab {
 
     fn temperature_view(&mut self, ui: &mut egui::Ui, scaled: &[f32], names: &[String]) {
         ui.strong("Temperature: softmax(s/τ)");
-        ui.add(
+        crate::app::widgets::fit::add(
+            ui,
             egui::Slider::new(&mut self.temperature, TAU_MIN..=TAU_MAX)
                 .logarithmic(true)
                 .text("temperature τ"),
@@ -598,8 +599,9 @@ impl ScoringLab {
             .round()
             .clamp(*D_K_EXPONENTS.start() as f64, *D_K_EXPONENTS.end() as f64)
             as u32;
-        ui.horizontal(|ui| {
-            ui.add(
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut e, D_K_EXPONENTS)
                     .text("d_k")
                     .custom_formatter(|v, _| format!("{}", 1u64 << (v as u32)))
@@ -702,7 +704,7 @@ impl ScoringLab {
 
 /// A weight as a small bar and its value, so a column of weights reads as a distribution.
 fn weight_cell(ui: &mut egui::Ui, w: f32, top: bool) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(36.0, 10.0), egui::Sense::hover());
         let painter = ui.painter();
         painter.rect_filled(rect, 1.0, ui.visuals().extreme_bg_color);

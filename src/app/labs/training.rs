@@ -5,7 +5,9 @@
 //! (`training_run`), so the UI never freezes.
 
 use super::training_run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
+use crate::app::probe;
 use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::fit::scrolling_view;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
@@ -95,10 +97,16 @@ impl TrainingLab {
         crate::app::probe::publish_training(&self.status());
         egui::Panel::left("training_controls")
             .default_size(280.0)
-            .show(ui, |ui| self.controls(ui));
+            .show(ui, |ui| {
+                self.controls(ui);
+                probe::check_fits("controls", ui);
+            });
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(ui.visuals().panel_fill))
-            .show(ui, |ui| self.views(ui));
+            .show(ui, |ui| {
+                scrolling_view(ui, "training", |ui| self.views(ui));
+                probe::check_fits("view", ui);
+            });
     }
 
     /// What a test or a status line needs to know.
@@ -148,28 +156,31 @@ impl TrainingLab {
                     ui.selectable_value(&mut c.positional, p, p.label());
                 }
             });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("norm");
             ui.selectable_value(&mut c.norm, NormPlacement::Pre, "pre");
             ui.selectable_value(&mut c.norm, NormPlacement::Post, "post");
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("d_model");
             for d in [16, 32, 64] {
                 ui.selectable_value(&mut c.d_model, d, d.to_string());
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label("heads");
             for h in [1, 2, 4] {
                 ui.selectable_value(&mut c.n_heads, h, h.to_string());
             }
         });
-        ui.add(egui::Slider::new(&mut c.n_layers, 1..=3).text("layers"));
-        ui.add(egui::Slider::new(&mut c.dropout, 0.0..=0.5).text("dropout"))
-            .on_hover_text(
-                "share of activations zeroed at random during training (never when evaluating)",
-            );
+        crate::app::widgets::fit::add(ui, egui::Slider::new(&mut c.n_layers, 1..=3).text("layers"));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut c.dropout, 0.0..=0.5).text("dropout"),
+        )
+        .on_hover_text(
+            "share of activations zeroed at random during training (never when evaluating)",
+        );
         ui.add(egui::DragValue::new(&mut c.seed).prefix("seed "));
         if *c != before {
             // A different task or architecture is a different model: start it afresh.
@@ -197,7 +208,7 @@ impl TrainingLab {
         speed: &mut f32,
     ) {
         let running = run.running();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = if running { "‖ Pause" } else { "▶ Start" };
             let start = ui.button(label);
             crate::app::probe::control("training:start", start.rect);
@@ -221,7 +232,8 @@ impl TrainingLab {
             }
         });
         let mut percent = *speed * 100.0;
-        ui.add(
+        crate::app::widgets::fit::add(
+            ui,
             egui::Slider::new(&mut percent, 5.0..=100.0)
                 .text("speed %")
                 .integer(),
@@ -297,7 +309,7 @@ impl TrainingLab {
             .iter()
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
             .collect();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (cross-entropy per token)");
             Plot::new("loss")
                 .height(180.0)
@@ -331,9 +343,12 @@ impl TrainingLab {
         let layer = model.config.n_layers - 1;
         let heads = model.config.n_heads;
         self.head = self.head.min(heads - 1);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.label(format!("Probe input, {} of the last layer:", kind.label()));
-            ui.add(egui::Slider::new(&mut self.head, 0..=heads - 1).text("head"));
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.head, 0..=heads - 1).text("head"),
+            );
         });
         let Some(a) = trace.attention(kind, layer) else {
             return;

@@ -9,7 +9,8 @@ mod tests;
 use super::decoding::session::SourceKind;
 use super::explorer::ExplorerView;
 use super::masking::modes::MaskMode;
-use super::{masking, positions, GlimpseApp};
+use super::widgets::fit::scrolling_view;
+use super::{masking, positions, probe, GlimpseApp};
 use crate::model::{builtin, AttentionKind};
 use egui::{Key, Modifiers, RichText, Ui};
 
@@ -314,37 +315,39 @@ pub fn show(app: &mut GlimpseApp, ui: &mut Ui) {
         }
     }
     settle(app);
+    // The lab needs the room more than the text does on a projector or a tablet.
+    let text_width = (ui.available_width() * 0.32).clamp(220.0, 380.0);
     egui::Panel::left("lesson_text")
-        .default_size(380.0)
+        .default_size(text_width)
+        .max_size(ui.available_width() * 0.45)
         .show(ui, |ui| {
             egui::ScrollArea::vertical()
                 .id_salt("lesson_scroll")
                 .show(ui, |ui| text_column(app, ui));
+            probe::check_fits("lesson text", ui);
         });
     // A click in the text column may have moved to another page.
     settle(app);
     let fill = ui.visuals().panel_fill;
     egui::CentralPanel::default()
         .frame(egui::Frame::central_panel(ui.style()).fill(fill))
-        .show(ui, |ui| match app.lessons.current().setup.lab() {
-            Lab::Explorer => app.attention_view(ui),
-            Lab::Scoring => app.scoring_view(ui),
-            Lab::Masking => app.masking.ui(
-                ui,
-                app.model.as_ref().ok(),
-                &app.source,
-                &app.target,
-                app.sel.layer,
-                app.sel.head,
-            ),
-            Lab::Positions => app.positions.ui(ui),
-            Lab::Decoding => app.decoding.ui(ui),
+        .show(ui, |ui| {
+            scrolling_view(ui, "lesson lab", |ui| {
+                match app.lessons.current().setup.lab() {
+                    Lab::Explorer => app.attention_view(ui),
+                    Lab::Scoring => app.scoring_view(ui),
+                    Lab::Masking => app.masking_view(ui),
+                    Lab::Positions => app.positions.ui(ui),
+                    Lab::Decoding => app.decoding.ui(ui),
+                }
+            });
+            probe::check_fits("view", ui);
         });
 }
 
 fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     ui.weak(app.lessons.position());
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let first = app.lessons.is_first();
         if ui
             .add_enabled(!first, egui::Button::new("Previous"))

@@ -178,7 +178,7 @@ pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchS
     ));
     let mut remove = None;
     for (i, t) in st.texts.iter_mut().enumerate() {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label(format!("sequence {}", i + 1));
             ui.add(egui::TextEdit::singleline(t).desired_width(240.0))
                 .labelled_by(l.id);
@@ -190,13 +190,16 @@ pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchS
     if let Some(i) = remove.filter(|_| st.texts.len() > 2) {
         st.texts.remove(i);
     }
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         if st.texts.len() < 4 && ui.button("add a sequence").clicked() {
             st.texts.push(default_texts(model).swap_remove(0));
         }
         let toggle = ui.checkbox(&mut st.mask_padding, "padding mask");
         crate::app::probe::control("batch:padding mask", toggle.rect);
-        ui.add(egui::Slider::new(&mut st.extra, 0..=6).text("extra <pad>"));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut st.extra, 0..=6).text("extra <pad>"),
+        );
     });
     let reports = match batch_report(model, &st.texts, st.mask_padding, st.extra) {
         Ok(r) => r,

@@ -178,7 +178,7 @@ fn contents(ui: &mut Ui, computed: &Result<Vec<FamilyAttention>, String>) {
             return;
         }
     };
-    ui.columns(3, |cols| {
+    crate::app::widgets::fit::columns(ui, 3, 300.0, |cols| {
         for (i, (ui, (heading, intro))) in cols.iter_mut().zip(COLUMNS).enumerate() {
             ui.heading(heading);
             ui.weak(intro);

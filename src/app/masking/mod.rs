@@ -66,7 +66,7 @@ impl MaskingLab {
         layer: usize,
         head: usize,
     ) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for s in Section::ALL {
                 let tab = ui.selectable_value(&mut self.section, s, s.label());
                 crate::app::probe::control(&format!("masking:{}", s.label()), tab.rect);

@@ -317,10 +317,16 @@ pub fn ui(
             crate::app::probe::control(&format!("mask:{}", m.label()), chip.rect);
         }
     });
-    ui.horizontal(|ui| {
-        ui.add(egui::Slider::new(&mut st.pads, 0..=6).text("<pad> tokens appended"));
+    ui.horizontal_wrapped(|ui| {
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut st.pads, 0..=6).text("<pad> tokens appended"),
+        );
         if st.mode == MaskMode::Prefix {
-            ui.add(egui::Slider::new(&mut st.prefix, 0..=12).text("prefix length n"));
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut st.prefix, 0..=12).text("prefix length n"),
+            );
         }
     });
     ui.label(st.mode.explain());
@@ -435,7 +441,7 @@ pub fn ui(
         "{zeros} blocked cell(s); their weights are exactly 0 in {exact} of them. Hover a row of A: its remaining weights still sum to 1."
     ));
     if st.mode == MaskMode::Custom {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui.button("block every key of query row 0").clicked() {
                 if let Some(m) = st.custom.as_mut() {
                     m.row_mut(0).fill(false);

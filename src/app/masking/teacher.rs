@@ -380,7 +380,7 @@ impl TeacherForcing {
              shifted one step right (teacher forcing). The task here is to write the source \
              backwards.",
         );
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let label = ui.label("source (letters a–j):");
             ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(200.0))
                 .labelled_by(label.id);
@@ -451,7 +451,7 @@ fn sequences(ui: &mut Ui, target: &str, run: &ForcedRun) {
 /// The three teacher-forced runs side by side.
 fn runs(ui: &mut Ui, results: &[Result<ForcedRun, String>]) {
     ui.heading("Three teacher-forced runs");
-    ui.columns(3, |cols| {
+    crate::app::widgets::fit::columns(ui, 3, 340.0, |cols| {
         for (i, ((ui, spec), result)) in cols.iter_mut().zip(run_specs()).zip(results).enumerate() {
             ui.label(RichText::new(spec.title).strong());
             ui.weak(spec.note);

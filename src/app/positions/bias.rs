@@ -85,7 +85,7 @@ impl BiasPanel {
     }
 
     pub fn ui(&mut self, ui: &mut Ui) {
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.scheme, Scheme::Alibi, "ALiBi");
             ui.selectable_value(&mut self.scheme, Scheme::Relative, "learned relative bias");
         });
@@ -113,14 +113,23 @@ impl BiasPanel {
                 "A learned relative bias adds b[h, clip(j − i, −K, K)] to every score: one trained number per head and offset (K = 8 here), the same wherever the pair sits.",
             ),
         };
-        ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut head, 0..=heads - 1).text("head"));
-            ui.add(egui::Slider::new(&mut layer, 0..=model.config.n_layers - 1).text("layer"));
-            ui.add(egui::Slider::new(&mut length, 2..=24).text("positions"));
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut head, 0..=heads - 1).text("head"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut layer, 0..=model.config.n_layers - 1).text("layer"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut length, 2..=24).text("positions"),
+            );
         });
         (self.head, self.layer, self.length) = (head, layer, length);
         let labels: Vec<String> = (0..length).map(|t| t.to_string()).collect();
-        ui.columns(2, |c| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |c| {
             c[0].strong(format!("bias of head {head}, position i (query) × j (key)"));
             if let Some(b) = bias_matrix(&model, layer, head, length) {
                 Heatmap {
@@ -163,7 +172,7 @@ impl BiasPanel {
             }
         });
         ui.separator();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label(format!(
                 "“{}” (encoder self-attention) on:",
                 model.config.name
@@ -197,7 +206,7 @@ fn added_to_scores(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
         ("= softmax input", sum.view(), true),
         ("weights", w, false),
     ];
-    ui.columns(4, |c| {
+    crate::app::widgets::fit::columns(ui, 4, 180.0, |c| {
         for (col, (name, m, signed)) in c.iter_mut().zip(panels) {
             col.strong(name);
             let scale = if signed {

@@ -68,7 +68,7 @@ impl LearnedPanel {
         let rows: Vec<String> = (0..table.nrows()).map(|t| t.to_string()).collect();
         let cols: Vec<String> = (0..table.ncols()).map(|c| c.to_string()).collect();
         let sim = table.dot(&table.t());
-        ui.columns(2, |c| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |c| {
             c[0].strong("the table: position × dimension");
             Heatmap {
                 axis_names: ("position", "dimension"),
@@ -97,7 +97,10 @@ impl LearnedPanel {
             .show_with_legend(&mut c[1], 200.0, "pᵢ·pⱼ");
         });
         ui.separator();
-        ui.add(egui::Slider::new(&mut self.position, 0..=60).text("position t"));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.position, 0..=60).text("position t"),
+        );
         match row_of(model, self.position) {
             Ok(v) => {
                 let shown: Vec<String> = v.iter().take(8).map(|x| format!("{x:.3}")).collect();
@@ -116,7 +119,7 @@ impl LearnedPanel {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
             }
         }
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("run it on:");
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(360.0))
                 .labelled_by(l.id);

@@ -95,7 +95,7 @@ impl NaivePanel {
              embedding. Both break, in opposite ways.",
         );
         ui.separator();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             self.raw_view(&mut cols[0]);
             self.normalised_view(&mut cols[1]);
         });
@@ -105,7 +105,8 @@ impl NaivePanel {
 
     fn raw_view(&mut self, ui: &mut egui::Ui) {
         ui.strong("Raw index: p(t) = t");
-        ui.add(
+        crate::app::widgets::fit::add(
+            ui,
             egui::Slider::new(&mut self.length, LENGTH_RANGE)
                 .logarithmic(true)
                 .text("input length"),
@@ -185,7 +186,10 @@ impl NaivePanel {
 
     fn step_view(&mut self, ui: &mut egui::Ui) {
         ui.strong("What one step means: the rubber band");
-        ui.add(egui::Slider::new(&mut self.n, N_RANGE).text("input length N"));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.n, N_RANGE).text("input length N"),
+        );
         let n = self.n;
         let half = match half_position(n) {
             Some(p) => format!("0.5 is position {p}"),
@@ -196,7 +200,7 @@ impl NaivePanel {
             n - 1,
             step(n)
         ));
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             let ui = &mut cols[0];
             ui.weak(
                 "The same value 0.5 is position 2 of 5 but position 25 of 51, and the distance \

@@ -109,7 +109,7 @@ impl PermutationPanel {
         ui.label(format!(
             "Self-attention treats its input as a set: shuffle the tokens and, without positional encodings, every token's output is the same as before, just in its new place. “{MODEL}”'s encoder, run with its sinusoidal encodings off and on:"
         ));
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("input");
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(200.0))
                 .labelled_by(l.id);
@@ -167,7 +167,7 @@ impl PermutationPanel {
                 })
                 .collect()
         };
-        ui.columns(4, |cols| {
+        crate::app::widgets::fit::columns(ui, 4, 180.0, |cols| {
             let panels = [
                 ("off: original", &a.original, rows(&a, false)),
                 ("off: shuffled", &a.shuffled, rows(&a, true)),

@@ -310,20 +310,31 @@ impl RopePanel {
                 ui.set_width(440.0);
                 pair_editor(ui, "query q", &mut self.q);
                 pair_editor(ui, "key k", &mut self.k);
-                ui.add(
+                crate::app::widgets::fit::add(
+                    ui,
                     egui::Slider::new(&mut self.d_head, 2..=64)
                         .step_by(2.0)
                         .text("head width d_head"),
                 );
                 self.pair = self.pair.min(self.d_head / 2 - 1);
-                ui.add(egui::Slider::new(&mut self.pair, 0..=self.d_head / 2 - 1).text("pair p"));
-                ui.add(
+                crate::app::widgets::fit::add(
+                    ui,
+                    egui::Slider::new(&mut self.pair, 0..=self.d_head / 2 - 1).text("pair p"),
+                );
+                crate::app::widgets::fit::add(
+                    ui,
                     egui::Slider::new(&mut self.base, 2.0..=1.0e6)
                         .logarithmic(true)
                         .text("base"),
                 );
-                ui.add(egui::Slider::new(&mut self.i, 0..=MAX_POSITION).text("query position i"));
-                ui.add(egui::Slider::new(&mut self.j, 0..=MAX_POSITION).text("key position j"));
+                crate::app::widgets::fit::add(
+                    ui,
+                    egui::Slider::new(&mut self.i, 0..=MAX_POSITION).text("query position i"),
+                );
+                crate::app::widgets::fit::add(
+                    ui,
+                    egui::Slider::new(&mut self.j, 0..=MAX_POSITION).text("key position j"),
+                );
                 ui.checkbox(&mut self.animate, "animate: i and j step together");
                 let omega = position::rope_angle(1, self.pair, self.d_head, self.base);
                 ui.weak(format!(
@@ -464,7 +475,7 @@ impl RopePanel {
                 [o as f64, pair_score(self.q, self.k, i, j, p, d, b) as f64]
             })
             .collect();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             Plot::new("rope_score_vs_i")
                 .height(200.0)
                 .allow_scroll(false)
@@ -510,8 +521,9 @@ impl RopePanel {
 
     fn angles_section(&mut self, ui: &mut egui::Ui) {
         ui.strong("3. The angles of every pair and position");
-        ui.horizontal(|ui| {
-            ui.add(
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut self.n_positions, 1..=MAX_POSITION + 1).text("positions N"),
             );
             ui.selectable_value(&mut self.angle_view, AngleView::Angle, "angle θ");
@@ -575,7 +587,7 @@ impl RopePanel {
              its own angle; the lengths stay the same.",
         );
         let pairs = self.table.first().map_or(1, |r| r.len() / 2);
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .add_enabled(
                     self.table.len() < MAX_TABLE_ROWS,
@@ -727,12 +739,18 @@ impl RopePanel {
             head_width / 2
         ));
         let (n_layers, n_heads) = (cfg.n_layers.max(1), cfg.n_heads.max(1));
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let l = ui.label("text");
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(280.0))
                 .labelled_by(l.id);
-            ui.add(egui::Slider::new(&mut self.layer, 0..=n_layers - 1).text("layer"));
-            ui.add(egui::Slider::new(&mut self.head, 0..=n_heads - 1).text("head"));
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.layer, 0..=n_layers - 1).text("layer"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.head, 0..=n_heads - 1).text("head"),
+            );
         });
         self.layer = self.layer.min(n_layers - 1);
         self.head = self.head.min(n_heads - 1);
@@ -798,7 +816,7 @@ impl RopePanel {
 
 /// Two DragValues for a 2-D vector, each named for screen readers and tests.
 fn pair_editor(ui: &mut egui::Ui, name: &str, v: &mut [f32; 2]) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         ui.label(format!("{name} = ("));
         ui.add(
             egui::DragValue::new(&mut v[0])

@@ -179,18 +179,23 @@ impl SinusoidalPanel {
             .monospace(),
         );
         ui.horizontal_wrapped(|ui| {
-            ui.add(
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut self.d, D_RANGE)
                     .step_by(2.0)
                     .text("d (model width)"),
             );
-            ui.add(
+            crate::app::widgets::fit::add(
+                ui,
                 egui::Slider::new(&mut self.base, BASE_RANGE)
                     .logarithmic(true)
                     .fixed_decimals(0)
                     .text("base"),
             );
-            ui.add(egui::Slider::new(&mut self.n, N_RANGE).text("positions N"));
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.n, N_RANGE).text("positions N"),
+            );
         });
         self.sanitize();
         let (d, base, n) = (self.d, self.base, self.n);
@@ -210,12 +215,12 @@ impl SinusoidalPanel {
             std::f64::consts::TAU * base as f64,
         ));
         ui.separator();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             matrix_view(&mut cols[0], &derived);
             self.band_view(&mut cols[1], &derived);
         });
         ui.separator();
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             self.wavelength_view(&mut cols[0]);
             binary_counter(&mut cols[1]);
         });
@@ -223,7 +228,7 @@ impl SinusoidalPanel {
         // An N × N heatmap needs N·3 points across at the least; past half the width it gets
         // the whole width and the offset curves go below it.
         if ui.available_width() / 2.0 >= n as f32 * SMALLEST_CELL + 180.0 {
-            ui.columns(2, |cols| {
+            crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
                 similarity_view(&mut cols[0], &derived, d);
                 offset_view(&mut cols[1], &derived, d);
             });
@@ -259,7 +264,7 @@ impl SinusoidalPanel {
         let Some(a) = trace.attention(crate::model::AttentionKind::EncoderSelf, 0) else {
             return;
         };
-        ui.columns(model.config.n_heads, |cols| {
+        crate::app::widgets::fit::columns(ui, model.config.n_heads, 180.0, |cols| {
             for (h, col) in cols.iter_mut().enumerate() {
                 col.label(format!("head {h}"));
                 let context = format!("reverse · encoder layer 0 · head {h}");
@@ -275,7 +280,10 @@ impl SinusoidalPanel {
     fn band_view(&mut self, ui: &mut egui::Ui, derived: &Derived) {
         let (d, base) = (self.d, self.base);
         ui.strong("One band against position");
-        ui.add(egui::Slider::new(&mut self.band, 0..=d / 2 - 1).text("band k"));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.band, 0..=d / 2 - 1).text("band k"),
+        );
         let k = self.band;
         let omega = sinusoidal_frequency(k, d, base);
         ui.label(format!(
@@ -389,9 +397,15 @@ impl SinusoidalPanel {
     fn rotation_view(&mut self, ui: &mut egui::Ui) {
         let (d, base) = (self.d, self.base);
         ui.strong("Moving k positions is a rotation");
-        ui.horizontal(|ui| {
-            ui.add(egui::Slider::new(&mut self.t, 0..=MAX_SHIFT).text("position t"));
-            ui.add(egui::Slider::new(&mut self.shift, 0..=MAX_SHIFT).text("shift k"));
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.t, 0..=MAX_SHIFT).text("position t"),
+            );
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut self.shift, 0..=MAX_SHIFT).text("shift k"),
+            );
         });
         let (t, k) = (self.t, self.shift);
         let target = sinusoidal(&[t + k], d, base).row(0).to_vec();
@@ -401,7 +415,7 @@ impl SinusoidalPanel {
             .iter()
             .zip(&rotated)
             .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
-        ui.columns(2, |cols| {
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             let ui = &mut cols[0];
             ui.label(format!("PE({}) beside R({k})·PE({t}), band by band", t + k));
             egui::ScrollArea::vertical()

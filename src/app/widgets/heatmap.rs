@@ -103,6 +103,8 @@ impl Heatmap<'_> {
     /// The heatmap with its colour legend to the right.
     pub fn show_with_legend(self, ui: &mut Ui, legend_height: f32, caption: &str) -> HeatmapOutput {
         let scale = self.scale;
+        // The legend and its caption stay inside a short screen (a projector at 720 px).
+        let legend_height = legend_height.min((ui.available_height() - 28.0).max(40.0));
         let row = ui.horizontal_top(|ui| {
             let width = ui.available_width() - LEGEND_WIDTH;
             let out = ui

@@ -1,6 +1,7 @@
 //! Generic widgets: they take plain arrays and labels and know nothing of transformers.
 
 pub mod colormap;
+pub mod fit;
 pub mod heatmap;
 
 /// The name of the category at an axis tick: plots of bars per token label their whole-number

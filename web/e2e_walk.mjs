@@ -1,0 +1,88 @@
+// Walks every view, lab section and lesson page of the web build in headless Chromium, in three
+// rooms: a laptop (1280 × 800), a projector in presenter mode (1280 × 720) and a tablet
+// (768 × 1024). Each view is opened the way a shared link opens it in an open tab (only the
+// hash changes) and screenshotted to OUT_DIR/walk/<room>/. Fails on any console error, page
+// error or panic, on a blank view, and on any panel whose content the app reports clipped
+// (`glimpse_overflow`, from `app::probe::check_fits`).
+//
+//   node web/e2e_walk.mjs        (after `trunk build --release`)
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { distinctColours, readPng } from './check_shot.mjs';
+import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
+const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'), 'walk');
+const { record, finish } = recorder('walk');
+
+const ROOMS = [
+  { name: 'laptop', size: { width: 1280, height: 800 }, extra: '' },
+  { name: 'projector', size: { width: 1280, height: 720 }, extra: '&present=1' },
+  { name: 'tablet', size: { width: 768, height: 1024 }, extra: '' },
+];
+
+// Views that compute over several frames (the extrapolation curve, the KV-cache timing).
+const SLOW = /ps=6|ds=translate/;
+
+async function main() {
+  const server = await serveDist(DIST);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const consoleLines = [];
+  const errors = [];
+  const { context, profile } = await launchChromium(1);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    watchPage(page, consoleLines, errors);
+    await page.goto(base, { waitUntil: 'load' });
+    const ready = await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
+    if (!record('the app starts and lists its views', !!ready)) return;
+    const views = ready.split('\n');
+    for (const room of ROOMS) {
+      await page.setViewportSize(room.size);
+      const dir = path.join(OUT, room.name);
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const clipped = [];
+      const blank = [];
+      const scrolled = [];
+      for (const [i, view] of views.entries()) {
+        const hash = `v=1&${view}${room.extra}`;
+        await page.evaluate((h) => { window.location.hash = h; }, hash);
+        // The app rewrites the hash to its full form once it has opened the view.
+        await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);
+        await page.mouse.move(2, room.size.height - 2);
+        await sleep(SLOW.test(view) ? 2500 : 600);
+        const file = path.join(dir, `${String(i).padStart(2, '0')}-${view.replace(/[^a-z0-9]+/gi, '_')}.png`);
+        await page.screenshot({ path: file });
+        if (distinctColours(readPng(file)) < 24) blank.push(view);
+        const over = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_overflow())) || '{}');
+        // A panel that scrolls is usable; one that clips hides part of the view.
+        const clip = Object.entries(over).filter(([panel]) => !panel.endsWith('(scrolls)'));
+        const scroll = Object.entries(over).filter(([panel]) => panel.endsWith('(scrolls)'));
+        if (clip.length) clipped.push(`${view}: ${JSON.stringify(Object.fromEntries(clip))}`);
+        if (scroll.length) scrolled.push(`${view}: ${JSON.stringify(Object.fromEntries(scroll))}`);
+      }
+      record(`${room.name}: all ${views.length} views drawn`, blank.length === 0, blank.join(', '));
+      console.log(`walk: ${room.name}: ${scrolled.length} views scroll (wide tables or long pages)${scrolled.length ? `:\n    ${scrolled.join('\n    ')}` : ''}`);
+      record(`${room.name}: nothing clipped`, clipped.length === 0, clipped.length ? `\n    ${clipped.join('\n    ')}` : '');
+    }
+    await sleep(500);
+  } catch (e) {
+    record('walk', false, e.stack || String(e));
+  } finally {
+    record('no console errors, page errors or panics', errors.length === 0,
+      errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
+    fs.mkdirSync(OUT, { recursive: true });
+    fs.writeFileSync(path.join(OUT, 'console.log'), consoleLines.join('\n') + '\n');
+    await context.close().catch(() => {});
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+await main().catch((e) => record('walk', false, e.stack || String(e)));
+finish();
