@@ -434,7 +434,7 @@ fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
 }
 
 #[test]
-fn the_beam_tree_and_a_layer_export_as_json() {
+fn the_beam_tree_a_layer_a_mask_and_training_curves_export() {
     let dir = std::env::temp_dir().join(format!("glimpse-export-ui-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // Only this test in this binary exports, so setting the variable here is safe.
@@ -461,6 +461,49 @@ fn the_beam_tree_and_a_layer_export_as_json() {
         serde_json::from_slice(&std::fs::read(dir.join("glimpse-beam-tree.json")).unwrap())
             .unwrap();
     assert!(tree["nodes"].as_array().unwrap().len() > 3);
+
+    // The masking lab's A matrix: blocked cells are empty, every visible row sums to 1.
+    h.get_by_label("Masking").click();
+    h.run_steps(3);
+    h.get_by_label("export view ▾").click();
+    h.run_steps(2);
+    h.get_by_label("A (weights) as CSV").click();
+    h.run_steps(2);
+    let csv = std::fs::read_to_string(dir.join("glimpse-masking-translate.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert!(rows.len() > 2, "{csv}");
+    let blocked = rows
+        .iter()
+        .flat_map(|r| &r[1..])
+        .filter(|c| c.is_empty())
+        .count();
+    assert!(blocked > 0, "the causal + padding mask blocks cells: {csv}");
+    for r in &rows {
+        let sum: f32 = r[1..].iter().filter_map(|c| c.parse::<f32>().ok()).sum();
+        assert!((sum - 1.0).abs() < 1e-5, "row {} sums to {sum}", r[0]);
+    }
+
+    // The training lab's curves: one CSV row per step taken.
+    h.get_by_label("Training").click();
+    h.run_steps(3);
+    for taken in 1..=3 {
+        h.get_by_label("Step").click();
+        h.step();
+        frames_until(&mut h, "a step", |s| s["steps"].as_u64() == Some(taken));
+    }
+    h.get_by_label("export view ▾").click();
+    h.run_steps(2);
+    h.get_by_label("loss per step as CSV").click();
+    h.run_steps(2);
+    let csv = std::fs::read_to_string(dir.join("glimpse-training-reverse-steps.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "step,loss,learning_rate,grad_norm,tokens");
+    assert!(steps(&h) >= 3, "three steps taken");
+    assert_eq!(lines.len() - 1, steps(&h) as usize, "{csv}");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -513,4 +556,41 @@ fn a_window_too_small_for_a_view_is_reported_as_clipped() {
     // The check above must be able to fail: a phone-sized window cannot hold the explorer.
     let clipped = clipped_views(egui::vec2(320.0, 240.0), "&present=1");
     assert!(!clipped.is_empty(), "nothing reported clipped at 320×240");
+}
+
+/// A lesson page by its title, as a link fragment.
+fn lesson_link(title: &str) -> String {
+    for (l, lesson) in glimpse::app::lessons::content::LESSONS.iter().enumerate() {
+        if let Some(p) = lesson.pages.iter().position(|p| p.title == title) {
+            return format!("v=1&view=lessons&lesson={l}&page={p}");
+        }
+    }
+    panic!("no lesson page titled {title}");
+}
+
+#[test]
+fn the_training_and_sampling_lessons_open_their_labs() {
+    let mut h = app();
+    glimpse::app::link::apply(
+        h.state_mut(),
+        &lesson_link("Cross-entropy and teacher forcing"),
+    );
+    h.run_steps(3);
+    h.get_by_label("▶ Start").click();
+    h.step();
+    frames_until(&mut h, "training from the lesson", |s| {
+        s["steps"].as_u64().unwrap_or(0) >= 5
+    });
+    assert_eq!(status(&h)["task"], "reverse");
+
+    glimpse::app::link::apply(
+        h.state_mut(),
+        &lesson_link("Sampling: temperature, top-k, top-p"),
+    );
+    h.run_steps(3);
+    // The page opened the Sampling panel: its controls are on screen.
+    assert!(h.query_all_by_label("sampling temperature").count() > 0);
+    glimpse::app::link::apply(h.state_mut(), &lesson_link("The KV cache"));
+    h.run_steps(3);
+    h.get_by_label_contains("Same tokens with and without the cache");
 }

@@ -82,6 +82,12 @@ async function main() {
         ? `glimpse_probe() still "" after ${waited}s`
         : `window.wasmBindings.glimpse_probe missing after ${waited}s`)) return;
 
+    // The loading screen's progress bar followed the WebAssembly download to its end.
+    const progress = await page.evaluate(() => window.glimpseLoadProgress ?? []);
+    const last = progress[progress.length - 1];
+    record('the loading screen showed the download progress', progress.length > 1 && !!last && last.current === last.total && last.total > 1e6,
+      last ? `${progress.length} updates, last ${last.current} of ${last.total} bytes` : 'no progress events');
+
     // Let a few frames reach the screen, then screenshot. If the layout moved between the probe
     // reads around the screenshot, take it again so the probe matches what is in the picture.
     const settle = () => page.evaluate(() => new Promise((done) => {

@@ -82,9 +82,12 @@ export function watchPage(page, consoleLines, errors) {
     errors.push(line);
   });
   page.on('requestfailed', (req) => {
-    const line = `[requestfailed] ${req.url()}: ${req.failure()?.errorText}`;
+    const why = req.failure()?.errorText ?? '';
+    const line = `[requestfailed] ${req.url()}: ${why}`;
     consoleLines.push(line);
-    errors.push(line);
+    // ERR_ABORTED is the browser cancelling a request because the test navigated or reloaded
+    // the page (the service worker's precache, a download in flight), not a failure.
+    if (why !== 'net::ERR_ABORTED') errors.push(line);
   });
   page.on('response', (resp) => {
     if (resp.status() >= 400) {

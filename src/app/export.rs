@@ -246,6 +246,11 @@ impl Exporter {
         Some(result)
     }
 
+    /// Report an export that could not be made.
+    pub fn fail(&mut self, why: String) {
+        self.last = Some(Err(why));
+    }
+
     /// Whether a PNG export is waiting for its screenshot.
     pub fn busy(&self) -> bool {
         self.pending.is_some()
@@ -296,6 +301,42 @@ pub fn export_menu(
             }
         }
     });
+}
+
+/// A data file a view offers beside its picture: menu label, file name, and its bytes (made
+/// only when chosen; `None` when there is nothing to save).
+pub type DataFile<'a> = (&'a str, String, &'a dyn Fn() -> Option<Vec<u8>>);
+
+/// "export view ▾": the whole view (`rect`) as `png_name`, then the view's data files, with
+/// the last export's outcome beside the menu.
+pub fn view_menu(
+    ui: &mut Ui,
+    exporter: &mut Exporter,
+    rect: Rect,
+    png_name: &str,
+    data: &[DataFile<'_>],
+) {
+    ui.menu_button("export view ▾", |ui| {
+        let png = ui
+            .add_enabled(!exporter.busy(), egui::Button::new("PNG"))
+            .on_hover_text("the whole view, as an image");
+        if png.clicked() {
+            exporter.request_png(ui.ctx(), rect, png_name);
+            ui.close();
+        }
+        for (label, file, bytes) in data {
+            if ui.button(*label).clicked() {
+                match bytes() {
+                    Some(b) => {
+                        let _ = exporter.save_now(file, &b);
+                    }
+                    None => exporter.fail(format!("{file}: nothing to export yet")),
+                }
+                ui.close();
+            }
+        }
+    });
+    message_label(ui, exporter);
 }
 
 /// Show the last export's outcome as a small line (weak text, or the error colour).

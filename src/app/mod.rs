@@ -376,6 +376,23 @@ impl GlimpseApp {
 
     /// The masking lab on the app's model, input and selected head.
     pub(crate) fn masking_view(&mut self, ui: &mut egui::Ui) {
+        let rect = ui.max_rect();
+        ui.horizontal_wrapped(|ui| {
+            let name = format!("glimpse-masking-{}", self.model_name);
+            let modes = (self.masking.section == masking::Section::Modes)
+                .then_some(&self.masking.modes.shown)
+                .and_then(Option::as_ref);
+            let csv = || modes.map(|(a, q, k)| export::matrix_csv(a.view(), q, k).into_bytes());
+            let json = || modes.map(|(a, q, k)| export::matrix_json(a.view(), q, k).into_bytes());
+            let data: &[export::DataFile<'_>] = match modes {
+                Some(_) => &[
+                    ("A (weights) as CSV", format!("{name}.csv"), &csv),
+                    ("A (weights) as JSON", format!("{name}.json"), &json),
+                ],
+                None => &[],
+            };
+            export::view_menu(ui, &mut self.exporter, rect, &format!("{name}.png"), data);
+        });
         self.masking.ui(
             ui,
             self.model.as_ref().ok(),
@@ -399,9 +416,12 @@ impl GlimpseApp {
         };
         self.sel.clamp_to(trace);
         let view_rect = ui.max_rect();
-        let layer_json = trace
-            .attention(self.sel.kind, self.sel.layer)
-            .and_then(|a| serde_json::to_vec(a).ok());
+        let (kind, layer) = (self.sel.kind, self.sel.layer);
+        // Made only when chosen from the menu: a layer's trace is large.
+        let layer_json = || {
+            let a = trace.attention(kind, layer)?;
+            serde_json::to_vec(a).ok()
+        };
         ui.horizontal_wrapped(|ui| {
             for v in ExplorerView::ALL {
                 let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
@@ -418,22 +438,13 @@ impl GlimpseApp {
                     self.explorer.view.label().replace(' ', "-").to_lowercase()
                 );
                 ui.separator();
-                ui.menu_button("export view ▾", |ui| {
-                    if ui
-                        .add_enabled(!self.exporter.busy(), egui::Button::new("PNG"))
-                        .clicked()
-                    {
-                        self.exporter
-                            .request_png(ui.ctx(), view_rect, &format!("{name}.png"));
-                        ui.close();
-                    }
-                    if let Some(bytes) = &layer_json {
-                        if ui.button("layer as JSON").clicked() {
-                            let _ = self.exporter.save_now(&format!("{name}.json"), bytes);
-                            ui.close();
-                        }
-                    }
-                });
+                export::view_menu(
+                    ui,
+                    &mut self.exporter,
+                    view_rect,
+                    &format!("{name}.png"),
+                    &[("layer as JSON", format!("{name}.json"), &layer_json)],
+                );
             }
         });
         ui.separator();
@@ -757,29 +768,28 @@ impl GlimpseApp {
                 .frame(egui::Frame::central_panel(ui.style()).fill(fill))
                 .show(ui, |ui| {
                     let rect = ui.max_rect();
-                    let tree = self
-                        .decoding
-                        .current()
-                        .and_then(|s| serde_json::to_vec(&s.beam).ok());
                     ui.horizontal_wrapped(|ui| {
-                        ui.menu_button("export view ▾", |ui| {
-                            let png = egui::Button::new("PNG");
-                            if ui.add_enabled(!self.exporter.busy(), png).clicked() {
-                                let name = match self.view {
-                                    View::Decoding => "glimpse-beam-tree.png",
-                                    _ => "glimpse-positions.png",
-                                };
-                                self.exporter.request_png(ui.ctx(), rect, name);
-                                ui.close();
-                            }
-                            if let (View::Decoding, Some(bytes)) = (self.view, &tree) {
-                                if ui.button("beam tree as JSON").clicked() {
-                                    let _ = self.exporter.save_now("glimpse-beam-tree.json", bytes);
-                                    ui.close();
-                                }
-                            }
-                        });
-                        export::message_label(ui, &self.exporter);
+                        let decoding = &self.decoding;
+                        let tree = || {
+                            let search = decoding.current()?;
+                            serde_json::to_vec_pretty(&search.beam).ok()
+                        };
+                        match self.view {
+                            View::Decoding => export::view_menu(
+                                ui,
+                                &mut self.exporter,
+                                rect,
+                                "glimpse-beam-tree.png",
+                                &[("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)],
+                            ),
+                            _ => export::view_menu(
+                                ui,
+                                &mut self.exporter,
+                                rect,
+                                "glimpse-positions.png",
+                                &[],
+                            ),
+                        }
                     });
                     scrolling_view(ui, "view", |ui| match self.view {
                         View::Decoding => self.decoding.ui(ui),
@@ -790,7 +800,7 @@ impl GlimpseApp {
             return;
         }
         if self.view == View::Training {
-            self.training.ui(ui);
+            self.training.ui(ui, &mut self.exporter);
             return;
         }
         if !self.hidden.controls {

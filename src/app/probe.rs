@@ -94,8 +94,8 @@ pub fn write_to_env_path() -> bool {
         .is_ok()
 }
 
-/// Panels whose content ran past their edge this frame, where egui clips it rather than
-/// scrolls: panel name → how far, [right, down] in points. Kept per context (the UI tests run
+/// Panels whose content ran past their edge this frame (clipped), and scrolling views whose
+/// content is larger than the window (`NAME (scrolls)`): name → how far, [right, down] in points. Kept per context (the UI tests run
 /// several apps at once); the browser reads the last frame's through `overflow_json`.
 #[derive(Debug, Clone, Default)]
 pub struct Overflow(pub BTreeMap<String, [f32; 2]>);
@@ -108,10 +108,26 @@ fn overflow_id() -> egui::Id {
 
 /// Call at the end of a panel's contents: notes the panel if what was drawn does not fit.
 pub fn check_fits(name: &str, ui: &egui::Ui) {
+    record_overflow(name, ui, true);
+}
+
+/// Call at the end of a scroll area's contents: notes it as `NAME (scrolls)` if it needs
+/// scrolling (usable, so no second layout pass).
+pub fn check_scrolls(name: &str, ui: &egui::Ui) {
+    record_overflow(&format!("{name} (scrolls)"), ui, false);
+}
+
+fn record_overflow(name: &str, ui: &egui::Ui, clipped: bool) {
     // Not `max_rect`: egui grows that to whatever was placed. The clip rect is what shows.
     let (used, room) = (ui.min_rect(), ui.clip_rect());
     let over = [used.right() - room.right(), used.bottom() - room.bottom()];
     if over.iter().any(|&d| d > 1.0) {
+        if clipped {
+            // A panel sized last frame may be too small for this one (the zoom changed, a row
+            // wrapped): lay the frame out again at once rather than show it clipped until the next
+            // input. egui bounds the passes per frame, so content that never fits cannot loop.
+            ui.ctx().request_discard(format!("{name} overflowed"));
+        }
         ui.ctx().data_mut(|d| {
             let o = d.get_temp_mut_or_default::<Overflow>(overflow_id());
             o.0.insert(name.to_string(), over.map(|d| d.max(0.0)));

@@ -39,6 +39,15 @@ pub struct DecodingLab {
     built_from: Option<Settings>,
     /// When the last played step happened (egui input time).
     last_tick: f64,
+    /// A part a lesson page asked to show: opened once, then left to the student.
+    pub open: Option<Part>,
+}
+
+/// The collapsible parts of the lab below the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Sampling,
+    KvCache,
 }
 
 impl DecodingLab {
@@ -132,13 +141,16 @@ impl DecodingLab {
             None => {}
         }
         ui.separator();
+        let open = self.open.take();
         egui::CollapsingHeader::new("Sampling")
             .id_salt("decoding_sampling")
+            .open((open == Some(Part::Sampling)).then_some(true))
             .show(ui, |ui| {
                 self.sampling.show(ui, &self.settings, &mut self.models);
             });
         egui::CollapsingHeader::new("KV cache")
             .id_salt("decoding_kv")
+            .open((open == Some(Part::KvCache)).then_some(true))
             .show(ui, |ui| {
                 cache::show(ui, &mut self.kv, &self.settings, &mut self.models);
             });

@@ -5,13 +5,14 @@
 //! (`training_run`), so the UI never freezes.
 
 use super::training_run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
+use crate::app::export::{self, Exporter};
 use crate::app::probe;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::fit::scrolling_view;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
-use crate::train::trainer::{make_example, TrainConfig};
+use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 /// Most points a curve draws per frame; longer histories are averaged in chunks.
@@ -84,7 +85,7 @@ impl TrainingLab {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, exporter: &mut Exporter) {
         if self.run.is_none() && self.error.is_none() {
             self.reset();
         }
@@ -104,6 +105,8 @@ impl TrainingLab {
         egui::CentralPanel::default()
             .frame(egui::Frame::central_panel(ui.style()).fill(ui.visuals().panel_fill))
             .show(ui, |ui| {
+                let rect = ui.max_rect();
+                ui.horizontal_wrapped(|ui| self.export_menu(ui, exporter, rect));
                 scrolling_view(ui, "training", |ui| self.views(ui));
                 probe::check_fits("view", ui);
             });
@@ -283,6 +286,24 @@ impl TrainingLab {
         }
     }
 
+    /// The view as a picture; the run's curves (every step, every evaluation) as CSV.
+    fn export_menu(&self, ui: &mut egui::Ui, exporter: &mut Exporter, rect: egui::Rect) {
+        let name = format!("glimpse-training-{}", self.config.task.name());
+        let run = self.run.as_ref();
+        let steps = || Some(steps_csv(&run?.progress().history).into_bytes());
+        let evals = || Some(evals_csv(&run?.progress().evals).into_bytes());
+        export::view_menu(
+            ui,
+            exporter,
+            rect,
+            &format!("{name}.png"),
+            &[
+                ("loss per step as CSV", format!("{name}-steps.csv"), &steps),
+                ("evaluations as CSV", format!("{name}-evals.csv"), &evals),
+            ],
+        );
+    }
+
     fn views(&mut self, ui: &mut egui::Ui) {
         let Some(run) = &self.run else { return };
         // Held for this frame's drawing only; the worker waits at most that long to publish.
@@ -367,6 +388,31 @@ impl TrainingLab {
         }
         .show_with_legend(ui, 200.0, "weight");
     }
+}
+
+/// One row per training step.
+pub fn steps_csv(history: &[StepStats]) -> String {
+    let mut out = String::from("step,loss,learning_rate,grad_norm,tokens\n");
+    for s in history {
+        out += &format!(
+            "{},{},{},{},{}\n",
+            s.step, s.loss, s.lr, s.grad_norm, s.tokens
+        );
+    }
+    out
+}
+
+/// One row per held-out evaluation; the baseline column is empty except for the LM.
+pub fn evals_csv(evals: &[(u64, EvalStats)]) -> String {
+    let mut out = String::from("step,exact_match,token_accuracy,loss,examples,baseline_loss\n");
+    for (step, e) in evals {
+        let baseline = e.baseline_loss.map(|b| b.to_string()).unwrap_or_default();
+        out += &format!(
+            "{step},{},{},{},{},{baseline}\n",
+            e.exact_match, e.token_accuracy, e.loss, e.examples
+        );
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! The lessons' text and the app state each page shows, in the curriculum's order.
 
 use super::{Input, Lesson, Page, Setup};
-use crate::app::decoding::session::SourceKind;
+use crate::app::decoding::{self, session::SourceKind};
 use crate::app::explorer::ExplorerView;
 use crate::app::masking::{modes::MaskMode, Section as MaskSection};
 use crate::app::positions::Section as PosSection;
 use crate::model::AttentionKind;
+use crate::train::tasks::TaskKind;
 
 const TRANSLATE: Input = Input::model("translate");
 
@@ -496,6 +497,62 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     Lesson {
+        title: "Training",
+        pages: &[
+            Page {
+                title: "Cross-entropy and teacher forcing",
+                paragraphs: &[
+                    "A model learns from the probability it gives the right next token. The \
+                     loss of one position is −log p(label): 0 when the model is sure and right, \
+                     large when it is sure and wrong. Training minimises the mean over every \
+                     target position of every example.",
+                    "Under teacher forcing the decoder reads the true answer shifted one step \
+                     right, so all positions are trained in one pass; the causal mask keeps \
+                     each from seeing its own label.",
+                    "Press ▶ Start: this is a fresh encoder–decoder learning to reverse letters, \
+                     trained by Glimpse's own backward pass. Watch the loss fall and the \
+                     cross-attention below turn into an anti-diagonal: output i looks at input \
+                     n−1−i.",
+                ],
+                setup: Setup::Training {
+                    task: TaskKind::Reverse,
+                },
+            },
+            Page {
+                title: "Warmup and clipping",
+                paragraphs: &[
+                    "Early gradients are large and noisy, and Adam's running averages are not \
+                     yet reliable, so the learning rate starts small and warms up. The original \
+                     transformer used lr = d^−0.5 · min(s^−0.5, s · w^−1.5): a linear rise for \
+                     w steps, then decay as 1/√s.",
+                    "This lab warms up linearly over 200 steps to 3·10⁻³, then decays along a \
+                     cosine; the status line under the lab's Start button shows the rate of the \
+                     last step.",
+                    "Gradient clipping rescales the whole gradient when its norm exceeds 1, so \
+                     one bad batch cannot throw the weights far. The same line shows the norm \
+                     before clipping: watch it spike early and settle.",
+                ],
+                setup: Setup::Training {
+                    task: TaskKind::Reverse,
+                },
+            },
+            Page {
+                title: "Another task, another pattern",
+                paragraphs: &[
+                    "The same model and loss learn whatever the data asks. On sorting, each \
+                     output must find the next-smallest input wherever it is, and the \
+                     cross-attention learns that instead of a diagonal.",
+                    "Change the task, the positional scheme or the width in the lab's controls \
+                     and train again: the held-out accuracy says whether the model generalises to inputs \
+                     it never saw.",
+                ],
+                setup: Setup::Training {
+                    task: TaskKind::Sort,
+                },
+            },
+        ],
+    },
+    Lesson {
         title: "Decoding",
         pages: &[
             Page {
@@ -510,6 +567,7 @@ pub static LESSONS: &[Lesson] = &[
                     kind: SourceKind::Table,
                     width: 1,
                     alpha: 0.0,
+                    open: None,
                 },
             },
             Page {
@@ -527,6 +585,7 @@ pub static LESSONS: &[Lesson] = &[
                     kind: SourceKind::Table,
                     width: 2,
                     alpha: 0.0,
+                    open: None,
                 },
             },
             Page {
@@ -541,6 +600,45 @@ pub static LESSONS: &[Lesson] = &[
                     kind: SourceKind::Translate,
                     width: 3,
                     alpha: 0.0,
+                    open: None,
+                },
+            },
+            Page {
+                title: "Sampling: temperature, top-k, top-p",
+                paragraphs: &[
+                    "Greedy and beam search give the same text every time. Sampling draws the \
+                     next token from the model's distribution instead, which gives varied text \
+                     (and sometimes nonsense).",
+                    "Temperature divides the logits before the softmax: τ < 1 sharpens the \
+                     distribution towards greedy, τ > 1 flattens it. Top-k keeps only the k \
+                     likeliest tokens; top-p keeps the smallest set whose probabilities add up \
+                     to p. What is kept is renormalised and sampled.",
+                    "The Sampling panel runs the character LM with a seed, so a sample can be \
+                     reproduced: change τ, k or p and compare.",
+                ],
+                setup: Setup::Decoding {
+                    kind: SourceKind::Lm,
+                    width: 1,
+                    alpha: 0.0,
+                    open: Some(decoding::Part::Sampling),
+                },
+            },
+            Page {
+                title: "The KV cache",
+                paragraphs: &[
+                    "At step t a decoder needs the keys and values of every earlier position, \
+                     and they never change: a token's key depends only on the tokens before it.",
+                    "So they are computed once and kept. Each new step then projects only the \
+                     new token and attends over the cache: O(t·d) work instead of recomputing \
+                     the whole prefix, at the price of memory that grows with t.",
+                    "The KV cache panel decodes greedily twice, with and without the cache: the \
+                     same tokens, and the work per step side by side.",
+                ],
+                setup: Setup::Decoding {
+                    kind: SourceKind::Translate,
+                    width: 1,
+                    alpha: 0.0,
+                    open: Some(decoding::Part::KvCache),
                 },
             },
         ],

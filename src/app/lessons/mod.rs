@@ -10,8 +10,10 @@ use super::decoding::session::SourceKind;
 use super::explorer::ExplorerView;
 use super::masking::modes::MaskMode;
 use super::widgets::fit::scrolling_view;
-use super::{masking, positions, probe, GlimpseApp};
+use super::{decoding, masking, positions, probe, GlimpseApp};
 use crate::model::{builtin, AttentionKind};
+use crate::train::tasks::TaskKind;
+use crate::train::trainer::TrainConfig;
 use egui::{Key, Modifiers, RichText, Ui};
 
 /// One lesson: a title and its pages, read in order.
@@ -118,6 +120,12 @@ pub enum Setup {
         kind: SourceKind,
         width: usize,
         alpha: f32,
+        /// A part below the tree to open (sampling, the KV cache).
+        open: Option<decoding::Part>,
+    },
+    /// The training lab on a task, from fresh weights.
+    Training {
+        task: TaskKind,
     },
 }
 
@@ -129,6 +137,7 @@ pub enum Lab {
     Masking,
     Positions,
     Decoding,
+    Training,
 }
 
 impl Setup {
@@ -139,6 +148,7 @@ impl Setup {
             Setup::Masking { .. } => Lab::Masking,
             Setup::Positions { .. } => Lab::Positions,
             Setup::Decoding { .. } => Lab::Decoding,
+            Setup::Training { .. } => Lab::Training,
         }
     }
 
@@ -148,7 +158,7 @@ impl Setup {
             Setup::Explorer { input, .. }
             | Setup::Scoring { input, .. }
             | Setup::Masking { input, .. } => Some(input.model),
-            Setup::Positions { .. } => None,
+            Setup::Positions { .. } | Setup::Training { .. } => None,
             Setup::Decoding { kind, .. } => kind.model_name(),
         }
     }
@@ -246,12 +256,25 @@ pub fn apply(setup: &Setup, app: &mut GlimpseApp) {
             app.masking.modes.pads = pads;
         }
         Setup::Positions { section } => app.positions.section = section,
-        Setup::Decoding { kind, width, alpha } => {
+        Setup::Decoding {
+            kind,
+            width,
+            alpha,
+            open,
+        } => {
             // The lab restarts its search by itself when its settings change.
             let s = &mut app.decoding.settings;
             s.kind = kind;
             s.width = width;
             s.alpha = alpha;
+            app.decoding.open = open;
+        }
+        Setup::Training { task } => {
+            // A fresh run on the task, unless this task's run is already under way.
+            if app.training.config.task != task {
+                app.training.config = TrainConfig::for_task(task);
+                app.training.reset();
+            }
         }
     }
 }
@@ -332,14 +355,19 @@ pub fn show(app: &mut GlimpseApp, ui: &mut Ui) {
     egui::CentralPanel::default()
         .frame(egui::Frame::central_panel(ui.style()).fill(fill))
         .show(ui, |ui| {
-            scrolling_view(ui, "lesson lab", |ui| {
-                match app.lessons.current().setup.lab() {
-                    Lab::Explorer => app.attention_view(ui),
-                    Lab::Scoring => app.scoring_view(ui),
-                    Lab::Masking => app.masking_view(ui),
-                    Lab::Positions => app.positions.ui(ui),
-                    Lab::Decoding => app.decoding.ui(ui),
-                }
+            let lab = app.lessons.current().setup.lab();
+            if lab == Lab::Training {
+                // Its own panels: controls beside views that scroll by themselves.
+                app.training.ui(ui, &mut app.exporter);
+                return;
+            }
+            scrolling_view(ui, "lesson lab", |ui| match lab {
+                Lab::Explorer => app.attention_view(ui),
+                Lab::Scoring => app.scoring_view(ui),
+                Lab::Masking => app.masking_view(ui),
+                Lab::Positions => app.positions.ui(ui),
+                Lab::Decoding => app.decoding.ui(ui),
+                Lab::Training => {} // drawn above
             });
             probe::check_fits("view", ui);
         });

@@ -35,7 +35,7 @@ fn every_page_has_text_and_a_model_that_loads() {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
             assert!(page.paragraphs.iter().all(|p| !p.trim().is_empty()));
-            let needs_model = !matches!(page.setup.lab(), Lab::Positions)
+            let needs_model = !matches!(page.setup.lab(), Lab::Positions | Lab::Training)
                 && !matches!(
                     page.setup,
                     super::Setup::Decoding {

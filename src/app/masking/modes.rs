@@ -68,6 +68,9 @@ pub struct ModesState {
     pub pads: usize,
     /// The user's own mask (custom mode).
     pub custom: Option<Array2<bool>>,
+    /// The weights A last drawn (NaN where masked) with their query and key tokens: what the
+    /// lab's CSV/JSON export saves.
+    pub shown: Option<(Array2<f32>, Vec<String>, Vec<String>)>,
 }
 
 impl Default for ModesState {
@@ -78,6 +81,7 @@ impl Default for ModesState {
             prefix: 3,
             pads: 2,
             custom: None,
+            shown: None,
         }
     }
 }
@@ -357,6 +361,14 @@ pub fn ui(
         .filter(|(_, r)| r.iter().all(|&ok| !ok))
         .map(|(i, _)| i)
         .collect();
+    // Blocked cells are exported as empty (CSV) or null (JSON), not as a weight of 0.
+    let mut exported = weights.to_owned();
+    exported.zip_mut_with(&a.mask, |w, &ok| {
+        if !ok {
+            *w = f32::NAN;
+        }
+    });
+    st.shown = Some((exported, a.query_tokens.clone(), a.key_tokens.clone()));
     ui.strong(format!("layer {layer} · head {head} · {}", kind.label()));
     let (t_q, t_k) = a.mask.dim();
     let width = ui.available_width() / 4.0 - 10.0;

@@ -77,6 +77,13 @@ impl ExtrapolationPanel {
         ));
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
+        } else if total < all {
+            ui.add(
+                egui::ProgressBar::new(total as f32 / all as f32)
+                    .desired_width(320.0)
+                    .show_percentage()
+                    .text(format!("measuring: {total} of {all}")),
+            );
         }
         Plot::new("extrapolation")
             .height(320.0)

@@ -43,7 +43,7 @@ pub fn scrolling_view<R>(ui: &mut Ui, id_salt: &str, add: impl FnOnce(&mut Ui) -
         .show(ui, |ui| {
             let r = add(ui);
             // Not clipped, but worth knowing: the tests list views that need scrolling.
-            crate::app::probe::check_fits(&format!("{id_salt} (scrolls)"), ui);
+            crate::app::probe::check_scrolls(id_salt, ui);
             r
         })
         .inner
