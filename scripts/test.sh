@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
 #   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test ->
-#   browser walk -> browser training test -> browser offline test -> desktop test.
+#   browser walk -> browser panic overlay -> browser training test -> browser offline test -> desktop test.
 # Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -60,6 +60,9 @@ node web/e2e.mjs
 
 stage "browser walk: every view on a laptop, a projector and a tablet"
 node web/e2e_walk.mjs
+
+stage "browser panic overlay test"
+node web/e2e_panic.mjs
 
 stage "browser training test"
 node web/e2e_training.mjs

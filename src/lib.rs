@@ -40,6 +40,32 @@ pub fn glimpse_every_view() -> String {
     app::link::every_view().join("\n")
 }
 
+/// Browser benchmark: one forward pass of every shipped model (and, with `large`, the d512
+/// configuration), timed inside the page's wasm; JSON like `glimpse bench-forward`.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_forward_benchmark(large: bool) -> String {
+    match model::bench::latencies(large) {
+        Ok(t) => serde_json::to_string(&t).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
+    }
+}
+
+/// Browser benchmark: CPU milliseconds of the frames drawn since the last call.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_frame_times() -> String {
+    app::probe::take_frame_times_json()
+}
+
+/// Browser test hook: panic on purpose, so the test can check the error overlay
+/// (`app::crash`) replaces the dead canvas.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_test_panic() {
+    panic!("a panic requested by the browser test");
+}
+
 /// Browser test hook: the training lab's status (step, held-out accuracy, running).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]

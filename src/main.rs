@@ -63,7 +63,10 @@ fn main() {
             log::error!("glimpse: no canvas with id glimpse_canvas");
             return;
         };
-        let started = eframe::WebRunner::new()
+        let runner = eframe::WebRunner::new();
+        // After eframe's own hook (it logs the panic): a dead canvas would otherwise just stop.
+        glimpse::app::crash::install_overlay();
+        let started = runner
             .start(
                 canvas,
                 eframe::WebOptions::default(),

@@ -367,3 +367,16 @@ fn beam_prints_the_whole_tree() {
     fails(&["beam", "--model", "translate", "--input", ""], "source");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn bench_forward_times_every_shipped_model() {
+    let v = json(&["bench-forward", "--no-large"]);
+    let rows = v.as_array().expect("a list");
+    let models = json(&["models", "--json"]);
+    assert_eq!(rows.len(), models.as_array().expect("models").len());
+    for r in rows {
+        let ms = r["median_ms"].as_f64().expect("median_ms");
+        assert!(ms > 0.0 && ms < 1000.0, "{r}");
+        assert!(r["runs"].as_u64().expect("runs") >= 15, "{r}");
+    }
+}

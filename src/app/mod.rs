@@ -1,6 +1,7 @@
 //! The egui app: navigation, shared state, the loaded model, and the views that draw its
 //! trace.
 
+pub mod crash;
 pub mod decoding;
 pub mod explorer;
 pub mod export;
@@ -642,7 +643,11 @@ fn head_export_menu(
 }
 
 impl eframe::App for GlimpseApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        // CPU time of the previous frame (the app's UI code and tessellation), for benchmarks.
+        if let Some(seconds) = frame.info().cpu_usage {
+            probe::frame_time(seconds);
+        }
         self.show(ui);
     }
 }

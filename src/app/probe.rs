@@ -155,3 +155,27 @@ pub fn overflow(ctx: &egui::Context) -> BTreeMap<String, [f32; 2]> {
 pub fn overflow_json() -> String {
     OVERFLOW.lock().map(|s| s.clone()).unwrap_or_default()
 }
+
+/// CPU seconds of the last frames (eframe's `cpu_usage`: the app's UI code plus tessellation).
+static FRAME_TIMES: Mutex<Vec<f32>> = Mutex::new(Vec::new());
+
+/// Keep a frame's CPU time (the last 240).
+pub fn frame_time(seconds: f32) {
+    if let Ok(mut t) = FRAME_TIMES.lock() {
+        if t.len() >= 240 {
+            t.remove(0);
+        }
+        t.push(seconds);
+    }
+}
+
+/// The kept frame times in milliseconds as JSON, oldest first; clears them, so a benchmark
+/// reads only the frames it caused.
+pub fn take_frame_times_json() -> String {
+    let times: Vec<f32> = FRAME_TIMES
+        .lock()
+        .map(|mut t| std::mem::take(&mut *t))
+        .unwrap_or_default();
+    let ms: Vec<f32> = times.iter().map(|s| s * 1e3).collect();
+    serde_json::to_string(&ms).unwrap_or_default()
+}

@@ -27,6 +27,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Time one forward pass of every shipped model (and the larger d512 configuration):
+    /// the native side of `web/bench_forward.mjs`.
+    BenchForward {
+        /// Skip the larger configuration (a few seconds).
+        #[arg(long)]
+        no_large: bool,
+    },
     /// List the built-in models.
     Models {
         #[arg(long)]
@@ -458,6 +465,10 @@ fn models(as_json: bool) -> String {
 pub fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Models { json } => Ok(models(json)),
+        Command::BenchForward { no_large } => {
+            let timings = crate::model::bench::latencies(!no_large).map_err(|e| e.to_string())?;
+            serde_json::to_string_pretty(&timings).map_err(|e| e.to_string())
+        }
         Command::Beam {
             model,
             table,

@@ -2,6 +2,7 @@
 
 pub mod analysis;
 pub mod attention;
+pub mod bench;
 pub mod builtin;
 pub mod checkpoint;
 pub mod config;

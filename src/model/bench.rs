@@ -1,0 +1,132 @@
+//! The forward-pass benchmark's cases, shared by `cargo bench --bench forward` (criterion),
+//! `glimpse bench-forward` (native) and the browser's `glimpse_forward_benchmark`, so native,
+//! WASM and PyTorch (`benches/torch_forward.py`) time the same models on the same tokens.
+
+use super::{builtin, ForwardOptions, Model, ModelConfig, ModelInput, Result};
+use serde::Serialize;
+
+/// Tokens in the larger configuration's input.
+pub const LARGE_T: usize = 256;
+/// Its name in reports.
+pub const LARGE_NAME: &str = "d512-L6-H8-T256";
+
+/// A model and the input it is timed on.
+pub struct Case {
+    pub name: String,
+    pub model: Model,
+    pub input: ModelInput,
+    /// Floating-point operations of one forward pass (multiply-adds × 2), where counted.
+    pub flops: Option<u64>,
+}
+
+/// Every shipped model on its example input.
+pub fn shipped() -> Result<Vec<Case>> {
+    builtin::BUILTINS
+        .iter()
+        .map(|b| {
+            let model = builtin::load(b.name)?;
+            let input = model.prepare(b.example_source, b.example_target).input;
+            Ok(Case {
+                name: b.name.to_string(),
+                model,
+                input,
+                flops: None,
+            })
+        })
+        .collect()
+}
+
+/// The larger configuration: the shipped LM's tokenizer and positions (RoPE), scaled to
+/// d_model 512, 6 layers, 8 heads, d_ff 2048, with seeded random weights, on 256 tokens.
+pub fn large() -> Result<Case> {
+    let lm = builtin::load("lm")?.config;
+    let config = ModelConfig {
+        name: "bench-large".into(),
+        d_model: 512,
+        n_heads: 8,
+        n_kv_heads: 8,
+        n_layers: 6,
+        d_ff: 2048,
+        max_len: LARGE_T,
+        ..lm
+    };
+    let model = Model::random(config, 7)?;
+    let vocab = model.tokenizer.vocab_size();
+    // Ordinary tokens (ids from 4 up) in a fixed pseudo-random order.
+    let target = (0..LARGE_T)
+        .map(|i| 4 + ((i * 37 + 11) % (vocab - 4)) as u32)
+        .collect();
+    let flops = large_flops(&model.config, vocab);
+    Ok(Case {
+        name: LARGE_NAME.into(),
+        model,
+        input: ModelInput {
+            source: Vec::new(),
+            target,
+        },
+        flops: Some(flops),
+    })
+}
+
+/// Q/K/V/O projections, scores and the weighted sum (every T² pair, as Glimpse computes
+/// them), the FFN and the output projection; multiply-adds count 2.
+fn large_flops(c: &ModelConfig, vocab: usize) -> u64 {
+    let (t, d, f) = (LARGE_T as u64, c.d_model as u64, c.d_ff as u64);
+    let per_layer = 2 * t * d * 4 * d + 2 * 2 * t * t * d + 2 * 2 * t * d * f;
+    c.n_layers as u64 * per_layer + 2 * t * d * vocab as u64
+}
+
+/// One case's timing.
+#[derive(Debug, Clone, Serialize)]
+pub struct Latency {
+    pub model: String,
+    pub median_ms: f64,
+    pub runs: usize,
+    /// Achieved GFLOP/s, where the work is counted.
+    pub gflops: Option<f64>,
+}
+
+/// Median time of one forward pass of `case`: samples of `reps` back-to-back passes, `reps`
+/// chosen so a sample lasts at least 5 ms (the browser's clock ticks in 0.1 ms steps), over at
+/// least `min_samples` samples and `min_ms` in all.
+pub fn time(case: &Case, min_samples: usize, min_ms: f64) -> Result<Latency> {
+    let opts = ForwardOptions::default();
+    let run = || {
+        case.model
+            .forward(&case.input, &opts)
+            .map(std::hint::black_box)
+    };
+    let t0 = web_time::Instant::now();
+    run()?; // warm-up, and a first estimate
+    let once = t0.elapsed().as_secs_f64() * 1e3;
+    let reps = ((5.0 / once.max(1e-3)).ceil() as usize).clamp(1, 10_000);
+    let mut samples = Vec::new();
+    let start = web_time::Instant::now();
+    while samples.len() < min_samples || start.elapsed().as_secs_f64() * 1e3 < min_ms {
+        let t = web_time::Instant::now();
+        for _ in 0..reps {
+            run()?;
+        }
+        samples.push(t.elapsed().as_secs_f64() * 1e3 / reps as f64);
+    }
+    samples.sort_by(f64::total_cmp);
+    let median_ms = samples[samples.len() / 2];
+    Ok(Latency {
+        model: case.name.clone(),
+        median_ms,
+        runs: samples.len() * reps,
+        gflops: case.flops.map(|f| f as f64 / (median_ms * 1e6)),
+    })
+}
+
+/// Every shipped model and (if `with_large`) the larger configuration, timed.
+pub fn latencies(with_large: bool) -> Result<Vec<Latency>> {
+    let mut out = Vec::new();
+    for case in shipped()? {
+        out.push(time(&case, 15, 300.0)?);
+    }
+    if with_large {
+        out.push(time(&large()?, 5, 0.0)?);
+    }
+    Ok(out)
+}

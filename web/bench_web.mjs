@@ -1,0 +1,100 @@
+// The web build's performance figures, measured in headless Chromium with performance.now():
+//  - the bundle (wasm + js; the shipped models are inside the wasm), raw and gzipped;
+//  - time from navigation to the first interactive frame (the app's first drawn heatmap);
+//  - forward latency of every shipped model and the d512 configuration in wasm, beside the
+//    native binary's `glimpse bench-forward` run just before (same code, same inputs);
+//  - the app's CPU time per frame of the "All heads" grid of the largest shipped model (`lm`,
+//    a 100-token input) while the pointer moves over it (eframe's cpu_usage per frame).
+//
+//   node web/bench_web.mjs        (after `trunk build --release` and `cargo build --release`)
+//
+// Writes OUT_DIR/bench_web.json. GLIMPSE_BIN: the native binary (default
+// $CARGO_TARGET_DIR/release/glimpse).
+
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { launchChromium, poll, serveDist, sleep } from './harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..');
+const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
+const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
+const BIN = process.env.GLIMPSE_BIN
+  ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'release', 'glimpse');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)] : NaN;
+};
+
+function bundle() {
+  const files = fs.readdirSync(DIST).filter((f) => /\.(wasm|js)$/.test(f) && f !== 'sw.js');
+  let raw = 0;
+  let gz = 0;
+  for (const f of files) {
+    const bytes = fs.readFileSync(path.join(DIST, f));
+    raw += bytes.length;
+    gz += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  return { files, raw_bytes: raw, gzip_bytes: gz };
+}
+
+async function main() {
+  const result = { bundle: bundle() };
+  console.log(`bundle: ${(result.bundle.raw_bytes / 1e6).toFixed(2)} MB raw, ${(result.bundle.gzip_bytes / 1e6).toFixed(2)} MB gzipped (${result.bundle.files.join(', ')})`);
+
+  console.log(`native: ${BIN} bench-forward`);
+  result.native_forward = JSON.parse(execFileSync(BIN, ['bench-forward'], { encoding: 'utf8' }));
+
+  const server = await serveDist(DIST);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const { context, profile } = await launchChromium(1);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    // First interactive frame: three cold loads (fresh cache each: new page, no service worker
+    // yet on the first; the server sends no-store).
+    const firsts = [];
+    for (let i = 0; i < 3; i++) {
+      await page.goto('about:blank');
+      await page.goto(base, { waitUntil: 'commit' });
+      const at = await poll(() => page.evaluate(() => (window.wasmBindings?.glimpse_probe?.() ? performance.now() : 0)), 60000, 10);
+      firsts.push(at);
+    }
+    result.first_frame_ms = firsts;
+    console.log(`first interactive frame: ${firsts.map((t) => t.toFixed(0)).join(', ')} ms after navigation`);
+
+    const wasm = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_forward_benchmark(true)));
+    result.wasm_forward = wasm;
+    console.log('forward (median ms)        native      wasm   wasm/native');
+    for (const w of wasm) {
+      const n = result.native_forward.find((x) => x.model === w.model);
+      const gf = w.gflops ? `  (${n.gflops.toFixed(1)} / ${w.gflops.toFixed(1)} GFLOP/s)` : '';
+      console.log(`  ${w.model.padEnd(22)} ${n.median_ms.toFixed(3).padStart(9)} ${w.median_ms.toFixed(3).padStart(9)}   ${(w.median_ms / n.median_ms).toFixed(2)}×${gf}`);
+    }
+
+    // The grid of the largest shipped model on a 100-character input.
+    const text = encodeURIComponent('attention is all you need. '.repeat(4).slice(0, 100));
+    await page.goto(`${base}#v=1&view=attention&model=lm&src=${text}&kind=dec&xv=grid`, { waitUntil: 'load' });
+    await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_probe?.()), 60000);
+    await sleep(1000);
+    await page.evaluate(() => window.wasmBindings.glimpse_frame_times());
+    for (let i = 0; i < 120; i++) {
+      await page.mouse.move(300 + (i % 40) * 12, 200 + (i % 7) * 30);
+      await sleep(30);
+    }
+    const frames = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
+    result.grid_frame_ms = { frames: frames.length, median: median(frames), max: Math.max(...frames) };
+    console.log(`head grid (lm, 100 tokens), CPU per frame in Chromium: median ${median(frames).toFixed(2)} ms, max ${Math.max(...frames).toFixed(2)} ms over ${frames.length} frames`);
+  } finally {
+    await context.close().catch(() => {});
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'bench_web.json'), JSON.stringify(result, null, 2));
+}
+
+await main();
