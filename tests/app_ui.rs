@@ -594,3 +594,32 @@ fn the_training_and_sampling_lessons_open_their_labs() {
     h.run_steps(3);
     h.get_by_label_contains("Same tokens with and without the cache");
 }
+
+/// The explorer on `text` as the translate model's source, replacing what the field held
+/// (as a paste would), after a few frames.
+fn explorer_on(text: &str) -> Harness<'static, GlimpseApp> {
+    let mut h = app();
+    // Emoji are not in the app's fonts: egui draws a box for them (its default, which the app
+    // keeps); kittest's own default would panic instead.
+    h.ctx
+        .set_missing_glyph_policy(egui::epaint::text::MissingGlyphPolicy::Tofu);
+    h.run_steps(2);
+    h.get_by_label("Source (encoder)")
+        .set_text_value_accesskit(text);
+    h.run_steps(3);
+    h
+}
+
+#[test]
+fn empty_emoji_and_huge_input_keep_the_app_working_with_a_message() {
+    // Empty: nothing to attend over, said plainly; the app keeps drawing.
+    let h = explorer_on("");
+    h.get_by_label_contains("type at least one token");
+    // Emoji and accented letters outside the vocabulary become <unk>, counted.
+    let h = explorer_on("🙂 la zone 🚀");
+    h.get_by_label_contains("not in the vocabulary are shown as <unk>");
+    // 100 000 characters: cut at the model's limit with a notice, still drawn.
+    let h = explorer_on(&"la zone ".repeat(12_500));
+    h.get_by_label_contains("token(s) past the model's limit");
+    assert!(probe(&h)["heatmap"]["rows"].as_u64().unwrap_or(0) > 0);
+}

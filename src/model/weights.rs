@@ -275,8 +275,9 @@ pub fn init_tensors(cfg: &ModelConfig, seed: u64) -> TensorMap {
                 Init::Ones => vec![1.0; n],
                 Init::Normal(std) => (0..n).map(|_| rng.normal() as f32 * std).collect(),
             };
-            let t =
-                ArrayD::from_shape_vec(IxDyn(&s.shape), data).expect("shape matches data length");
+            // `data` has exactly the shape's element count, so this cannot fail.
+            let t = ArrayD::from_shape_vec(IxDyn(&s.shape), data)
+                .unwrap_or_else(|_| ArrayD::zeros(IxDyn(&s.shape)));
             (s.name, t)
         })
         .collect()

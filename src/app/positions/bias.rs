@@ -72,16 +72,15 @@ pub fn bias_matrix(
 impl BiasPanel {
     fn model(&mut self) -> &Result<Model, String> {
         let s = self.scheme;
-        if !self.models.iter().any(|(k, _)| *k == s) {
-            self.models
-                .push((s, builtin::load(model_name(s)).map_err(|e| e.to_string())));
-        }
-        &self
-            .models
-            .iter()
-            .find(|(k, _)| *k == s)
-            .expect("just loaded")
-            .1
+        let at = match self.models.iter().position(|(k, _)| *k == s) {
+            Some(i) => i,
+            None => {
+                let loaded = builtin::load(model_name(s)).map_err(|e| e.to_string());
+                self.models.push((s, loaded));
+                self.models.len() - 1
+            }
+        };
+        &self.models[at].1
     }
 
     pub fn ui(&mut self, ui: &mut Ui) {
