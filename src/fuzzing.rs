@@ -133,7 +133,9 @@ fn draw_frame(app: &mut GlimpseApp) {
         )),
         ..Default::default()
     };
-    let _ = ctx.run_ui(input, |ui| app.show(ui));
+    // No renderer takes the textures; dropping them unapplied is deliberate.
+    ctx.run_ui(input, |ui| app.show(ui))
+        .drop_without_applying_deltas();
 }
 
 /// The tokenizers of every shipped model, built once (loading them is the slow part).
