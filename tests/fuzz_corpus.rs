@@ -295,3 +295,28 @@ mod seeds {
         .collect()
     }
 }
+
+/// The bytes of `fuzz/regressions/<target>/<name>`.
+fn regression(target: &str, name: &str) -> Vec<u8> {
+    std::fs::read(fuzz_dir().join("regressions").join(target).join(name)).unwrap()
+}
+
+#[test]
+fn a_token_repeated_in_a_table_row_is_refused_by_name() {
+    // Found by the fuzzer: `eos> 1e-30, eos> 0` in one row, the second entry silently replaced
+    // the first, leaving <bos> without any next token.
+    let e = fuzzing::beam_table(&regression("beam_table", "repeated-token-in-row")).unwrap_err();
+    assert!(
+        e.contains("line 1: `eos>` appears twice in this row"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_table_row_of_huge_weights_is_still_a_distribution() {
+    // 1e308 + 1e308 overflowed to ∞, so normalising turned every probability into 0.
+    assert_eq!(
+        fuzzing::beam_table(&regression("beam_table", "huge-weights")),
+        Ok(())
+    );
+}
