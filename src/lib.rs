@@ -7,6 +7,9 @@ pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod decode;
+/// Fuzz harnesses (`fuzz/`), also replayed on stable by `tests/fuzz_corpus.rs`.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzzing;
 pub mod model;
 pub mod train;
 pub mod util;

@@ -76,12 +76,20 @@ impl TableSource {
                 if !(p.is_finite() && p >= 0.0) {
                     return Err(at(&format!("probability {p} must be 0 or more")));
                 }
-                row.push((id_of(tok, &mut tokens), p));
+                let id = id_of(tok, &mut tokens);
+                // A second entry would silently replace the first when the row is looked up.
+                if row.iter().any(|&(t, _)| t == id) {
+                    return Err(at(&format!("`{tok}` appears twice in this row")));
+                }
+                row.push((id, p));
             }
-            let total: f64 = row.iter().map(|(_, p)| p).sum();
-            if total <= 0.0 {
+            let max = row.iter().map(|&(_, p)| p).fold(0.0, f64::max);
+            if max <= 0.0 {
                 return Err(at("the probabilities add up to 0"));
             }
+            // Scaled by the largest first, so weights near f64::MAX cannot sum to infinity.
+            row.iter_mut().for_each(|(_, p)| *p /= max);
+            let total: f64 = row.iter().map(|(_, p)| p).sum();
             row.iter_mut().for_each(|(_, p)| *p /= total);
             if rows.insert(key, row).is_some() {
                 return Err(at("this prefix already has a row"));
@@ -151,6 +159,14 @@ mod tests {
     }
 
     #[test]
+    fn huge_weights_normalise_without_overflow() {
+        let mut t = TableSource::parse("<bos> -> x 1e308, y 1e308", 1.0).unwrap();
+        let lp = t.log_probs(&[BOS]).unwrap();
+        let x = t.id("x").unwrap() as usize;
+        assert!((lp[x].exp() - 0.5).abs() < 1e-6, "{lp:?}");
+    }
+
+    #[test]
     fn bad_tables_say_which_line() {
         for (text, want) in [
             ("", "empty"),
@@ -160,6 +176,7 @@ mod tests {
             ("<bos> -> the -1", "0 or more"),
             ("<bos> -> the 0", "add up to 0"),
             ("<bos> -> a 1\n<bos> -> b 1", "line 2: this prefix already"),
+            ("<bos> -> a 1, b 1, a 0", "line 1: `a` appears twice"),
         ] {
             let e = TableSource::parse(text, 1.0).err().unwrap();
             assert!(e.contains(want), "{text:?}: {e}");
