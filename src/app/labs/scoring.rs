@@ -220,23 +220,38 @@ const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 64);
 const BAR: Color32 = Color32::from_rgb(90, 140, 220);
 
 /// The variances for every d_k of the slider, cached per seed: about four million normal
-/// draws, too many to redo every frame.
+/// draws, too many to redo every frame, and too many for one frame in the browser, so they
+/// are measured a few widths per frame and the plot fills in.
 struct VarianceCurve {
     seed: u64,
-    /// (d_k, var(q·k), var(q·k/√d_k)).
+    /// (d_k, var(q·k), var(q·k/√d_k)), for the widths measured so far, narrowest first.
     points: Vec<(usize, f32, f32)>,
 }
 
 impl VarianceCurve {
     fn new(seed: u64) -> Self {
-        let points = D_K_EXPONENTS
-            .map(|e| {
-                let d = 1usize << e;
-                let (raw, scaled) = dot_variance(d, SAMPLES, seed);
-                (d, raw, scaled)
-            })
-            .collect();
-        Self { seed, points }
+        Self {
+            seed,
+            points: Vec::new(),
+        }
+    }
+
+    fn done(&self) -> bool {
+        self.points.len() == D_K_EXPONENTS.count()
+    }
+
+    /// Measure the next widths for about `budget_ms` (at least one). Each width has its own
+    /// draws, so the result does not depend on how the work is split.
+    fn advance(&mut self, budget_ms: f64) {
+        let start = web_time::Instant::now();
+        while !self.done() {
+            let d = 1usize << (D_K_EXPONENTS.start() + self.points.len() as u32);
+            let (raw, scaled) = dot_variance(d, SAMPLES, self.seed);
+            self.points.push((d, raw, scaled));
+            if start.elapsed().as_secs_f64() * 1e3 > budget_ms {
+                break;
+            }
+        }
     }
 }
 
@@ -625,6 +640,10 @@ impl ScoringLab {
         if self.curve.as_ref().is_none_or(|c| c.seed != self.seed) {
             self.curve = Some(VarianceCurve::new(self.seed));
         }
+        if let Some(curve) = self.curve.as_mut().filter(|c| !c.done()) {
+            curve.advance(15.0);
+            ui.ctx().request_repaint();
+        }
         let Some(curve) = &self.curve else { return };
         if let Some(&(d, raw, scaled)) = curve.points.iter().find(|p| p.0 == self.d_k) {
             ui.label(
@@ -633,6 +652,12 @@ impl ScoringLab {
                 ))
                 .monospace(),
             );
+        } else {
+            ui.weak(format!(
+                "measuring: {} of {} widths",
+                curve.points.len(),
+                D_K_EXPONENTS.count()
+            ));
         }
         ui.weak(format!(
             "{SAMPLES} draws of q and k with i.i.d. N(0, 1) entries (seed {}). q·k adds d_k \
