@@ -160,7 +160,8 @@ fn verdict(ui: &mut Ui, run: &KvRun) {
 }
 
 fn table(ui: &mut Ui, run: &KvRun) {
-    egui::ScrollArea::vertical()
+    // Both ways: a wide table scrolls inside itself instead of widening the whole view.
+    egui::ScrollArea::both()
         .id_salt("decoding_kv")
         .max_height(240.0)
         .show(ui, |ui| {

@@ -27,7 +27,8 @@ pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
     let Some(ids) = search.beam.candidates.get(step - 1) else {
         return;
     };
-    egui::ScrollArea::vertical()
+    // Both ways: a wide table scrolls inside itself instead of widening the whole view.
+    egui::ScrollArea::both()
         .id_salt("decoding_candidates")
         .max_height(260.0)
         .show(ui, |ui| {

@@ -168,7 +168,8 @@ fn describe(s: &HeadStats) -> String {
 /// Every head's numbers, one row each.
 pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
     ui.strong("What each head does (computed from its weights on this input)");
-    egui::ScrollArea::vertical()
+    // Both ways: a wide table scrolls inside itself instead of widening the whole view.
+    egui::ScrollArea::both()
         .id_salt("head_table")
         .max_height(260.0)
         .show(ui, |ui| {

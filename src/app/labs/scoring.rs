@@ -470,7 +470,8 @@ impl ScoringLab {
             }
         });
         let names = key_names(input);
-        egui::ScrollArea::vertical()
+        // Both ways: a wide table scrolls inside itself instead of widening the whole view.
+        egui::ScrollArea::both()
             .id_salt("scoring_table")
             .max_height(230.0)
             .show(ui, |ui| {
@@ -729,7 +730,8 @@ impl ScoringLab {
 
 /// A weight as a small bar and its value, so a column of weights reads as a distribution.
 fn weight_cell(ui: &mut egui::Ui, w: f32, top: bool) {
-    ui.horizontal_wrapped(|ui| {
+    // Not wrapped: the bar and its number belong on one line of the table.
+    ui.horizontal(|ui| {
         let (rect, _) = ui.allocate_exact_size(egui::vec2(36.0, 10.0), egui::Sense::hover());
         let painter = ui.painter();
         painter.rect_filled(rect, 1.0, ui.visuals().extreme_bg_color);
