@@ -9,8 +9,13 @@ use std::time::{Duration, Instant};
 /// The app with its own fonts; kittest's default policy panics on any glyph they lack, so
 /// every label drawn here is also checked for tofu.
 fn app() -> Harness<'static, GlimpseApp> {
+    app_of_size(egui::vec2(1280.0, 800.0))
+}
+
+/// The app in a window of `size` points.
+fn app_of_size(size: egui::Vec2) -> Harness<'static, GlimpseApp> {
     Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
+        .with_size(size)
         .with_context_setup(GlimpseApp::style)
         .build_ui_state(
             |ui, app: &mut GlimpseApp| app.show(ui),
@@ -511,13 +516,7 @@ fn the_beam_tree_a_layer_a_mask_and_training_curves_export() {
 fn clipped_views(size: egui::Vec2, extra: &str) -> Vec<String> {
     let mut clipped = Vec::new();
     for link in glimpse::app::link::every_view() {
-        let mut h = Harness::builder()
-            .with_size(size)
-            .with_context_setup(GlimpseApp::style)
-            .build_ui_state(
-                |ui, app: &mut GlimpseApp| app.show(ui),
-                GlimpseApp::default(),
-            );
+        let mut h = app_of_size(size);
         let link = format!("v=1&{link}{extra}");
         let notices = glimpse::app::link::apply(h.state_mut(), &link);
         assert!(notices.is_empty(), "{link}: {notices:?}");

@@ -779,22 +779,13 @@ impl GlimpseApp {
                             let search = decoding.current()?;
                             serde_json::to_vec_pretty(&search.beam).ok()
                         };
-                        match self.view {
-                            View::Decoding => export::view_menu(
-                                ui,
-                                &mut self.exporter,
-                                rect,
-                                "glimpse-beam-tree.png",
-                                &[("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)],
-                            ),
-                            _ => export::view_menu(
-                                ui,
-                                &mut self.exporter,
-                                rect,
-                                "glimpse-positions.png",
-                                &[],
-                            ),
-                        }
+                        let tree_file: [export::DataFile<'_>; 1] =
+                            [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)];
+                        let (png, data): (&str, &[export::DataFile<'_>]) = match self.view {
+                            View::Decoding => ("glimpse-beam-tree.png", &tree_file),
+                            _ => ("glimpse-positions.png", &[]),
+                        };
+                        export::view_menu(ui, &mut self.exporter, rect, png, data);
                     });
                     scrolling_view(ui, "view", |ui| match self.view {
                         View::Decoding => self.decoding.ui(ui),

@@ -69,9 +69,13 @@ thread_local! {
 fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32, direction: f64) {
     let width = x.ncols();
     let pairs = width / 2;
-    let key = (positions.to_vec(), width, base.to_bits(), direction < 0.0);
+    let (bits, backwards) = (base.to_bits(), direction < 0.0);
     LAST_TURNS.with_borrow_mut(|last| {
-        if last.as_ref().is_none_or(|t| t.key != key) {
+        // Compared in place: a hit (every head after the first) allocates nothing.
+        let hit = last.as_ref().is_some_and(|t| {
+            t.key.0 == positions && (t.key.1, t.key.2, t.key.3) == (width, bits, backwards)
+        });
+        if !hit {
             let mut sin_cos = Vec::with_capacity(positions.len() * pairs);
             for &t in positions {
                 for p in 0..pairs {
@@ -79,6 +83,7 @@ fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32, directi
                     sin_cos.push((sin as f32, cos as f32));
                 }
             }
+            let key = (positions.to_vec(), width, bits, backwards);
             *last = Some(Turns { key, sin_cos });
         }
         let Some(turns) = last.as_ref() else { return };
