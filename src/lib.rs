@@ -10,6 +10,8 @@ pub mod decode;
 /// Fuzz harnesses (`fuzz/`), also replayed on stable by `tests/fuzz_corpus.rs`.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzzing;
+#[cfg(feature = "webgpu")]
+pub mod gpu;
 pub mod model;
 pub mod train;
 pub mod util;
@@ -34,6 +36,13 @@ pub fn glimpse_controls() -> String {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn glimpse_overflow() -> String {
     app::probe::overflow_json()
+}
+
+/// Browser test hook: the compute path (CPU or GPU), the GPU's status and the last timings.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_compute() -> String {
+    app::probe::compute()
 }
 
 /// Browser test hook: links to every view, section and lesson page, one per line.

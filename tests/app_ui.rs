@@ -622,3 +622,69 @@ fn empty_emoji_and_huge_input_keep_the_app_working_with_a_message() {
     h.get_by_label_contains("token(s) past the model's limit");
     assert!(probe(&h)["heatmap"]["rows"].as_u64().unwrap_or(0) > 0);
 }
+
+/// The compute section's JSON (`Compute::summary`).
+fn compute(h: &Harness<'_, GlimpseApp>) -> serde_json::Value {
+    h.state().compute.summary()
+}
+
+#[test]
+fn the_compute_section_shows_the_cpu_timing_without_a_gpu() {
+    let mut h = explorer();
+    let c = compute(&h);
+    assert_eq!(c["backend"], "Cpu", "{c}");
+    assert_eq!(c["last"]["used"], "Cpu", "{c}");
+    assert!(c["last"]["cpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{c}");
+    // The GPU was never looked for here, so its button is disabled and says why.
+    h.get_by_label("GPU").click();
+    h.run_steps(2);
+    assert_eq!(compute(&h)["backend"], "Cpu");
+    assert!(h.query_by_label_contains("shown: CPU").is_some());
+}
+
+/// Switching to the GPU (Mesa's lavapipe in CI) shows its trace, equal to the CPU's, with both
+/// timings; switching back shows the CPU's.
+#[cfg(feature = "webgpu")]
+#[test]
+fn the_gpu_toggle_switches_the_path_and_the_numbers_stay() {
+    let mut h = explorer();
+    let ctx = h.ctx.clone();
+    h.state_mut().compute.look_for_gpu(&ctx);
+    let start = Instant::now();
+    while compute(&h)["status"] == "Detecting" {
+        assert!(start.elapsed() < Duration::from_secs(60), "no answer from the GPU");
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = compute(&h)["status"].clone();
+    if status.get("Ready").is_none() {
+        assert!(
+            std::env::var("GLIMPSE_REQUIRE_GPU").is_err(),
+            "GLIMPSE_REQUIRE_GPU=1 but {status}"
+        );
+        eprintln!("SKIPPED: no GPU adapter ({status})");
+        return;
+    }
+    let cpu_probe = probe(&h);
+    h.get_by_label("GPU").click();
+    h.run_steps(3);
+    let c = compute(&h);
+    assert_eq!(c["backend"], "Gpu", "{c}");
+    assert_eq!(c["last"]["used"], "Gpu", "{c}");
+    assert!(c["last"]["gpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{c}");
+    let diff = c["last"]["max_difference"].as_f64().expect("compared");
+    assert!(diff <= 1e-4, "GPU and CPU differ by {diff}");
+    assert!(h.query_by_label_contains("shown: GPU").is_some());
+    // The heatmap drawn from the GPU's trace shows the same weights.
+    let gpu_probe = probe(&h);
+    let (a, b) = (&cpu_probe["heatmap"]["values"], &gpu_probe["heatmap"]["values"]);
+    assert!(a.is_array(), "{cpu_probe}");
+    for (x, y) in a.as_array().unwrap().iter().zip(b.as_array().unwrap()) {
+        for (p, q) in x.as_array().unwrap().iter().zip(y.as_array().unwrap()) {
+            assert!((p.as_f64().unwrap() - q.as_f64().unwrap()).abs() <= 1e-4);
+        }
+    }
+    h.get_by_label("CPU").click();
+    h.run_steps(3);
+    assert_eq!(compute(&h)["last"]["used"], "Cpu");
+}

@@ -1,6 +1,7 @@
 //! The egui app: navigation, shared state, the loaded model, and the views that draw its
 //! trace.
 
+pub mod compute;
 pub mod crash;
 pub mod decoding;
 pub mod explorer;
@@ -64,6 +65,8 @@ pub struct GlimpseApp {
     pub lessons: lessons::Lessons,
     temperature: f32,
     computed: Option<Computed>,
+    /// CPU or GPU, and how long each took.
+    pub compute: compute::Compute,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
     pick_head: bool,
     frames: u64,
@@ -110,6 +113,7 @@ impl Default for GlimpseApp {
             lessons: Default::default(),
             temperature: 1.0,
             computed: None,
+            compute: Default::default(),
             pick_head: false,
             frames: 0,
             probe_written: false,
@@ -145,7 +149,8 @@ fn repaint_on_hash_change(ctx: &egui::Context) {
 impl GlimpseApp {
     pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
         Self::style(&cc.egui_ctx);
-        let app = Self::default();
+        let mut app = Self::default();
+        app.compute.look_for_gpu(&cc.egui_ctx);
         // In the browser, a link's hash reproduces the view it was copied from.
         #[cfg(target_arch = "wasm32")]
         let app = {
@@ -264,7 +269,8 @@ impl GlimpseApp {
     /// Re-run the forward pass when anything it depends on changed.
     fn refresh(&mut self) {
         let key = self.key();
-        if self.computed.as_ref().is_some_and(|c| c.key == key) {
+        if self.computed.as_ref().is_some_and(|c| c.key == key) && !self.compute.wants_rerun() {
+            self.take_gpu_answer();
             return;
         }
         let result = match &self.model {
@@ -274,12 +280,34 @@ impl GlimpseApp {
                     temperature: self.temperature,
                     ..Default::default()
                 };
-                m.forward(&prepared.input, &opts)
+                self.compute
+                    .forward(m, &prepared.input, &opts)
                     .map(|t| (prepared, t))
                     .map_err(|e| e.to_string())
             }
             Err(e) => Err(e.clone()),
         };
+        self.accept(key, result);
+    }
+
+    /// The browser's GPU answers a frame or more after the CPU: show its trace when it comes.
+    fn take_gpu_answer(&mut self) {
+        let Some(Computed {
+            key,
+            result: Ok((prepared, trace)),
+            ..
+        }) = &self.computed
+        else {
+            return;
+        };
+        if let Some(gpu_trace) = self.compute.poll(trace) {
+            let (key, prepared) = (key.clone(), prepared.clone());
+            self.accept(key, Ok((prepared, gpu_trace)));
+        }
+    }
+
+    /// Shows a new trace: keeps the selection valid and summarises every head.
+    fn accept(&mut self, key: RunKey, result: Result<(PreparedInput, Trace), String>) {
         if let Ok((_, trace)) = &result {
             let kinds = trace.attention_kinds();
             if !kinds.contains(&self.sel.kind) {
@@ -373,6 +401,10 @@ impl GlimpseApp {
                 .logarithmic(true)
                 .text("temperature τ"),
         );
+        ui.separator();
+        ui.heading("Compute");
+        self.compute.ui(ui);
+        probe::publish_compute(&self.compute.summary());
     }
 
     /// The masking lab on the app's model, input and selected head.

@@ -55,15 +55,35 @@ pub fn controls() -> String {
         .unwrap_or_default()
 }
 
-pub fn publish_training(status: &impl Serialize) {
-    if let (Ok(text), Ok(mut t)) = (serde_json::to_string(status), TRAINING.lock()) {
+/// The compute path's status and last timing (`app::compute`).
+static COMPUTE: Mutex<String> = Mutex::new(String::new());
+
+fn store(slot: &Mutex<String>, value: &impl Serialize) {
+    if let (Ok(text), Ok(mut t)) = (serde_json::to_string(value), slot.lock()) {
         *t = text;
     }
 }
 
+fn read(slot: &Mutex<String>) -> String {
+    slot.lock().map(|s| s.clone()).unwrap_or_default()
+}
+
+pub fn publish_training(status: &impl Serialize) {
+    store(&TRAINING, status);
+}
+
 /// The training lab's last published status, or "" if it was never opened.
 pub fn training() -> String {
-    TRAINING.lock().map(|s| s.clone()).unwrap_or_default()
+    read(&TRAINING)
+}
+
+pub fn publish_compute(status: &impl Serialize) {
+    store(&COMPUTE, status);
+}
+
+/// The compute path's last published status, or "" before the first frame.
+pub fn compute() -> String {
+    read(&COMPUTE)
 }
 
 pub fn publish(probe: &Probe) {

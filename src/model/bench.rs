@@ -39,26 +39,34 @@ pub fn shipped() -> Result<Vec<Case>> {
 /// The larger configuration: the shipped LM's tokenizer and positions (RoPE), scaled to
 /// d_model 512, 6 layers, 8 heads, d_ff 2048, with seeded random weights, on 256 tokens.
 pub fn large() -> Result<Case> {
+    let mut case = sized(512, 6, 8, LARGE_T)?;
+    case.name = LARGE_NAME.into();
+    Ok(case)
+}
+
+/// The shipped LM's tokenizer and positions (RoPE) at `d_model` (d_ff 4·d_model), `layers` and
+/// `heads`, with seeded random weights, on `tokens` ordinary tokens.
+pub fn sized(d_model: usize, layers: usize, heads: usize, tokens: usize) -> Result<Case> {
     let lm = builtin::load("lm")?.config;
     let config = ModelConfig {
-        name: "bench-large".into(),
-        d_model: 512,
-        n_heads: 8,
-        n_kv_heads: 8,
-        n_layers: 6,
-        d_ff: 2048,
-        max_len: LARGE_T,
+        name: format!("d{d_model}-L{layers}-H{heads}"),
+        d_model,
+        n_heads: heads,
+        n_kv_heads: heads,
+        n_layers: layers,
+        d_ff: 4 * d_model,
+        max_len: tokens.max(1),
         ..lm
     };
     let model = Model::random(config, 7)?;
     let vocab = model.tokenizer.vocab_size();
     // Ordinary tokens (ids from 4 up) in a fixed pseudo-random order.
-    let target = (0..LARGE_T)
+    let target = (0..tokens)
         .map(|i| 4 + ((i * 37 + 11) % (vocab - 4)) as u32)
         .collect();
-    let flops = large_flops(&model.config, vocab);
+    let flops = forward_flops(&model.config, tokens, vocab);
     Ok(Case {
-        name: LARGE_NAME.into(),
+        name: format!("{}-T{tokens}", model.config.name),
         model,
         input: ModelInput {
             source: Vec::new(),
@@ -70,8 +78,8 @@ pub fn large() -> Result<Case> {
 
 /// Q/K/V/O projections, scores and the weighted sum (every T² pair, as Glimpse computes
 /// them), the FFN and the output projection; multiply-adds count 2.
-fn large_flops(c: &ModelConfig, vocab: usize) -> u64 {
-    let (t, d, f) = (LARGE_T as u64, c.d_model as u64, c.d_ff as u64);
+fn forward_flops(c: &ModelConfig, tokens: usize, vocab: usize) -> u64 {
+    let (t, d, f) = (tokens as u64, c.d_model as u64, c.d_ff as u64);
     let per_layer = 2 * t * d * 4 * d + 2 * 2 * t * t * d + 2 * 2 * t * d * f;
     c.n_layers as u64 * per_layer + 2 * t * d * vocab as u64
 }

@@ -53,6 +53,20 @@ pub fn rope_unrotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: 
 }
 
 /// The sines and cosines of one rotation: every (position, pair), row-major.
+/// `(sin, cos)` of every RoPE angle (times `direction`: 1 rotates, −1 undoes), row by row
+/// and pair by pair: the table the CPU rotation and the GPU kernel both apply.
+pub fn rope_turns(positions: &[usize], width: usize, base: f32, direction: f64) -> Vec<(f32, f32)> {
+    let pairs = width / 2;
+    let mut sin_cos = Vec::with_capacity(positions.len() * pairs);
+    for &t in positions {
+        for p in 0..pairs {
+            let (sin, cos) = (direction * rope_angle(t, p, width, base)).sin_cos();
+            sin_cos.push((sin as f32, cos as f32));
+        }
+    }
+    sin_cos
+}
+
 struct Turns {
     key: (Vec<usize>, usize, u32, bool),
     sin_cos: Vec<(f32, f32)>,
@@ -76,13 +90,7 @@ fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32, directi
             t.key.0 == positions && (t.key.1, t.key.2, t.key.3) == (width, bits, backwards)
         });
         if !hit {
-            let mut sin_cos = Vec::with_capacity(positions.len() * pairs);
-            for &t in positions {
-                for p in 0..pairs {
-                    let (sin, cos) = (direction * rope_angle(t, p, width, base)).sin_cos();
-                    sin_cos.push((sin as f32, cos as f32));
-                }
-            }
+            let sin_cos = rope_turns(positions, width, base, direction);
             let key = (positions.to_vec(), width, bits, backwards);
             *last = Some(Turns { key, sin_cos });
         }

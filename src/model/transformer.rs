@@ -102,6 +102,38 @@ pub struct StepOutput {
     pub trace: StackTrace,
 }
 
+/// What a forward pass settles before any arithmetic: the checked ids of a stack, their
+/// tokens and positions, and its masks. The CPU path and the GPU path (`gpu/`) both start here.
+#[derive(Debug, Clone)]
+pub(crate) struct StackPlan {
+    pub ids: Vec<u32>,
+    pub tokens: Vec<String>,
+    pub positions: Vec<usize>,
+    /// The self-attention mask, padding keys blocked.
+    pub allowed: Array2<bool>,
+    /// Which rows are `<pad>` (and masked as keys) — the encoder's become cross-attention keys.
+    pub pads: Vec<bool>,
+    /// A user's cross-attention mask `[T, T_src]` (decoder of an encoder–decoder only).
+    pub cross_allowed: Option<Array2<bool>>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct ForwardPlan {
+    pub encoder: Option<StackPlan>,
+    pub decoder: Option<StackPlan>,
+}
+
+/// The cross-attention mask of `t` queries over a memory whose pad keys are `mem_pad`.
+pub(crate) fn cross_attention_mask(
+    user: Option<&Array2<bool>>,
+    t: usize,
+    mem_pad: &[bool],
+) -> Array2<bool> {
+    let mut allowed = user.cloned().unwrap_or_else(|| full_mask(t, mem_pad.len()));
+    block_keys(&mut allowed, mem_pad);
+    allowed
+}
+
 /// Everything one stack run needs besides its weights.
 struct StackRun<'a> {
     ids: &'a [u32],
@@ -212,7 +244,7 @@ impl Model {
         }
     }
 
-    fn check_options(&self, opts: &ForwardOptions) -> Result<()> {
+    pub(crate) fn check_options(&self, opts: &ForwardOptions) -> Result<()> {
         if !(opts.temperature > 0.0 && opts.temperature.is_finite()) {
             return Err(ModelError::Input(format!(
                 "temperature must be a positive number, got {}",
@@ -222,7 +254,7 @@ impl Model {
         Ok(())
     }
 
-    fn attention_shape(&self, cross: bool) -> AttentionShape {
+    pub(crate) fn attention_shape(&self, cross: bool) -> AttentionShape {
         let c = &self.config;
         AttentionShape {
             n_heads: c.n_heads,
@@ -238,7 +270,11 @@ impl Model {
     }
 
     /// Token embeddings plus absolute positional encodings for rows at `positions`.
-    fn embed(&self, ids: &[u32], positions: &[usize]) -> (Array2<f32>, Option<Array2<f32>>) {
+    pub(crate) fn embed(
+        &self,
+        ids: &[u32],
+        positions: &[usize],
+    ) -> (Array2<f32>, Option<Array2<f32>>) {
         let d = self.config.d_model;
         let mut x = Array2::zeros((ids.len(), d));
         for (mut row, &id) in x.rows_mut().into_iter().zip(ids) {
@@ -335,11 +371,8 @@ impl Model {
         let cross_attn = match (&b.cross, run.memory) {
             (Some((ln, w)), Some((memory, mem_tokens, mem_pad))) => {
                 let t = self.sublayer(&stream, ln, run.site(layer, Slot::CrossOutput), |h| {
-                    let mut allowed = run
-                        .cross_allowed
-                        .clone()
-                        .unwrap_or_else(|| full_mask(h.nrows(), memory.nrows()));
-                    block_keys(&mut allowed, mem_pad);
+                    let allowed =
+                        cross_attention_mask(run.cross_allowed.as_ref(), h.nrows(), mem_pad);
                     let mem_pos: Vec<usize> = (0..memory.nrows()).collect();
                     let t = attention::multi_head(
                         w,
@@ -472,18 +505,15 @@ impl Model {
         ids.iter().map(|&i| opts.mask_padding && i == PAD).collect()
     }
 
-    /// Encoder stack over `source` (the user's mask applies here only in encoder-only models).
-    fn run_encoder(
+    /// The encoder's plan over `source` (the user's mask applies here only in encoder-only
+    /// models).
+    fn encoder_plan(
         &self,
         source: &[u32],
         opts: &ForwardOptions,
         user_mask: bool,
-    ) -> Result<StackTrace> {
-        let stack = self
-            .weights
-            .encoder
-            .as_ref()
-            .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
+    ) -> Result<StackPlan> {
+        self.check_ids(source, "source")?;
         let t = source.len();
         let choice = if user_mask {
             &opts.self_mask
@@ -491,77 +521,101 @@ impl Model {
             &MaskChoice::Default
         };
         let mut allowed = self.self_mask(choice, false, t)?;
-        block_keys(&mut allowed, &self.pads(source, opts));
-        let positions: Vec<usize> = (0..t).collect();
-        Ok(self.stack(
+        let pads = self.pads(source, opts);
+        block_keys(&mut allowed, &pads);
+        Ok(StackPlan {
+            ids: source.to_vec(),
+            tokens: self.tokenizer.tokens(source),
+            positions: (0..t).collect(),
+            allowed,
+            pads,
+            cross_allowed: None,
+        })
+    }
+
+    /// Checks the input and options and settles every mask, for either path.
+    pub(crate) fn plan(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<ForwardPlan> {
+        self.check_options(opts)?;
+        let family = self.config.family;
+        let encoder = if family.has_encoder() {
+            Some(self.encoder_plan(&input.source, opts, !family.has_decoder())?)
+        } else {
+            None
+        };
+        let decoder = if family.has_decoder() {
+            self.check_ids(&input.target, "target")?;
+            let t = input.target.len();
+            let mut allowed = self.self_mask(&opts.self_mask, self.config.causal, t)?;
+            let pads = self.pads(&input.target, opts);
+            block_keys(&mut allowed, &pads);
+            let cross_allowed = match (&opts.cross_mask, &encoder) {
+                (MaskChoice::Default | MaskChoice::None, _) | (_, None) => None,
+                (choice, Some(_)) => Some(self.cross_mask(choice, t, input.source.len())?),
+            };
+            Some(StackPlan {
+                ids: input.target.clone(),
+                tokens: self.tokenizer.tokens(&input.target),
+                positions: (0..t).collect(),
+                allowed,
+                pads,
+                cross_allowed,
+            })
+        } else {
+            None
+        };
+        Ok(ForwardPlan { encoder, decoder })
+    }
+
+    /// A stack over a whole planned input (no cache).
+    fn run_planned(
+        &self,
+        stack: &StackWeights,
+        plan: &StackPlan,
+        memory: Option<(ArrayView2<f32>, &[String], &[bool])>,
+        opts: &ForwardOptions,
+        id: StackId,
+    ) -> StackTrace {
+        self.stack(
             stack,
             StackRun {
-                ids: source,
-                positions: positions.clone(),
-                key_positions: positions,
-                key_tokens: self.tokenizer.tokens(source),
-                self_allowed: allowed,
-                memory: None,
-                cross_allowed: None,
+                ids: &plan.ids,
+                positions: plan.positions.clone(),
+                key_positions: plan.positions.clone(),
+                key_tokens: plan.tokens.clone(),
+                self_allowed: plan.allowed.clone(),
+                memory,
+                cross_allowed: plan.cross_allowed.clone(),
                 caches: None,
                 temperature: opts.temperature,
-                dropout: opts.dropout.map(|d| (d, StackId::Encoder)),
+                dropout: opts.dropout.map(|d| (d, id)),
             },
-        ))
+        )
     }
 
     /// The traced forward pass over a whole input.
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
-        self.check_options(opts)?;
-        let family = self.config.family;
-        if family.has_encoder() {
-            self.check_ids(&input.source, "source")?;
-        }
-        if family.has_decoder() {
-            self.check_ids(&input.target, "target")?;
-        }
-        let encoder = if family.has_encoder() {
-            Some(self.run_encoder(&input.source, opts, !family.has_decoder())?)
-        } else {
-            None
+        let plan = self.plan(input, opts)?;
+        let encoder = match (&self.weights.encoder, &plan.encoder) {
+            (Some(stack), Some(p)) => {
+                Some(self.run_planned(stack, p, None, opts, StackId::Encoder))
+            }
+            _ => None,
         };
-        let decoder = match &self.weights.decoder {
-            Some(stack) => {
-                let t = input.target.len();
-                let mut allowed = self.self_mask(&opts.self_mask, self.config.causal, t)?;
-                block_keys(&mut allowed, &self.pads(&input.target, opts));
-                let src_pad = self.pads(&input.source, opts);
+        let decoder = match (&self.weights.decoder, &plan.decoder) {
+            (Some(stack), Some(p)) => {
                 let memory = encoder
                     .as_ref()
-                    .map(|e| (e.output.view(), e.tokens.as_slice(), src_pad.as_slice()));
-                let positions: Vec<usize> = (0..t).collect();
-                let cross_allowed = match (&opts.cross_mask, &encoder) {
-                    (MaskChoice::Default | MaskChoice::None, _) | (_, None) => None,
-                    (choice, Some(_)) => Some(self.cross_mask(choice, t, input.source.len())?),
-                };
-                Some(self.stack(
-                    stack,
-                    StackRun {
-                        ids: &input.target,
-                        positions: positions.clone(),
-                        key_positions: positions,
-                        key_tokens: self.tokenizer.tokens(&input.target),
-                        self_allowed: allowed,
-                        memory,
-                        cross_allowed,
-                        caches: None,
-                        temperature: opts.temperature,
-                        dropout: opts.dropout.map(|d| (d, StackId::Decoder)),
-                    },
-                ))
+                    .zip(plan.encoder.as_ref())
+                    .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
+                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder))
             }
-            None => None,
+            _ => None,
         };
         let last = decoder.as_ref().or(encoder.as_ref()).map(|s| &s.output);
         let logits = last.map(|o| self.logits(o)).unwrap_or_default();
         Ok(Trace {
             model: self.config.name.clone(),
-            family,
+            family: self.config.family,
             encoder,
             decoder,
             logits,
@@ -598,9 +652,14 @@ impl Model {
             ));
         }
         let (memory, source_tokens, source_pad) = if family.has_encoder() {
-            self.check_ids(source, "source")?;
-            let e = self.run_encoder(source, opts, false)?;
-            (Some(e.output), e.tokens, self.pads(source, opts))
+            let stack = self
+                .weights
+                .encoder
+                .as_ref()
+                .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
+            let plan = self.encoder_plan(source, opts, false)?;
+            let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder);
+            (Some(e.output), e.tokens, plan.pads)
         } else {
             (None, vec![], vec![])
         };

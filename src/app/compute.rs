@@ -1,0 +1,376 @@
+//! Which processor runs the app's forward pass: the CPU (`model/`) or the GPU (`gpu/`,
+//! feature `webgpu`). The GPU is looked for once at start-up (WebGPU in the browser, a native
+//! adapter on the desktop) and chosen by itself when it is a real GPU; a software adapter
+//! (lavapipe, SwiftShader) is offered but left off, since the CPU path beats it. The user can
+//! switch either way; the controls show the choice, both timings and how far they differ.
+//!
+//! The CPU always runs too: it gives the view a trace at once (the browser's GPU answers a
+//! frame or more later) and the timing to compare with.
+
+use crate::model::{ForwardOptions, Model, ModelInput, Trace};
+#[cfg(feature = "webgpu")]
+use std::sync::{Arc, Mutex};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Backend {
+    Cpu,
+    Gpu,
+}
+
+/// The state of the GPU as the UI tells it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub enum GpuStatus {
+    /// Built without the `webgpu` feature.
+    NotBuilt,
+    /// Not looked for (the UI tests' apps, until they ask).
+    NotLookedFor,
+    Detecting,
+    Unavailable(String),
+    Ready {
+        adapter: String,
+        software: bool,
+    },
+}
+
+/// What the last forward pass took, and on what.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Timing {
+    /// The path chosen when this ran.
+    pub asked: Backend,
+    /// The path whose trace the view shows.
+    pub used: Backend,
+    pub cpu_ms: f64,
+    pub gpu_ms: Option<f64>,
+    /// Largest difference between the two paths' attention weights and logits.
+    pub max_difference: Option<f32>,
+    /// Why the GPU was asked but the CPU's trace is shown.
+    pub fallback: Option<String>,
+    /// The GPU's answer is still to come (browser).
+    pub waiting: bool,
+}
+
+/// A GPU answer: which run it belongs to, its trace or why not, and its time.
+#[cfg(feature = "webgpu")]
+type Answer = (u64, Result<Trace, String>, f64);
+
+#[derive(Default)]
+pub struct Compute {
+    /// The user's choice; `None` until they make one.
+    choice: Option<Backend>,
+    #[cfg(feature = "webgpu")]
+    gpu: Arc<Mutex<Option<Result<crate::gpu::Gpu, String>>>>,
+    #[cfg(feature = "webgpu")]
+    weights: Option<Arc<crate::gpu::GpuModel>>,
+    #[cfg(feature = "webgpu")]
+    answer: Arc<Mutex<Option<Answer>>>,
+    looked_for: bool,
+    /// Woken when a GPU answer arrives.
+    ctx: Option<egui::Context>,
+    /// Counts runs, so a late GPU answer for older input is dropped.
+    run: u64,
+    pub last: Option<Timing>,
+}
+
+#[cfg(feature = "webgpu")]
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs a future to completion off the frame: a thread natively, the event loop in a browser.
+#[cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
+fn spawn(f: impl std::future::Future<Output = ()> + Send + 'static) {
+    std::thread::spawn(move || pollster::block_on(f));
+}
+
+#[cfg(all(feature = "webgpu", target_arch = "wasm32"))]
+fn spawn(f: impl std::future::Future<Output = ()> + 'static) {
+    wasm_bindgen_futures::spawn_local(f);
+}
+
+/// The largest difference between two traces' attention weights and output logits.
+pub fn max_difference(a: &Trace, b: &Trace) -> f32 {
+    let mut worst = a
+        .logits
+        .iter()
+        .zip(&b.logits)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0f32, f32::max);
+    for kind in a.attention_kinds() {
+        for layer in 0..a.layers(kind) {
+            if let (Some(x), Some(y)) = (a.weights(kind, layer), b.weights(kind, layer)) {
+                for (p, q) in x.iter().zip(y) {
+                    worst = worst.max((p - q).abs());
+                }
+            }
+        }
+    }
+    worst
+}
+
+impl Compute {
+    /// Looks for a GPU in the background; `ctx` is asked to repaint when the answer is in.
+    pub fn look_for_gpu(&mut self, ctx: &egui::Context) {
+        if self.looked_for {
+            return;
+        }
+        self.looked_for = true;
+        self.ctx = Some(ctx.clone());
+        #[cfg(feature = "webgpu")]
+        {
+            let slot = self.gpu.clone();
+            let ctx = ctx.clone();
+            spawn(async move {
+                let found = crate::gpu::Gpu::new().await.map_err(|e| e.to_string());
+                if let Ok(g) = &found {
+                    log::info!("GPU compute: {}", g.adapter.label());
+                }
+                *lock(&slot) = Some(found);
+                ctx.request_repaint();
+            });
+        }
+        #[cfg(not(feature = "webgpu"))]
+        let _ = ctx;
+    }
+
+    pub fn status(&self) -> GpuStatus {
+        #[cfg(feature = "webgpu")]
+        {
+            if !self.looked_for {
+                return GpuStatus::NotLookedFor;
+            }
+            match &*lock(&self.gpu) {
+                None => GpuStatus::Detecting,
+                Some(Err(e)) => GpuStatus::Unavailable(e.clone()),
+                Some(Ok(g)) => GpuStatus::Ready {
+                    adapter: g.adapter.label(),
+                    software: g.adapter.software,
+                },
+            }
+        }
+        #[cfg(not(feature = "webgpu"))]
+        GpuStatus::NotBuilt
+    }
+
+    /// The path the next run takes.
+    pub fn backend(&self) -> Backend {
+        match (self.choice, self.status()) {
+            (Some(Backend::Gpu), GpuStatus::Ready { .. }) => Backend::Gpu,
+            (
+                None,
+                GpuStatus::Ready {
+                    software: false, ..
+                },
+            ) => Backend::Gpu,
+            _ => Backend::Cpu,
+        }
+    }
+
+    pub fn choose(&mut self, backend: Backend) {
+        self.choice = Some(backend);
+    }
+
+    /// True once the choice changed what the view should show: the caller runs again.
+    pub fn wants_rerun(&self) -> bool {
+        self.last
+            .as_ref()
+            .is_some_and(|t| t.asked != self.backend())
+    }
+
+    /// Runs the forward pass: the CPU always, the GPU too when it is the chosen path. Returns
+    /// the trace to show now (the GPU's natively; in a browser the CPU's, until `poll`).
+    pub fn forward(
+        &mut self,
+        model: &Model,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+    ) -> crate::model::Result<Trace> {
+        self.run += 1;
+        let asked = self.backend();
+        let t0 = web_time::Instant::now();
+        let cpu = model.forward(input, opts)?;
+        let cpu_ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.last = Some(Timing {
+            asked,
+            used: Backend::Cpu,
+            cpu_ms,
+            gpu_ms: None,
+            max_difference: None,
+            fallback: None,
+            waiting: false,
+        });
+        #[cfg(feature = "webgpu")]
+        if asked == Backend::Gpu {
+            return Ok(self.run_gpu(model, input, opts, cpu));
+        }
+        Ok(cpu)
+    }
+
+    #[cfg(feature = "webgpu")]
+    fn run_gpu(
+        &mut self,
+        model: &Model,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        cpu: Trace,
+    ) -> Trace {
+        let Some(Ok(gpu)) = lock(&self.gpu).clone() else {
+            return cpu;
+        };
+        if self
+            .weights
+            .as_ref()
+            .is_none_or(|w| w.name != model.config.name)
+        {
+            self.weights = Some(Arc::new(crate::gpu::GpuModel::upload(&gpu, model)));
+        }
+        let Some(weights) = self.weights.clone() else {
+            return cpu;
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let t0 = web_time::Instant::now();
+            let result = crate::gpu::forward_blocking(&gpu, &weights, model, input, opts);
+            let ms = t0.elapsed().as_secs_f64() * 1e3;
+            self.accept((self.run, result.map_err(|e| e.to_string()), ms), cpu)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let (model, input, opts) = (model.clone(), input.clone(), opts.clone());
+            let (slot, run, ctx) = (self.answer.clone(), self.run, self.ctx.clone());
+            spawn(async move {
+                let t0 = web_time::Instant::now();
+                let result = crate::gpu::forward(&gpu, &weights, &model, &input, &opts).await;
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                *lock(&slot) = Some((run, result.map_err(|e| e.to_string()), ms));
+                if let Some(ctx) = ctx {
+                    ctx.request_repaint();
+                }
+            });
+            if let Some(t) = self.last.as_mut() {
+                t.waiting = true;
+            }
+            cpu
+        }
+    }
+
+    /// Takes in a GPU answer: its trace if it matches (and belongs to this run), else the
+    /// CPU's with the reason.
+    #[cfg(feature = "webgpu")]
+    fn accept(&mut self, (run, result, ms): Answer, cpu: Trace) -> Trace {
+        let Some(t) = self.last.as_mut().filter(|_| run == self.run) else {
+            return cpu;
+        };
+        t.waiting = false;
+        t.gpu_ms = Some(ms);
+        match result {
+            Ok(gpu) => {
+                t.max_difference = Some(max_difference(&cpu, &gpu));
+                t.used = Backend::Gpu;
+                gpu
+            }
+            Err(e) => {
+                t.fallback = Some(e);
+                cpu
+            }
+        }
+    }
+
+    /// A GPU answer that arrived since the last frame (browser), replacing `current` (the
+    /// CPU's trace of the same run). `None` when there is nothing new.
+    pub fn poll(&mut self, current: &Trace) -> Option<Trace> {
+        #[cfg(feature = "webgpu")]
+        {
+            let answer = lock(&self.answer).take()?;
+            if answer.0 != self.run {
+                return None;
+            }
+            let cpu = current.clone();
+            let t = self.accept(answer, cpu);
+            (self.last.as_ref()?.used == Backend::Gpu).then_some(t)
+        }
+        #[cfg(not(feature = "webgpu"))]
+        {
+            let _ = current;
+            None
+        }
+    }
+
+    /// The status, the path and the last timing as JSON (the browser test reads it).
+    pub fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "status": self.status(),
+            "backend": self.backend(),
+            "last": self.last,
+        })
+    }
+
+    /// The choice and the timings, in the controls panel.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        let status = self.status();
+        let backend = self.backend();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("compute on");
+            let cpu = ui
+                .selectable_label(backend == Backend::Cpu, "CPU")
+                .on_hover_text("Glimpse's transformer over ndarray");
+            crate::app::probe::control("compute:CPU", cpu.rect);
+            if cpu.clicked() {
+                self.choose(Backend::Cpu);
+            }
+            let ready = matches!(status, GpuStatus::Ready { .. });
+            let gpu = ui
+                .add_enabled(
+                    ready,
+                    egui::Button::selectable(backend == Backend::Gpu, "GPU"),
+                )
+                .on_hover_text("the same forward pass as WGSL compute shaders (wgpu)")
+                .on_disabled_hover_text(status_text(&status));
+            crate::app::probe::control("compute:GPU", gpu.rect);
+            if gpu.clicked() {
+                self.choose(Backend::Gpu);
+            }
+        });
+        ui.weak(status_text(&status));
+        if let Some(t) = &self.last {
+            ui.weak(timing_text(t));
+            if let Some(why) = &t.fallback {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!("the GPU could not run this, so the CPU's numbers are shown: {why}"),
+                );
+            }
+        }
+    }
+}
+
+pub fn status_text(status: &GpuStatus) -> String {
+    match status {
+        GpuStatus::NotBuilt => "GPU: this build has no GPU path (feature `webgpu`)".into(),
+        GpuStatus::NotLookedFor => "GPU: not looked for".into(),
+        GpuStatus::Detecting => "GPU: looking for an adapter…".into(),
+        GpuStatus::Unavailable(why) => format!("GPU unavailable, using the CPU: {why}"),
+        GpuStatus::Ready {
+            adapter,
+            software: true,
+        } => format!("GPU: {adapter}: a software adapter, slower than the CPU path"),
+        GpuStatus::Ready { adapter, .. } => format!("GPU: {adapter}"),
+    }
+}
+
+pub fn timing_text(t: &Timing) -> String {
+    let used = match t.used {
+        Backend::Cpu => "CPU",
+        Backend::Gpu => "GPU",
+    };
+    let mut s = format!("shown: {used} · CPU {:.2} ms", t.cpu_ms);
+    if t.waiting {
+        s += " · GPU running…";
+    }
+    if let Some(g) = t.gpu_ms {
+        s += &format!(" · GPU {g:.2} ms");
+    }
+    if let Some(d) = t.max_difference {
+        s += &format!(" · largest difference {d:.1e}");
+    }
+    s
+}

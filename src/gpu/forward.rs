@@ -1,0 +1,530 @@
+//! The forward pass on the GPU, step for step the one in `model/transformer.rs`: the same
+//! plan (ids, tokens, masks), the same sub-layers and the same `Trace`. The embeddings
+//! (a row lookup) and the tables of positional schemes come from the CPU code the labs teach
+//! with; every matrix product, mask, softmax, LayerNorm and activation runs in a kernel.
+
+use super::kernels::{MatmulSpec, Pointwise, Recorder, ScoreBias};
+use super::readback::{Reads, Slot, Values};
+use super::tensor::Tensor;
+use super::weights::{Attention, Block, GpuModel, Norm, Projections, Score, Stack};
+use super::{Gpu, GpuError};
+use crate::model::attention::{score_divisor, AttentionShape, AttentionTrace};
+use crate::model::config::{Activation, NormPlacement, Positional};
+use crate::model::layers::{FfnTrace, NormTrace};
+use crate::model::position;
+use crate::model::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
+use crate::model::transformer::{cross_attention_mask, ForwardPlan, StackPlan};
+use crate::model::{ForwardOptions, Model, ModelInput};
+use ndarray::Array2;
+
+/// The traced forward pass of `model` (whose weights `weights` holds) on the GPU. Bad input
+/// gives the CPU path's error; what the GPU cannot do (dropout, buffers past the adapter's
+/// limits) gives `GpuError`, and the caller runs the CPU path instead.
+pub async fn forward(
+    gpu: &Gpu,
+    weights: &GpuModel,
+    model: &Model,
+    input: &ModelInput,
+    opts: &ForwardOptions,
+) -> Result<Trace, GpuError> {
+    if weights.name != model.config.name {
+        return Err(GpuError::Unsupported(format!(
+            "the GPU holds the weights of {:?}, not {:?}",
+            weights.name, model.config.name
+        )));
+    }
+    let plan = model.plan(input, opts)?;
+    if opts.dropout.is_some_and(|d| d.active()) {
+        return Err(GpuError::Unsupported(
+            "dropout (used in training) runs on the CPU".into(),
+        ));
+    }
+    check_sizes(gpu, model, &plan)?;
+
+    let device = &gpu.device;
+    let validation = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let memory_errors = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let mut run = Encode {
+        rec: Recorder::new(device, &gpu.kernels),
+        reads: Reads::default(),
+        model,
+        temperature: opts.temperature,
+    };
+    let encoder = match (&weights.encoder, &plan.encoder) {
+        (Some(w), Some(p)) => Some(run.stack(w, p, None)?),
+        _ => None,
+    };
+    let decoder = match (&weights.decoder, &plan.decoder) {
+        (Some(w), Some(p)) => {
+            let memory = encoder.as_ref().zip(plan.encoder.as_ref());
+            let memory = memory.map(|((_, out), ep)| (out, ep));
+            Some(run.stack(w, p, memory)?)
+        }
+        _ => None,
+    };
+    let last = decoder.as_ref().or(encoder.as_ref()).map(|(_, out)| out);
+    let logits = match last {
+        Some(out) => {
+            let l = run.rec.linear(out, &weights.lm.w, &weights.lm.b);
+            Some(run.reads.add(&l))
+        }
+        None => None,
+    };
+    let Encode { rec, reads, .. } = run;
+    let values = reads.run(device, &gpu.queue, rec.encoder).await;
+    if let Some(e) = memory_errors.pop().await {
+        return Err(GpuError::Device(e.to_string()));
+    }
+    if let Some(e) = validation.pop().await {
+        return Err(GpuError::Device(e.to_string()));
+    }
+    let values = values?;
+    Ok(Trace {
+        model: model.config.name.clone(),
+        family: model.config.family,
+        encoder: encoder.map(|(s, _)| s.finish(&values)),
+        decoder: decoder.map(|(s, _)| s.finish(&values)),
+        logits: logits.map(|s| values.a2(s)).unwrap_or_default(),
+    })
+}
+
+/// Refuses inputs whose biggest tensor would not fit in one storage binding of this adapter.
+fn check_sizes(gpu: &Gpu, model: &Model, plan: &ForwardPlan) -> Result<(), GpuError> {
+    let c = &model.config;
+    let src = plan.encoder.as_ref().map_or(0, |p| p.ids.len());
+    let tgt = plan.decoder.as_ref().map_or(0, |p| p.ids.len());
+    let t = src.max(tgt);
+    let largest = [
+        c.n_heads * t * t,
+        c.n_heads * tgt * src,
+        t * c.vocab_size(),
+        t * c.d_ff.max(3 * c.d_model),
+    ]
+    .into_iter()
+    .max()
+    .unwrap_or(0) as u64
+        * 4;
+    if largest > gpu.max_binding {
+        return Err(GpuError::Unsupported(format!(
+            "this input needs a {:.0} MB buffer; {} allows {:.0} MB",
+            largest as f64 / 1e6,
+            gpu.adapter.name,
+            gpu.max_binding as f64 / 1e6
+        )));
+    }
+    Ok(())
+}
+
+/// The recorder plus the tensors the trace will read back.
+struct Encode<'a> {
+    rec: Recorder<'a>,
+    reads: Reads,
+    model: &'a Model,
+    temperature: f32,
+}
+
+/// Where keys and values come from, and the queries' and keys' bookkeeping.
+struct AttentionInput<'p> {
+    memory: Option<&'p Tensor>,
+    q_pos: &'p [usize],
+    k_pos: Vec<usize>,
+    allowed: Array2<bool>,
+    query_tokens: &'p [String],
+    key_tokens: &'p [String],
+}
+
+impl Encode<'_> {
+    fn stack(
+        &mut self,
+        w: &Stack,
+        plan: &StackPlan,
+        memory: Option<(&Tensor, &StackPlan)>,
+    ) -> Result<(PendingStack, Tensor), GpuError> {
+        let (embed, positional) = self.model.embed(&plan.ids, &plan.positions);
+        let mut x = Tensor::from_array(self.rec.device, &embed);
+        let embed_slot = self.reads.add(&x);
+        let mut blocks = Vec::with_capacity(w.blocks.len());
+        for b in &w.blocks {
+            let (block, out) = self.block(b, x, plan, memory)?;
+            blocks.push(block);
+            x = out;
+        }
+        let (final_norm, output) = match &w.ln_f {
+            Some(ln) => {
+                let (n, out) = self.norm(&x, ln);
+                (Some(n), out)
+            }
+            None => (None, x),
+        };
+        let pending = PendingStack {
+            tokens: plan.tokens.clone(),
+            ids: plan.ids.clone(),
+            embed: embed_slot,
+            positional,
+            blocks,
+            final_norm,
+            output: self.reads.add(&output),
+        };
+        Ok((pending, output))
+    }
+
+    fn block(
+        &mut self,
+        b: &Block,
+        x: Tensor,
+        plan: &StackPlan,
+        memory: Option<(&Tensor, &StackPlan)>,
+    ) -> Result<(PendingBlock, Tensor), GpuError> {
+        let input = self.reads.add(&x);
+        let shape = self.model.attention_shape(false);
+        let self_input = AttentionInput {
+            memory: None,
+            q_pos: &plan.positions,
+            k_pos: plan.positions.clone(),
+            allowed: plan.allowed.clone(),
+            query_tokens: &plan.tokens,
+            key_tokens: &plan.tokens,
+        };
+        let (self_attn, mut stream) = self.sublayer(&x, &b.ln_attn, |e, h| {
+            e.attention(&b.self_attn, shape, h, self_input)
+        })?;
+        let cross_attn = match (&b.cross, memory) {
+            (Some((ln, w)), Some((mem, mem_plan))) => {
+                let cross_input = AttentionInput {
+                    memory: Some(mem),
+                    q_pos: &plan.positions,
+                    k_pos: (0..mem.rows()).collect(),
+                    allowed: cross_attention_mask(
+                        plan.cross_allowed.as_ref(),
+                        plan.ids.len(),
+                        &mem_plan.pads,
+                    ),
+                    query_tokens: &plan.tokens,
+                    key_tokens: &mem_plan.tokens,
+                };
+                let shape = self.model.attention_shape(true);
+                let (t, out) =
+                    self.sublayer(&stream, ln, |e, h| e.attention(w, shape, h, cross_input))?;
+                stream = out;
+                Some(t)
+            }
+            _ => None,
+        };
+        let act = self.model.config.activation;
+        let (ffn, out) = self.sublayer(&stream, &b.ln_ffn, |e, h| Ok(e.ffn(b, h, act)))?;
+        let block = PendingBlock {
+            input,
+            self_attn,
+            cross_attn,
+            ffn,
+        };
+        Ok((block, out))
+    }
+
+    /// `x + f(LN(x))` (pre-norm) or `LN(x + f(x))` (post-norm), as `Model::sublayer`.
+    fn sublayer<T>(
+        &mut self,
+        x: &Tensor,
+        ln: &Norm,
+        f: impl FnOnce(&mut Self, &Tensor) -> Result<(T, Tensor), GpuError>,
+    ) -> Result<(PendingSublayer<T>, Tensor), GpuError> {
+        let (norm, inner, residual) = match self.model.config.norm {
+            NormPlacement::Pre => {
+                let (norm, normed) = self.norm(x, ln);
+                let (inner, out) = f(self, &normed)?;
+                let residual = self.rec.pointwise(Pointwise::Add, x, Some(&out));
+                (norm, inner, residual)
+            }
+            NormPlacement::Post => {
+                let (inner, out) = f(self, x)?;
+                let sum = self.rec.pointwise(Pointwise::Add, x, Some(&out));
+                let (norm, normed) = self.norm(&sum, ln);
+                (norm, inner, normed)
+            }
+        };
+        let pending = PendingSublayer {
+            norm,
+            inner,
+            residual: self.reads.add(&residual),
+        };
+        Ok((pending, residual))
+    }
+
+    fn norm(&mut self, x: &Tensor, ln: &Norm) -> (PendingNorm, Tensor) {
+        let eps = self.model.config.ln_eps;
+        let (mean, var, out) = self.rec.layer_norm(x, &ln.gamma, &ln.beta, eps);
+        let pending = PendingNorm {
+            mean: self.reads.add(&mean),
+            var: self.reads.add(&var),
+            output: self.reads.add(&out),
+        };
+        (pending, out)
+    }
+
+    fn ffn(&mut self, b: &Block, x: &Tensor, act: Activation) -> (PendingFfn, Tensor) {
+        let (w1, w2) = &b.ffn;
+        let pre = self.rec.linear(x, &w1.w, &w1.b);
+        let op = match act {
+            Activation::Relu => Pointwise::Relu,
+            Activation::Gelu => Pointwise::Gelu,
+        };
+        let hidden = self.rec.pointwise(op, &pre, None);
+        let output = self.rec.linear(&hidden, &w2.w, &w2.b);
+        let pending = PendingFfn {
+            pre_activation: self.reads.add(&pre),
+            hidden: self.reads.add(&hidden),
+            output: self.reads.add(&output),
+        };
+        (pending, output)
+    }
+
+    /// One multi-head attention layer, as `attention::multi_head` without a cache.
+    fn attention(
+        &mut self,
+        w: &Attention,
+        shape: AttentionShape,
+        x: &Tensor,
+        input: AttentionInput,
+    ) -> Result<(PendingAttention, Tensor), GpuError> {
+        let AttentionShape {
+            n_heads: nh,
+            n_kv_heads: g,
+            d_head: h,
+            scoring,
+            positional,
+        } = shape;
+        let device = self.rec.device;
+        let turns = match positional {
+            Positional::Rope { base } => {
+                let table = position::rope_turns(input.q_pos, h, base, 1.0);
+                let flat: Vec<f32> = table.iter().flat_map(|&(s, c)| [s, c]).collect();
+                Some(Tensor::from_f32(device, &flat, &[flat.len()]))
+            }
+            _ => None,
+        };
+        let (q, k, v) = match (&w.projection, input.memory) {
+            (Projections::Fused(lin), _) => {
+                let qkv = self.rec.linear(x, &lin.w, &lin.b);
+                let q = self.rec.split_heads(&qkv, 0, nh, h, turns.as_ref());
+                let k = self.rec.split_heads(&qkv, nh * h, g, h, turns.as_ref());
+                let v = self.rec.split_heads(&qkv, (nh + g) * h, g, h, None);
+                (q, k, v)
+            }
+            (Projections::Cross { q, kv }, Some(memory)) => {
+                let ql = self.rec.linear(x, &q.w, &q.b);
+                let kvl = self.rec.linear(memory, &kv.w, &kv.b);
+                let q = self.rec.split_heads(&ql, 0, nh, h, None);
+                let k = self.rec.split_heads(&kvl, 0, g, h, None);
+                let v = self.rec.split_heads(&kvl, g * h, g, h, None);
+                (q, k, v)
+            }
+            (Projections::Cross { .. }, None) => {
+                return Err(GpuError::Unsupported(
+                    "cross-attention without an encoder memory".into(),
+                ))
+            }
+        };
+        let (tq, tk) = (x.rows(), k.shape[1]);
+        let group = nh / g.max(1);
+        let mut qk = MatmulSpec::dense(nh, tq, h, tk).b_transposed();
+        qk.b_group = group;
+        let scores = match &w.score {
+            Score::Dot => self.rec.matmul(qk, &q, &k, None),
+            Score::Bilinear { w } => {
+                let qw = self
+                    .rec
+                    .matmul(MatmulSpec::dense(nh, tq, h, h), &q, w, None);
+                self.rec.matmul(qk, &qw, &k, None)
+            }
+            Score::Additive { w, u, v } => {
+                let wq_spec = MatmulSpec::dense(nh, tq, h, h).b_transposed();
+                let wq = self.rec.matmul(wq_spec, &q, w, None);
+                let mut uk_spec = MatmulSpec::dense(nh, tk, h, h).b_transposed();
+                uk_spec.a_group = group;
+                let uk = self.rec.matmul(uk_spec, &k, u, None);
+                self.rec.additive_scores(&wq, &uk, v)
+            }
+        };
+        let divisor = score_divisor(scoring, h, self.temperature);
+        let slopes;
+        let bias = match (positional, &w.rel_bias) {
+            (Positional::Alibi, _) => {
+                let s = position::alibi_slopes(nh);
+                slopes = Tensor::from_array(device, &s);
+                ScoreBias::Alibi { slopes: &slopes }
+            }
+            (Positional::Relative { max_distance }, Some(table)) => ScoreBias::Relative {
+                table,
+                max_distance,
+            },
+            _ => ScoreBias::None,
+        };
+        let mask_words: Vec<u32> = input.allowed.iter().map(|&a| a as u32).collect();
+        let mask = Tensor::from_u32(device, &mask_words, &[tq, tk]);
+        let pos: Vec<u32> = input
+            .q_pos
+            .iter()
+            .chain(&input.k_pos)
+            .map(|&p| p as u32)
+            .collect();
+        let positions = Tensor::from_u32(device, &pos, &[pos.len()]);
+        let (scaled, bias, logits) = self
+            .rec
+            .score_logits(&scores, &mask, &positions, divisor, bias);
+        let weights = self.rec.softmax(&logits, &mask);
+        let mut av = MatmulSpec::dense(nh, tq, tk, h);
+        av.b_group = group;
+        let head_out = self.rec.matmul(av, &weights, &v, None);
+        let concat = self.rec.merge_heads(&head_out);
+        let out = self.rec.linear(&concat, &w.o.w, &w.o.b);
+        let r = &mut self.reads;
+        let pending = PendingAttention {
+            query_tokens: input.query_tokens.to_vec(),
+            key_tokens: input.key_tokens.to_vec(),
+            mask: input.allowed,
+            q: r.add(&q),
+            k: r.add(&k),
+            v: r.add(&v),
+            scores: r.add(&scores),
+            scaled: r.add(&scaled),
+            bias: bias.as_ref().map(|b| r.add(b)),
+            logits: r.add(&logits),
+            weights: r.add(&weights),
+            head_out: r.add(&head_out),
+            concat: r.add(&concat),
+            out: r.add(&out),
+        };
+        Ok((pending, out))
+    }
+}
+
+// The trace with slots where the arrays will be once read back.
+
+struct PendingNorm {
+    mean: Slot,
+    var: Slot,
+    output: Slot,
+}
+
+struct PendingFfn {
+    pre_activation: Slot,
+    hidden: Slot,
+    output: Slot,
+}
+
+struct PendingAttention {
+    query_tokens: Vec<String>,
+    key_tokens: Vec<String>,
+    mask: Array2<bool>,
+    q: Slot,
+    k: Slot,
+    v: Slot,
+    scores: Slot,
+    scaled: Slot,
+    bias: Option<Slot>,
+    logits: Slot,
+    weights: Slot,
+    head_out: Slot,
+    concat: Slot,
+    out: Slot,
+}
+
+struct PendingSublayer<T> {
+    norm: PendingNorm,
+    inner: T,
+    residual: Slot,
+}
+
+struct PendingBlock {
+    input: Slot,
+    self_attn: PendingSublayer<PendingAttention>,
+    cross_attn: Option<PendingSublayer<PendingAttention>>,
+    ffn: PendingSublayer<PendingFfn>,
+}
+
+struct PendingStack {
+    tokens: Vec<String>,
+    ids: Vec<u32>,
+    embed: Slot,
+    positional: Option<Array2<f32>>,
+    blocks: Vec<PendingBlock>,
+    final_norm: Option<PendingNorm>,
+    output: Slot,
+}
+
+impl PendingNorm {
+    fn finish(self, v: &Values) -> NormTrace {
+        NormTrace {
+            mean: v.a1(self.mean),
+            var: v.a1(self.var),
+            output: v.a2(self.output),
+        }
+    }
+}
+
+impl PendingFfn {
+    fn finish(self, v: &Values) -> FfnTrace {
+        FfnTrace {
+            pre_activation: v.a2(self.pre_activation),
+            hidden: v.a2(self.hidden),
+            output: v.a2(self.output),
+        }
+    }
+}
+
+impl PendingAttention {
+    fn finish(self, v: &Values) -> AttentionTrace {
+        AttentionTrace {
+            query_tokens: self.query_tokens,
+            key_tokens: self.key_tokens,
+            q: v.a3(self.q),
+            k: v.a3(self.k),
+            v: v.a3(self.v),
+            scores: v.a3(self.scores),
+            scaled: v.a3(self.scaled),
+            bias: self.bias.map(|b| v.a3(b)),
+            mask: self.mask,
+            logits: v.a3(self.logits),
+            weights: v.a3(self.weights),
+            dropout: None,
+            head_out: v.a3(self.head_out),
+            concat: v.a2(self.concat),
+            out: v.a2(self.out),
+        }
+    }
+}
+
+impl<T> PendingSublayer<T> {
+    fn finish<U>(self, v: &Values, inner: impl FnOnce(T, &Values) -> U) -> SublayerTrace<U> {
+        SublayerTrace {
+            norm: self.norm.finish(v),
+            inner: inner(self.inner, v),
+            residual: v.a2(self.residual),
+            dropout: None,
+        }
+    }
+}
+
+impl PendingStack {
+    fn finish(self, v: &Values) -> StackTrace {
+        StackTrace {
+            tokens: self.tokens,
+            ids: self.ids,
+            embed: v.a2(self.embed),
+            embed_dropout: None,
+            positional: self.positional,
+            blocks: self
+                .blocks
+                .into_iter()
+                .map(|b| BlockTrace {
+                    input: v.a2(b.input),
+                    self_attn: b.self_attn.finish(v, PendingAttention::finish),
+                    cross_attn: b.cross_attn.map(|c| c.finish(v, PendingAttention::finish)),
+                    ffn: b.ffn.finish(v, PendingFfn::finish),
+                })
+                .collect(),
+            final_norm: self.final_norm.map(|n| n.finish(v)),
+            output: v.a2(self.output),
+        }
+    }
+}

@@ -1,0 +1,44 @@
+// Splitting heads: columns [col_off, col_off + n·h) of a [rows, width] matrix become
+// [n, rows, h], each pair of dimensions turned by RoPE when a sin/cos table is given.
+
+struct Params {
+    rows: u32, width: u32, col_off: u32, n: u32,
+    h: u32, rope: u32, _pad0: u32, _pad1: u32,
+}
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+// RoPE: (sin, cos) for row r and pair q at 2·(r·h/2 + q). Unused without RoPE.
+@group(0) @binding(1) var<storage, read> turns: array<f32>;
+@group(0) @binding(2) var<storage, read_write> dst: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+fn flat(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
+    return gid.x + gid.y * nwg.x * 256u;
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn split(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let idx = flat(gid, nwg);
+    if (idx >= p.n * p.rows * p.h) {
+        return;
+    }
+    let c = idx % p.h;
+    let r = (idx / p.h) % p.rows;
+    let head = idx / (p.h * p.rows);
+    let base = r * p.width + p.col_off + head * p.h;
+    if (p.rope == 0u) {
+        dst[idx] = src[base + c];
+        return;
+    }
+    let pair = c / 2u;
+    let x0 = src[base + 2u * pair];
+    let x1 = src[base + 2u * pair + 1u];
+    let at = 2u * (r * (p.h / 2u) + pair);
+    let s = turns[at];
+    let co = turns[at + 1u];
+    if (c % 2u == 0u) {
+        dst[idx] = x0 * co - x1 * s;
+    } else {
+        dst[idx] = x0 * s + x1 * co;
+    }
+}

@@ -1,0 +1,76 @@
+// Row-wise softmax over the allowed keys only (one workgroup per row of every head): blocked
+// keys get exactly 0, and a row with no allowed key is all 0, never NaN — as on the CPU.
+
+struct Params {
+    rows: u32, tq: u32, tk: u32, _pad: u32,
+}
+
+@group(0) @binding(0) var<storage, read> logits: array<f32>;
+@group(0) @binding(1) var<storage, read> mask: array<u32>;
+@group(0) @binding(2) var<storage, read_write> weights: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+
+const WG: u32 = 64u;
+var<workgroup> partial: array<f32, 64>;
+var<workgroup> shared_max: f32;
+var<workgroup> shared_sum: f32;
+
+@compute @workgroup_size(64, 1, 1)
+fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>) {
+    let row = wg.x + wg.y * nwg.x;
+    let live = row < p.rows;
+    let i = row % p.tq;
+    let base = row * p.tk;
+    let neg_inf = bitcast<f32>(0xff800000u);
+
+    var m = neg_inf;
+    if (live) {
+        for (var j = lid.x; j < p.tk; j += WG) {
+            if (mask[i * p.tk + j] != 0u) {
+                m = max(m, logits[base + j]);
+            }
+        }
+    }
+    partial[lid.x] = m;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s /= 2u) {
+        if (lid.x < s) {
+            partial[lid.x] = max(partial[lid.x], partial[lid.x + s]);
+        }
+        workgroupBarrier();
+    }
+    if (lid.x == 0u) {
+        shared_max = partial[0];
+    }
+    let row_max = workgroupUniformLoad(&shared_max);
+
+    var sum = 0.0;
+    if (live) {
+        for (var j = lid.x; j < p.tk; j += WG) {
+            var e = 0.0;
+            if (row_max != neg_inf && mask[i * p.tk + j] != 0u) {
+                e = exp(logits[base + j] - row_max);
+            }
+            weights[base + j] = e;
+            sum += e;
+        }
+    }
+    partial[lid.x] = sum;
+    workgroupBarrier();
+    for (var s = WG / 2u; s > 0u; s /= 2u) {
+        if (lid.x < s) {
+            partial[lid.x] += partial[lid.x + s];
+        }
+        workgroupBarrier();
+    }
+    if (lid.x == 0u) {
+        shared_sum = partial[0];
+    }
+    let total = workgroupUniformLoad(&shared_sum);
+    if (live && total > 0.0) {
+        for (var j = lid.x; j < p.tk; j += WG) {
+            weights[base + j] = weights[base + j] / total;
+        }
+    }
+}
