@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
 #   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test ->
-#   browser walk -> browser panic overlay -> browser training test -> browser offline test -> desktop test.
+#   browser walk -> browser panic overlay -> browser training test -> browser offline test ->
+#   browser WebGPU test -> desktop test.
 # Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -43,11 +44,15 @@ cargo fmt --all -- --check
 
 stage "cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
+# The CPU-only build (without the default `webgpu` feature) must stay clean too.
+cargo clippy --locked --lib --no-default-features -- -D warnings
 
 # --release: the desktop test needs the release binary anyway, so the tests and the binary share
 # one optimised dependency build (a debug test build would compile every dependency once more).
+# GLIMPSE_REQUIRE_GPU: the GPU parity tests fail instead of skipping when no adapter is found
+# (here Mesa's lavapipe, from mesa-vulkan-drivers, is always there).
 stage "cargo test --release"
-cargo test --locked --release
+GLIMPSE_REQUIRE_GPU=1 cargo test --locked --release
 
 stage "trunk build --release"
 rm -rf dist
@@ -69,6 +74,9 @@ node web/e2e_training.mjs
 
 stage "browser offline test"
 node web/e2e_offline.mjs
+
+stage "browser WebGPU test (SwiftShader) and the fallback without WebGPU"
+node web/e2e_gpu.mjs
 
 stage "desktop test"
 cargo build --locked --release --bin glimpse

@@ -45,6 +45,23 @@ pub fn glimpse_compute() -> String {
     app::probe::compute()
 }
 
+/// Browser benchmark: the traced forward pass on the CPU and on WebGPU across model sizes and
+/// input lengths up to `max_d_model` and `max_tokens` (`gpu::bench`); JSON like
+/// `glimpse bench-gpu`.
+#[cfg(all(target_arch = "wasm32", feature = "webgpu"))]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub async fn glimpse_gpu_benchmark(max_d_model: u32, max_tokens: u32, runs: u32) -> String {
+    let (d, t, runs) = (max_d_model as usize, max_tokens as usize, runs as usize);
+    let report = match gpu::Gpu::new().await {
+        Ok(g) => gpu::bench::sweep(&g, d, t, runs).await,
+        Err(e) => Err(e),
+    };
+    match report {
+        Ok(r) => serde_json::to_string(&r).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
+    }
+}
+
 /// Browser test hook: links to every view, section and lesson page, one per line.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]

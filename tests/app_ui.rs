@@ -634,7 +634,10 @@ fn the_compute_section_shows_the_cpu_timing_without_a_gpu() {
     let c = compute(&h);
     assert_eq!(c["backend"], "Cpu", "{c}");
     assert_eq!(c["last"]["used"], "Cpu", "{c}");
-    assert!(c["last"]["cpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{c}");
+    assert!(
+        c["last"]["cpu_ms"].as_f64().is_some_and(|ms| ms > 0.0),
+        "{c}"
+    );
     // The GPU was never looked for here, so its button is disabled and says why.
     h.get_by_label("GPU").click();
     h.run_steps(2);
@@ -652,7 +655,10 @@ fn the_gpu_toggle_switches_the_path_and_the_numbers_stay() {
     h.state_mut().compute.look_for_gpu(&ctx);
     let start = Instant::now();
     while compute(&h)["status"] == "Detecting" {
-        assert!(start.elapsed() < Duration::from_secs(60), "no answer from the GPU");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no answer from the GPU"
+        );
         h.step();
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -671,13 +677,19 @@ fn the_gpu_toggle_switches_the_path_and_the_numbers_stay() {
     let c = compute(&h);
     assert_eq!(c["backend"], "Gpu", "{c}");
     assert_eq!(c["last"]["used"], "Gpu", "{c}");
-    assert!(c["last"]["gpu_ms"].as_f64().is_some_and(|ms| ms > 0.0), "{c}");
+    assert!(
+        c["last"]["gpu_ms"].as_f64().is_some_and(|ms| ms > 0.0),
+        "{c}"
+    );
     let diff = c["last"]["max_difference"].as_f64().expect("compared");
     assert!(diff <= 1e-4, "GPU and CPU differ by {diff}");
     assert!(h.query_by_label_contains("shown: GPU").is_some());
     // The heatmap drawn from the GPU's trace shows the same weights.
     let gpu_probe = probe(&h);
-    let (a, b) = (&cpu_probe["heatmap"]["values"], &gpu_probe["heatmap"]["values"]);
+    let (a, b) = (
+        &cpu_probe["heatmap"]["values"],
+        &gpu_probe["heatmap"]["values"],
+    );
     assert!(a.is_array(), "{cpu_probe}");
     for (x, y) in a.as_array().unwrap().iter().zip(b.as_array().unwrap()) {
         for (p, q) in x.as_array().unwrap().iter().zip(y.as_array().unwrap()) {

@@ -99,15 +99,16 @@ export function watchPage(page, consoleLines, errors) {
 
 }
 
-/** Debian's Chromium, headless, on a fresh profile (returned for removal), 1280×800 at `scale`. */
-export async function launchChromium(scale = 1) {
+/** Debian's Chromium, headless, on a fresh profile (returned for removal), 1280×800 at `scale`;
+ * `extraArgs` such as `--enable-unsafe-webgpu` (WebGPU on SwiftShader). */
+export async function launchChromium(scale = 1, extraArgs = []) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     // Emulation alone (deviceScaleFactor) leaves ResizeObserver's devicePixelContentBoxSize in
     // CSS pixels, so egui would draw a 1x buffer stretched 2x; force the real scale factor too.
-    args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`],
+    args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`, ...extraArgs],
     viewport: { width: 1280, height: 800 },
     deviceScaleFactor: scale,
   });

@@ -348,7 +348,7 @@ pub fn status_text(status: &GpuStatus) -> String {
         GpuStatus::NotBuilt => "GPU: this build has no GPU path (feature `webgpu`)".into(),
         GpuStatus::NotLookedFor => "GPU: not looked for".into(),
         GpuStatus::Detecting => "GPU: looking for an adapter…".into(),
-        GpuStatus::Unavailable(why) => format!("GPU unavailable, using the CPU: {why}"),
+        GpuStatus::Unavailable(why) => format!("running on the CPU; {why}"),
         GpuStatus::Ready {
             adapter,
             software: true,

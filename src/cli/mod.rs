@@ -37,6 +37,9 @@ pub enum Command {
     /// Time the traced forward pass on the CPU and on the GPU (feature `webgpu`) across model
     /// sizes and input lengths; prints JSON with the adapter and each case's speed-up.
     BenchGpu {
+        /// The largest model to time (d_model 64, 256 or 512).
+        #[arg(long, default_value_t = 512)]
+        max_d_model: usize,
         /// The longest input to time (16, 64, 256, 512 or 1024 tokens).
         #[arg(long, default_value_t = 1024)]
         max_tokens: usize,
@@ -479,7 +482,11 @@ pub fn run(cmd: Command) -> Result<String, String> {
             let timings = crate::model::bench::latencies(!no_large).map_err(|e| e.to_string())?;
             serde_json::to_string_pretty(&timings).map_err(|e| e.to_string())
         }
-        Command::BenchGpu { max_tokens, runs } => bench_gpu(max_tokens, runs),
+        Command::BenchGpu {
+            max_d_model,
+            max_tokens,
+            runs,
+        } => bench_gpu(max_d_model, max_tokens, runs),
         Command::Beam {
             model,
             table,
@@ -620,17 +627,17 @@ pub fn run(cmd: Command) -> Result<String, String> {
 }
 
 #[cfg(feature = "webgpu")]
-fn bench_gpu(max_tokens: usize, runs: usize) -> Result<String, String> {
+fn bench_gpu(max_d_model: usize, max_tokens: usize, runs: usize) -> Result<String, String> {
     use crate::gpu::{bench, Gpu};
     let gpu = Gpu::new_blocking().map_err(|e| e.to_string())?;
     eprintln!("timing on {}", gpu.adapter.label());
-    let report =
-        pollster::block_on(bench::sweep(&gpu, max_tokens, runs)).map_err(|e| e.to_string())?;
+    let report = pollster::block_on(bench::sweep(&gpu, max_d_model, max_tokens, runs))
+        .map_err(|e| e.to_string())?;
     serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
 }
 
 #[cfg(not(feature = "webgpu"))]
-fn bench_gpu(_: usize, _: usize) -> Result<String, String> {
+fn bench_gpu(_: usize, _: usize, _: usize) -> Result<String, String> {
     Err("this glimpse was built without the `webgpu` feature".into())
 }
 

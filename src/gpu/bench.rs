@@ -90,10 +90,15 @@ pub async fn compare(gpu: &Gpu, case: &Case, runs: usize) -> Result<Comparison, 
     })
 }
 
-/// Every size × length up to `max_tokens`, `runs` timed runs each.
-pub async fn sweep(gpu: &Gpu, max_tokens: usize, runs: usize) -> Result<Report, GpuError> {
+/// Every size up to `max_d_model` × length up to `max_tokens`, `runs` timed runs each.
+pub async fn sweep(
+    gpu: &Gpu,
+    max_d_model: usize,
+    max_tokens: usize,
+    runs: usize,
+) -> Result<Report, GpuError> {
     let mut comparisons = Vec::new();
-    for &(d, layers, heads) in SIZES {
+    for &(d, layers, heads) in SIZES.iter().filter(|s| s.0 <= max_d_model) {
         for &t in LENGTHS.iter().filter(|&&t| t <= max_tokens) {
             let case = bench::sized(d, layers, heads, t)?;
             comparisons.push(compare(gpu, &case, runs).await?);

@@ -340,7 +340,7 @@ impl<'a> Recorder<'a> {
             kind,
             u(max_distance),
             u(width),
-            0,
+            f32::NEG_INFINITY.to_bits(),
             divisor.to_bits(),
         ];
         let (x, y) = grid(scores.len(), 256);

@@ -80,11 +80,12 @@ impl AdapterSummary {
                 .iter()
                 .any(|s| info.name.to_lowercase().contains(s));
         Self {
-            name: if info.name.is_empty() {
-                "unnamed adapter".into()
-            } else {
-                info.name.clone()
-            },
+            // Browsers keep the adapter's name to themselves.
+            name: [&info.name, &info.driver, &info.driver_info]
+                .into_iter()
+                .find(|s| !s.is_empty())
+                .cloned()
+                .unwrap_or_else(|| "WebGPU adapter".into()),
             backend: format!("{:?}", info.backend),
             device_type: format!("{:?}", info.device_type),
             software,

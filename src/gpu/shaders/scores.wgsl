@@ -4,7 +4,8 @@
 
 struct Params {
     heads: u32, tq: u32, tk: u32, bias_kind: u32,
-    max_distance: u32, table_width: u32, h: u32, divisor: f32,
+    // −∞ as bits, from the host: some WGSL compilers refuse an infinite constant.
+    max_distance: u32, table_width: u32, neg_inf_bits: u32, divisor: f32,
 }
 
 @group(0) @binding(0) var<storage, read> scores: array<f32>;
@@ -53,7 +54,7 @@ fn logits_of(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgro
         l = e + b;
     }
     if (mask[i * p.tk + j] == 0u) {
-        l = bitcast<f32>(0xff800000u);
+        l = bitcast<f32>(p.neg_inf_bits);
     }
     logits[idx] = l;
 }

@@ -22,9 +22,9 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     let live = row < p.rows;
     let i = row % p.tq;
     let base = row * p.tk;
-    let neg_inf = bitcast<f32>(0xff800000u);
-
-    var m = neg_inf;
+    // The lowest finite f32 (WGSL has no infinite constant): a row with no allowed key keeps
+    // it, and then every exp below is skipped or 0, so the row is 0 as on the CPU.
+    var m = bitcast<f32>(0xff7fffffu);
     if (live) {
         for (var j = lid.x; j < p.tk; j += WG) {
             if (mask[i * p.tk + j] != 0u) {
@@ -49,7 +49,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     if (live) {
         for (var j = lid.x; j < p.tk; j += WG) {
             var e = 0.0;
-            if (row_max != neg_inf && mask[i * p.tk + j] != 0u) {
+            if (mask[i * p.tk + j] != 0u) {
                 e = exp(logits[base + j] - row_max);
             }
             weights[base + j] = e;
