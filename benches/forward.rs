@@ -1,8 +1,8 @@
 //! Forward-pass latency: every shipped model on its example input, and a larger decoder
 //! (d_model 512, 6 layers, 8 heads, d_ff 2048, T = 256) with its achieved FLOP/s, beside this
-//! core's measured f32 peak (a register-only FMA loop).
+//! core's measured f32 peak (a register-only FMA loop); and the CPU path against the GPU path.
 //!
-//!   cargo bench --bench forward
+//!   cargo bench --bench forward            (-- gpu: the GPU comparison only)
 //!
 //! Writes every model timed (config and weights) and its input to
 //! `$TMPDIR/glimpse-bench-forward/`, so `benches/torch_forward.py` times PyTorch on exactly the
@@ -104,5 +104,56 @@ unsafe fn fma_chains(iters: u64) -> f32 {
 #[cfg(not(target_arch = "x86_64"))]
 fn peak(_: &mut Criterion) {}
 
-criterion_group!(benches, shipped, large, peak);
+/// The same traced forward pass on the CPU and on the GPU (feature `webgpu`; whatever adapter
+/// wgpu finds, lavapipe here) at T = 64, 256 and 1024 for the d64 model, and T = 64 for d512.
+/// `glimpse bench-gpu` sweeps every size and length and prints the speed-ups as JSON.
+#[cfg(feature = "webgpu")]
+fn gpu(c: &mut Criterion) {
+    use glimpse::gpu::{self, Gpu, GpuModel};
+    let device = match Gpu::new_blocking() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("gpu benchmark skipped: {e}");
+            return;
+        }
+    };
+    eprintln!("gpu-vs-cpu: the GPU is {}", device.adapter.label());
+    let mut group = c.benchmark_group("gpu-vs-cpu");
+    group.sample_size(10);
+    let opts = ForwardOptions::default();
+    for (d, layers, heads, t) in [
+        (64, 2, 4, 64),
+        (64, 2, 4, 256),
+        (64, 2, 4, 1024),
+        (512, 6, 8, 64),
+    ] {
+        let case = bench::sized(d, layers, heads, t).expect("a benchmark model");
+        let weights = GpuModel::upload(&device, &case.model);
+        group.bench_function(format!("{}/cpu", case.name), |b| {
+            b.iter(|| {
+                case.model
+                    .forward(black_box(&case.input), &opts)
+                    .expect("forward")
+            })
+        });
+        group.bench_function(format!("{}/gpu", case.name), |b| {
+            b.iter(|| {
+                gpu::forward_blocking(
+                    &device,
+                    &weights,
+                    &case.model,
+                    black_box(&case.input),
+                    &opts,
+                )
+                .expect("GPU forward")
+            })
+        });
+    }
+    group.finish();
+}
+
+#[cfg(not(feature = "webgpu"))]
+fn gpu(_: &mut Criterion) {}
+
+criterion_group!(benches, shipped, large, peak, gpu);
 criterion_main!(benches);

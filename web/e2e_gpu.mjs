@@ -39,15 +39,19 @@ async function open(context, port) {
 
 const compute = async (hook) => JSON.parse((await hook('glimpse_compute')) || '{}');
 
+/** The compute status once the search for an adapter has ended (found or not). */
+const settled = (hook) =>
+  poll(async () => {
+    const c = await compute(hook);
+    return c.status && c.status !== 'Detecting' ? c : null;
+  }, 30000);
+
 async function withWebGpu(port) {
   const { context, profile } = await launchChromium(1, ['--enable-unsafe-webgpu']);
   try {
     const { page, hook, up, errors } = await open(context, port);
     if (!record('with WebGPU: the app starts', up)) return;
-    const found = await poll(async () => {
-      const c = await compute(hook);
-      return c.status && c.status !== 'Detecting' ? c : null;
-    }, 30000);
+    const found = await settled(hook);
     const ready = found?.status?.Ready;
     if (!record('with WebGPU: the adapter is found', !!ready, JSON.stringify(found?.status))) return;
     record('a software adapter is offered, not chosen by itself', ready.software ? found.backend === 'Cpu' : true, `${ready.adapter}, backend ${found.backend}`);
@@ -90,10 +94,7 @@ async function withoutWebGpu(port) {
   try {
     const { page, hook, up, errors } = await open(context, port);
     if (!record('without WebGPU: the app starts', up)) return;
-    const c = await poll(async () => {
-      const c = await compute(hook);
-      return c.status && c.status !== 'Detecting' ? c : null;
-    }, 30000);
+    const c = await settled(hook);
     const why = c?.status?.Unavailable;
     record('without WebGPU the app says the GPU is unavailable', typeof why === 'string' && /WebGPU/.test(why), JSON.stringify(c?.status));
     record('and runs on the CPU', c?.backend === 'Cpu' && c?.last?.used === 'Cpu');

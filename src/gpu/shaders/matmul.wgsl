@@ -30,10 +30,12 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let a_base = p.a_off + (batch / p.a_group) * p.a_bs;
     let b_base = p.b_off + (batch / p.b_group) * p.b_bs;
     let t = lid.y * 16u + lid.x;
-    var acc: array<f32, 16>;
-    for (var i = 0u; i < 16u; i++) {
-        acc[i] = 0.0;
-    }
+    // Rows lid.y + 16·i, columns lid.x + 16·j: four vec4 accumulators (no indexed arrays,
+    // which some compilers keep in memory instead of registers).
+    var acc0 = vec4<f32>(0.0);
+    var acc1 = vec4<f32>(0.0);
+    var acc2 = vec4<f32>(0.0);
+    var acc3 = vec4<f32>(0.0);
     for (var k0 = 0u; k0 < p.k; k0 += KT) {
         for (var e = 0u; e < 4u; e++) {
             let idx = t + e * 256u;
@@ -63,30 +65,33 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
         }
         workgroupBarrier();
         for (var kk = 0u; kk < KT; kk++) {
-            var bv: array<f32, 4>;
-            for (var j = 0u; j < 4u; j++) {
-                bv[j] = b_tile[kk * TILE + lid.x + 16u * j];
-            }
-            for (var i = 0u; i < 4u; i++) {
-                let av = a_tile[(lid.y + 16u * i) * KT + kk];
-                for (var j = 0u; j < 4u; j++) {
-                    acc[i * 4u + j] = fma(av, bv[j], acc[i * 4u + j]);
-                }
-            }
+            let bb = kk * TILE + lid.x;
+            let bv = vec4<f32>(b_tile[bb], b_tile[bb + 16u], b_tile[bb + 32u], b_tile[bb + 48u]);
+            acc0 = fma(vec4<f32>(a_tile[lid.y * KT + kk]), bv, acc0);
+            acc1 = fma(vec4<f32>(a_tile[(lid.y + 16u) * KT + kk]), bv, acc1);
+            acc2 = fma(vec4<f32>(a_tile[(lid.y + 32u) * KT + kk]), bv, acc2);
+            acc3 = fma(vec4<f32>(a_tile[(lid.y + 48u) * KT + kk]), bv, acc3);
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < 4u; i++) {
-        let gr = row0 + lid.y + 16u * i;
-        for (var j = 0u; j < 4u; j++) {
-            let gc = col0 + lid.x + 16u * j;
-            if (gr < p.m && gc < p.n) {
-                var v = acc[i * 4u + j];
-                if (p.has_bias != 0u) {
-                    v += bias[gc];
-                }
-                c[(batch * p.m + gr) * p.n + gc] = v;
+    store(batch, row0 + lid.y, col0 + lid.x, acc0);
+    store(batch, row0 + lid.y + 16u, col0 + lid.x, acc1);
+    store(batch, row0 + lid.y + 32u, col0 + lid.x, acc2);
+    store(batch, row0 + lid.y + 48u, col0 + lid.x, acc3);
+}
+
+fn store(batch: u32, gr: u32, c0: u32, v: vec4<f32>) {
+    if (gr >= p.m) {
+        return;
+    }
+    for (var j = 0u; j < 4u; j++) {
+        let gc = c0 + 16u * j;
+        if (gc < p.n) {
+            var x = v[j];
+            if (p.has_bias != 0u) {
+                x += bias[gc];
             }
+            c[(batch * p.m + gr) * p.n + gc] = x;
         }
     }
 }
