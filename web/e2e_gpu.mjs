@@ -2,6 +2,7 @@
 //  1. Chromium with --enable-unsafe-webgpu (WebGPU on SwiftShader): the app finds the adapter,
 //     offers it (a software adapter is not chosen by itself), and a click on "GPU" shows the
 //     trace computed by the WGSL kernels, equal to the CPU's within 1e-4, with both timings.
+//     Five edits in quick succession end on the GPU's trace of the last one, without a panic.
 //     A short CPU-vs-WebGPU benchmark runs in the page (glimpse_gpu_benchmark) and its JSON
 //     goes to OUT_DIR/gpu-bench-web.json.
 //  2. Chromium without the flag (no WebGPU): the app says so, keeps the GPU button off and
@@ -75,6 +76,21 @@ async function withWebGpu(port) {
     record('the heatmap drawn from the GPU trace has the same values', a.length > 0 && a.length === b.length && worst <= 1e-4, `${a.length} cells, worst ${worst}`);
     fs.mkdirSync(OUT, { recursive: true });
     await page.screenshot({ path: path.join(OUT, 'gpu-on.png') });
+    // Typing fast: new input arrives while the GPU is still busy with the last one. One run at
+    // a time, the latest input last, and no panic (error scopes must nest).
+    const texts = ['abc', 'abcd', 'hgfe', 'abcdefg', 'badcfe'];
+    for (const t of texts) {
+      await page.evaluate((h) => { window.location.hash = h; }, `v=1&view=attention&model=reverse&src=${t}`);
+      await new Promise((res) => setTimeout(res, 15));
+    }
+    const last = texts[texts.length - 1];
+    const settledRun = await poll(async () => {
+      const c = await compute(hook);
+      const p = JSON.parse(await hook('glimpse_probe'));
+      return c.last?.used === 'Gpu' && !c.last.waiting && p.input === last ? c : null;
+    }, 30000);
+    record('after fast edits the GPU shows the latest input', !!settledRun, JSON.stringify((await compute(hook)).last));
+    record('and still agrees with the CPU', (settledRun?.last?.max_difference ?? 1) <= 1e-4);
     const t0 = Date.now();
     const bench = JSON.parse(await hook('glimpse_gpu_benchmark', BENCH_D_MODEL, BENCH_TOKENS, 3));
     const rows = bench.comparisons ?? [];

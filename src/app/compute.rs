@@ -7,6 +7,10 @@
 //! The CPU always runs too: it gives the view a trace at once (the browser's GPU answers a
 //! frame or more later) and the timing to compare with.
 
+// Natively wgpu's handles are Send + Sync and shared with threads through `Arc`; in the
+// browser (one thread) they are not, which is fine there.
+#![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+
 use crate::model::{ForwardOptions, Model, ModelInput, Trace};
 #[cfg(feature = "webgpu")]
 use std::sync::{Arc, Mutex};
@@ -63,6 +67,14 @@ pub struct Compute {
     weights: Option<Arc<crate::gpu::GpuModel>>,
     #[cfg(feature = "webgpu")]
     answer: Arc<Mutex<Option<Answer>>>,
+    /// A copy of the model the GPU weights came from, for the browser's background runs.
+    #[cfg(all(feature = "webgpu", target_arch = "wasm32"))]
+    model: Option<Arc<Model>>,
+    /// A browser GPU run is under way: one at a time, so a fast typist queues instead.
+    #[cfg(feature = "webgpu")]
+    busy: Arc<std::sync::atomic::AtomicBool>,
+    /// Input changed while the GPU was busy: run again when it is free.
+    queued: bool,
     looked_for: bool,
     /// Woken when a GPU answer arrives.
     ctx: Option<egui::Context>,
@@ -171,9 +183,15 @@ impl Compute {
 
     /// True once the choice changed what the view should show: the caller runs again.
     pub fn wants_rerun(&self) -> bool {
-        self.last
+        let changed = self
+            .last
             .as_ref()
-            .is_some_and(|t| t.asked != self.backend())
+            .is_some_and(|t| t.asked != self.backend());
+        #[cfg(feature = "webgpu")]
+        let free = !self.busy.load(std::sync::atomic::Ordering::Acquire);
+        #[cfg(not(feature = "webgpu"))]
+        let free = true;
+        changed || (self.queued && free)
     }
 
     /// Runs the forward pass: the CPU always, the GPU too when it is the chosen path. Returns
@@ -187,8 +205,9 @@ impl Compute {
         self.run += 1;
         let asked = self.backend();
         let t0 = web_time::Instant::now();
-        let cpu = model.forward(input, opts)?;
+        let cpu = model.forward(input, opts);
         let cpu_ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.queued = false;
         self.last = Some(Timing {
             asked,
             used: Backend::Cpu,
@@ -198,6 +217,7 @@ impl Compute {
             fallback: None,
             waiting: false,
         });
+        let cpu = cpu?;
         #[cfg(feature = "webgpu")]
         if asked == Backend::Gpu {
             return Ok(self.run_gpu(model, input, opts, cpu));
@@ -216,12 +236,12 @@ impl Compute {
         let Some(Ok(gpu)) = lock(&self.gpu).clone() else {
             return cpu;
         };
-        if self
-            .weights
-            .as_ref()
-            .is_none_or(|w| w.name != model.config.name)
-        {
+        if self.weights.as_ref().is_none_or(|w| !w.holds(model)) {
             self.weights = Some(Arc::new(crate::gpu::GpuModel::upload(&gpu, model)));
+            #[cfg(target_arch = "wasm32")]
+            {
+                self.model = Some(Arc::new(model.clone()));
+            }
         }
         let Some(weights) = self.weights.clone() else {
             return cpu;
@@ -235,20 +255,30 @@ impl Compute {
         }
         #[cfg(target_arch = "wasm32")]
         {
-            let (model, input, opts) = (model.clone(), input.clone(), opts.clone());
+            use std::sync::atomic::Ordering;
+            if let Some(t) = self.last.as_mut() {
+                t.waiting = true;
+            }
+            let Some(model) = self.model.clone() else {
+                return cpu;
+            };
+            if self.busy.swap(true, Ordering::AcqRel) {
+                self.queued = true;
+                return cpu;
+            }
+            let (input, opts) = (input.clone(), opts.clone());
             let (slot, run, ctx) = (self.answer.clone(), self.run, self.ctx.clone());
+            let busy = self.busy.clone();
             spawn(async move {
                 let t0 = web_time::Instant::now();
                 let result = crate::gpu::forward(&gpu, &weights, &model, &input, &opts).await;
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 *lock(&slot) = Some((run, result.map_err(|e| e.to_string()), ms));
+                busy.store(false, Ordering::Release);
                 if let Some(ctx) = ctx {
                     ctx.request_repaint();
                 }
             });
-            if let Some(t) = self.last.as_mut() {
-                t.waiting = true;
-            }
             cpu
         }
     }

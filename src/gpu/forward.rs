@@ -27,7 +27,7 @@ pub async fn forward(
     input: &ModelInput,
     opts: &ForwardOptions,
 ) -> Result<Trace, GpuError> {
-    if weights.name != model.config.name {
+    if !weights.holds(model) {
         return Err(GpuError::Unsupported(format!(
             "the GPU holds the weights of {:?}, not {:?}",
             weights.name, model.config.name
@@ -71,11 +71,16 @@ pub async fn forward(
         None => None,
     };
     let Encode { rec, reads, .. } = run;
-    let values = reads.run(device, &gpu.queue, rec.encoder).await;
-    if let Some(e) = memory_errors.pop().await {
+    let pending = reads.submit(device, &gpu.queue, rec.encoder);
+    // Close both scopes before the first await: in a browser another forward pass may begin
+    // while this one waits, and scopes must be closed in the order they were opened.
+    let memory_check = memory_errors.pop();
+    let validation_check = validation.pop();
+    let values = pending.wait(device).await;
+    if let Some(e) = memory_check.await {
         return Err(GpuError::Device(e.to_string()));
     }
-    if let Some(e) = validation.pop().await {
+    if let Some(e) = validation_check.await {
         return Err(GpuError::Device(e.to_string()));
     }
     let values = values?;

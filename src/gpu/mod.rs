@@ -5,6 +5,10 @@
 //! The host side mirrors `model/transformer.rs` step by step; only the arithmetic moves to
 //! the GPU. Everything is recorded into one command buffer, and the trace is read back once.
 
+// Natively wgpu's handles are Send + Sync and shared with threads through `Arc`; in the
+// browser (one thread) they are not, which is fine there.
+#![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
+
 pub mod bench;
 mod forward;
 mod kernels;

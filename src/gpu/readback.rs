@@ -32,13 +32,14 @@ impl Reads {
         Slot(self.tensors.len() - 1)
     }
 
-    /// Records the copies, submits everything, and waits for the data.
-    pub async fn run(
+    /// Records the copies, submits everything and asks for the maps; `Pending::wait` then
+    /// waits for the data.
+    pub fn submit(
         self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         mut encoder: wgpu::CommandEncoder,
-    ) -> Result<Values, GpuError> {
+    ) -> Pending {
         let staging: Vec<wgpu::Buffer> = self
             .tensors
             .iter()
@@ -70,12 +71,36 @@ impl Reads {
                 wait
             })
             .collect();
+        Pending {
+            tensors: self.tensors,
+            staging,
+            waits,
+        }
+    }
+}
+
+/// Submitted work whose results are being mapped.
+pub(crate) struct Pending {
+    tensors: Vec<Tensor>,
+    staging: Vec<wgpu::Buffer>,
+    waits: Vec<MapWait>,
+}
+
+impl Pending {
+    pub async fn wait(self, device: &wgpu::Device) -> Result<Values, GpuError> {
+        let Pending {
+            tensors,
+            staging,
+            waits,
+        } = self;
         #[cfg(not(target_arch = "wasm32"))]
         device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| GpuError::Device(e.to_string()))?;
         let mut data = Vec::with_capacity(staging.len());
-        for ((s, t), wait) in staging.iter().zip(&self.tensors).zip(waits) {
+        #[cfg(target_arch = "wasm32")]
+        let _ = device;
+        for ((s, t), wait) in staging.iter().zip(&tensors).zip(waits) {
             if !wait.await {
                 return Err(GpuError::Device("a result could not be read back".into()));
             }

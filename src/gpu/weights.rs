@@ -54,6 +54,7 @@ pub(crate) struct Stack {
 pub struct GpuModel {
     /// The model these weights came from (its name), to tell when to upload again.
     pub name: String,
+    config: crate::model::ModelConfig,
     pub(crate) encoder: Option<Stack>,
     pub(crate) decoder: Option<Stack>,
     pub(crate) lm: Linear,
@@ -142,6 +143,12 @@ impl Uploader<'_> {
 }
 
 impl GpuModel {
+    /// Whether these are (by name and architecture) the weights of `model`. Weights changed in
+    /// place under the same name are not noticed: upload again after training.
+    pub fn holds(&self, model: &Model) -> bool {
+        self.config == model.config
+    }
+
     /// Uploads every weight the forward pass reads (the embeddings stay on the CPU, which
     /// looks up the input's rows).
     pub fn upload(gpu: &Gpu, model: &Model) -> GpuModel {
@@ -155,6 +162,7 @@ impl GpuModel {
         let lm = up.linear(w.output_matrix(), &w.lm_bias);
         GpuModel {
             name: model.config.name.clone(),
+            config: model.config.clone(),
             encoder,
             decoder,
             lm,
