@@ -311,7 +311,6 @@ impl<'a> Recorder<'a> {
     }
 
     /// Scores `[H, Tq, Tk]` → (scaled, bias, logits).
-    #[allow(clippy::too_many_arguments)]
     pub fn score_logits(
         &mut self,
         scores: &Tensor,
