@@ -114,8 +114,42 @@ if grep -q 'panicked' "$APPLOG"; then
     fail "the app panicked (see $APPLOG)"
 fi
 
-if node "$REPO_ROOT/web/check_shot.mjs" "$SHOT" "$PROBE" 0 0; then
-    echo "desktop: 1 passed, 0 failed"
-else
-    fail "the screenshot $SHOT does not match $PROBE"
+node "$REPO_ROOT/web/check_shot.mjs" "$SHOT" "$PROBE" 0 0 || fail "the screenshot $SHOT does not match $PROBE"
+
+# GLIMPSE_CLICK_GPU=1: click the Compute section's GPU switch in the real window (Mesa's
+# lavapipe here) and check the view then shows the GPU's trace, equal to the CPU's.
+if [ "${GLIMPSE_CLICK_GPU:-}" = 1 ]; then
+    COMPUTE="$PROBE.compute.json"
+    CONTROLS="$PROBE.controls.json"
+    for _ in $(seq 1 120); do
+        grep -qE '"(Ready|Unavailable)"' "$COMPUTE" 2>/dev/null && break
+        sleep 0.25
+    done
+    grep -q '"Ready"' "$COMPUTE" 2>/dev/null || fail "the desktop app found no GPU adapter: $(cat "$COMPUTE" 2>/dev/null)"
+    log "desktop: $(node -e 'const c=require(process.argv[1]); console.log(JSON.stringify(c.status))' "$COMPUTE")"
+    CENTRE="$(node -e '
+        const c = require(process.argv[1])["compute:GPU"];
+        const ppp = require(process.argv[2]).pixels_per_point || 1;
+        if (!c) process.exit(1);
+        console.log(Math.round((c[0] + c[2]) / 2 * ppp), Math.round((c[1] + c[3]) / 2 * ppp));
+    ' "$CONTROLS" "$PROBE")" || fail "no compute:GPU control in $CONTROLS"
+    # shellcheck disable=SC2086
+    xdotool mousemove --window "$WIN" $CENTRE click 1 || fail "xdotool could not click the GPU switch"
+    for _ in $(seq 1 80); do
+        grep -q '"used":"Gpu"' "$COMPUTE" && break
+        sleep 0.25
+    done
+    grep -q '"used":"Gpu"' "$COMPUTE" || fail "after the click the view is not on the GPU: $(cat "$COMPUTE")"
+    node -e '
+        const t = require(process.argv[1]).last;
+        if (!(t.max_difference <= 1e-4)) { console.error("GPU and CPU differ by", t.max_difference); process.exit(1); }
+        console.log(`desktop: on the GPU: CPU ${t.cpu_ms.toFixed(2)} ms, GPU ${t.gpu_ms.toFixed(2)} ms, largest difference ${t.max_difference}`);
+    ' "$COMPUTE" || fail "the GPU trace does not match the CPU's"
+    xdotool mousemove $((SCREEN_W - 1)) $((SCREEN_H - 1))
+    sleep 1
+    import -window "$WIN" "$OUT/desktop-gpu.png" || fail "screenshot with import failed"
+    node "$REPO_ROOT/web/check_shot.mjs" "$OUT/desktop-gpu.png" "$PROBE" 0 0 ||
+        fail "the heatmap drawn from the GPU trace does not match the probe"
+    grep -q 'panicked' "$APPLOG" && fail "the app panicked (see $APPLOG)"
 fi
+echo "desktop: 1 passed, 0 failed"

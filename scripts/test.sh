@@ -82,8 +82,8 @@ stage "desktop test"
 cargo build --locked --release --bin glimpse
 bash scripts/desktop_test.sh
 
-stage "desktop test: glimpse --open LINK"
-GLIMPSE_OPEN='https://example.org/glimpse/#v=1&view=attention&model=reverse&src=abcdefgh&tgt=hgfedcba&kind=cross&layer=1&head=0' \
+stage "desktop test: glimpse --open LINK, then the GPU switch"
+GLIMPSE_CLICK_GPU=1 GLIMPSE_OPEN='https://example.org/glimpse/#v=1&view=attention&model=reverse&src=abcdefgh&tgt=hgfedcba&kind=cross&layer=1&head=0' \
     GLIMPSE_EXPECT='"model":"reverse","input":"abcdefgh","layer":1,"head":0' \
     OUT_DIR="$REPO_ROOT/web/out/desktop-link" bash scripts/desktop_test.sh
 

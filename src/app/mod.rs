@@ -860,6 +860,8 @@ impl GlimpseApp {
                 self.probe_written = probe::write_to_env_path();
             }
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        probe::write_side_files();
         #[cfg(target_arch = "wasm32")]
         let _ = self.probe_written;
     }

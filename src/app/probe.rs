@@ -114,6 +114,37 @@ pub fn write_to_env_path() -> bool {
         .is_ok()
 }
 
+/// Native: beside `$GLIMPSE_PROBE`, keep `.compute.json` (the compute path's status and last
+/// timing) and `.controls.json` (named controls' rectangles) up to date, so the desktop test can
+/// click the GPU switch in a real window and see what it did. Writes only what changed.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn write_side_files() {
+    static WRITTEN: Mutex<(String, String)> = Mutex::new((String::new(), String::new()));
+    let Ok(path) = std::env::var("GLIMPSE_PROBE") else {
+        return;
+    };
+    let (compute, controls) = (compute(), controls());
+    let Ok(mut guard) = WRITTEN.lock() else {
+        return;
+    };
+    let written = &mut *guard;
+    for (text, last, suffix) in [
+        (compute, &mut written.0, "compute.json"),
+        (controls, &mut written.1, "controls.json"),
+    ] {
+        if text.is_empty() || text == *last {
+            continue;
+        }
+        let (file, tmp) = (format!("{path}.{suffix}"), format!("{path}.{suffix}.tmp"));
+        if std::fs::write(&tmp, &text)
+            .and_then(|_| std::fs::rename(&tmp, &file))
+            .is_ok()
+        {
+            *last = text;
+        }
+    }
+}
+
 /// Panels whose content ran past their edge this frame (clipped), and scrolling views whose
 /// content is larger than the window (`NAME (scrolls)`): name → how far, [right, down] in points. Kept per context (the UI tests run
 /// several apps at once); the browser reads the last frame's through `overflow_json`.
