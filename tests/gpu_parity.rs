@@ -103,7 +103,14 @@ fn compare(a: &Value, b: &Value, key: &str, path: &str, worst: &mut Worst) -> Re
     }
 }
 
-fn check(gpu: &Gpu, model: &Model, input: &ModelInput, opts: &ForwardOptions, what: &str) -> Worst {
+/// Compares the two paths' traces; returns the worst differences and the GPU's trace.
+fn check(
+    gpu: &Gpu,
+    model: &Model,
+    input: &ModelInput,
+    opts: &ForwardOptions,
+    what: &str,
+) -> (Worst, Trace) {
     let cpu = model
         .forward(input, opts)
         .unwrap_or_else(|e| panic!("{what}: CPU: {e}"));
@@ -123,7 +130,27 @@ fn check(gpu: &Gpu, model: &Model, input: &ModelInput, opts: &ForwardOptions, wh
         "{what}: only {} values compared",
         worst.values
     );
-    worst
+    (worst, on_gpu)
+}
+
+impl Worst {
+    fn merge(&mut self, other: &Worst) {
+        self.weights_and_logits = self.weights_and_logits.max(other.weights_and_logits);
+        self.relative = self.relative.max(other.relative);
+        self.values += other.values;
+    }
+}
+
+/// A small causal decoder without positions (random weights).
+fn plain_decoder() -> Model {
+    let c = config(
+        Family::Decoder,
+        Positional::None,
+        NormPlacement::Pre,
+        4,
+        Scoring::ScaledDot,
+    );
+    Model::random(c, 3).expect("valid config")
 }
 
 fn ids(text: &str) -> Vec<u32> {
@@ -176,15 +203,14 @@ fn every_family_positional_scheme_and_scoring_matches_the_cpu() {
                 c.tie_embeddings = k % 4 == 0;
                 let model = Model::random(c, 11 + k as u64).expect("valid config");
                 let what = format!("{family:?} {positional:?} {scoring:?} {norm:?} kv={kv}");
-                let w = check(
+                let (w, _) = check(
                     &gpu,
                     &model,
                     &input_for(family),
                     &ForwardOptions::default(),
                     &what,
                 );
-                worst.weights_and_logits = worst.weights_and_logits.max(w.weights_and_logits);
-                worst.relative = worst.relative.max(w.relative);
+                worst.merge(&w);
                 n += 1;
             }
         }
@@ -257,7 +283,7 @@ fn every_shipped_model_matches_the_cpu_on_its_example() {
     for b in builtin::BUILTINS {
         let model = builtin::load(b.name).expect("shipped model loads");
         let input = model.prepare(b.example_source, b.example_target).input;
-        let w = check(&gpu, &model, &input, &ForwardOptions::default(), b.name);
+        let (w, _) = check(&gpu, &model, &input, &ForwardOptions::default(), b.name);
         eprintln!("{}: {w:?}", b.name);
     }
 }
@@ -265,14 +291,7 @@ fn every_shipped_model_matches_the_cpu_on_its_example() {
 #[test]
 fn a_fully_masked_row_is_zero_on_the_gpu_too() {
     let Some(gpu) = gpu() else { return };
-    let c = config(
-        Family::Decoder,
-        Positional::None,
-        NormPlacement::Pre,
-        4,
-        Scoring::ScaledDot,
-    );
-    let model = Model::random(c, 3).expect("valid config");
+    let model = plain_decoder();
     let input = input_for(Family::Decoder);
     let t = input.target.len();
     let mut mask = Array2::from_elem((t, t), true);
@@ -281,9 +300,7 @@ fn a_fully_masked_row_is_zero_on_the_gpu_too() {
         self_mask: MaskChoice::Custom(mask),
         ..Default::default()
     };
-    check(&gpu, &model, &input, &opts, "a row with no key");
-    let weights = GpuModel::upload(&gpu, &model);
-    let trace = gpu::forward_blocking(&gpu, &weights, &model, &input, &opts).unwrap();
+    let (_, trace) = check(&gpu, &model, &input, &opts, "a row with no key");
     let w = trace.decoder.as_ref().unwrap().blocks[0]
         .self_attn
         .inner
@@ -297,14 +314,7 @@ fn a_fully_masked_row_is_zero_on_the_gpu_too() {
 #[test]
 fn what_the_gpu_cannot_do_is_an_error_not_a_panic() {
     let Some(gpu) = gpu() else { return };
-    let c = config(
-        Family::Decoder,
-        Positional::None,
-        NormPlacement::Pre,
-        4,
-        Scoring::ScaledDot,
-    );
-    let model = Model::random(c, 3).expect("valid config");
+    let model = plain_decoder();
     let weights = GpuModel::upload(&gpu, &model);
     let input = input_for(Family::Decoder);
     // Bad input: the CPU path's own message.

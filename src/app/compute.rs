@@ -99,26 +99,6 @@ fn spawn(f: impl std::future::Future<Output = ()> + 'static) {
     wasm_bindgen_futures::spawn_local(f);
 }
 
-/// The largest difference between two traces' attention weights and output logits.
-pub fn max_difference(a: &Trace, b: &Trace) -> f32 {
-    let mut worst = a
-        .logits
-        .iter()
-        .zip(&b.logits)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0f32, f32::max);
-    for kind in a.attention_kinds() {
-        for layer in 0..a.layers(kind) {
-            if let (Some(x), Some(y)) = (a.weights(kind, layer), b.weights(kind, layer)) {
-                for (p, q) in x.iter().zip(y) {
-                    worst = worst.max((p - q).abs());
-                }
-            }
-        }
-    }
-    worst
-}
-
 impl Compute {
     /// Looks for a GPU in the background; `ctx` is asked to repaint when the answer is in.
     pub fn look_for_gpu(&mut self, ctx: &egui::Context) {
@@ -294,7 +274,7 @@ impl Compute {
         t.gpu_ms = Some(ms);
         match result {
             Ok(gpu) => {
-                t.max_difference = Some(max_difference(&cpu, &gpu));
+                t.max_difference = Some(cpu.largest_difference(&gpu));
                 t.used = Backend::Gpu;
                 gpu
             }

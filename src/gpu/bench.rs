@@ -58,12 +58,7 @@ pub async fn compare(gpu: &Gpu, case: &Case, runs: usize) -> Result<Comparison, 
     let weights = GpuModel::upload(gpu, &case.model);
     let cpu_trace = case.model.forward(&case.input, &opts)?;
     let gpu_trace = forward(gpu, &weights, &case.model, &case.input, &opts).await?;
-    let max_logit_error = cpu_trace
-        .logits
-        .iter()
-        .zip(&gpu_trace.logits)
-        .map(|(a, b)| (a - b).abs())
-        .fold(0.0, f32::max);
+    let max_logit_error = cpu_trace.logit_difference(&gpu_trace);
     drop((cpu_trace, gpu_trace));
     let cpu_ms = median_ms(runs, || async {
         case.model.forward(&case.input, &opts).map(drop)?;

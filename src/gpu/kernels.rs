@@ -14,10 +14,19 @@ pub(crate) struct Kernels {
     elementwise: wgpu::ComputePipeline,
 }
 
-fn pipeline(device: &wgpu::Device, name: &str, source: &str, entry: &str) -> wgpu::ComputePipeline {
+const COMMON: &str = include_str!("shaders/common.wgsl");
+const REDUCE: &str = include_str!("shaders/reduce.wgsl");
+
+/// Compiles `entry` of `parts` (the shared preludes, then the kernel) joined into one module.
+fn pipeline(
+    device: &wgpu::Device,
+    name: &str,
+    parts: &[&str],
+    entry: &str,
+) -> wgpu::ComputePipeline {
     let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
+        source: wgpu::ShaderSource::Wgsl(parts.join("\n").into()),
     });
     device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
         label: Some(name),
@@ -31,37 +40,21 @@ fn pipeline(device: &wgpu::Device, name: &str, source: &str, entry: &str) -> wgp
 
 impl Kernels {
     pub fn new(device: &wgpu::Device) -> Self {
+        let kernel = |name: &str, source: &str, entry: &str| {
+            pipeline(device, name, &[COMMON, source], entry)
+        };
+        let row_kernel =
+            |name: &str, source: &str| pipeline(device, name, &[COMMON, REDUCE, source], "main");
         let scores = include_str!("shaders/scores.wgsl");
         Kernels {
-            matmul: pipeline(
-                device,
-                "matmul",
-                include_str!("shaders/matmul.wgsl"),
-                "main",
-            ),
-            split: pipeline(device, "split", include_str!("shaders/heads.wgsl"), "split"),
-            merge: pipeline(device, "merge", include_str!("shaders/merge.wgsl"), "main"),
-            logits: pipeline(device, "logits", scores, "logits_of"),
-            additive: pipeline(
-                device,
-                "additive",
-                include_str!("shaders/additive.wgsl"),
-                "main",
-            ),
-            softmax: pipeline(
-                device,
-                "softmax",
-                include_str!("shaders/softmax.wgsl"),
-                "main",
-            ),
-            layer_norm: pipeline(
-                device,
-                "layer_norm",
-                include_str!("shaders/layer_norm.wgsl"),
-                "main",
-            ),
-            elementwise: pipeline(
-                device,
+            matmul: kernel("matmul", include_str!("shaders/matmul.wgsl"), "main"),
+            split: kernel("split", include_str!("shaders/heads.wgsl"), "split"),
+            merge: kernel("merge", include_str!("shaders/merge.wgsl"), "main"),
+            logits: kernel("logits", scores, "logits_of"),
+            additive: kernel("additive", include_str!("shaders/additive.wgsl"), "main"),
+            softmax: row_kernel("softmax", include_str!("shaders/softmax.wgsl")),
+            layer_norm: row_kernel("layer_norm", include_str!("shaders/layer_norm.wgsl")),
+            elementwise: kernel(
                 "elementwise",
                 include_str!("shaders/elementwise.wgsl"),
                 "main",
@@ -70,8 +63,8 @@ impl Kernels {
     }
 }
 
-/// How `matmul` reads its operands: `A[b][i][k] = a[a_off + (b / a_group)·a_bs + i·a_rs +
-/// k·a_cs]`, `B[b][k][j] = b[b_off + (b / b_group)·b_bs + k·b_ks + j·b_ns]`; C is dense
+/// How `matmul` reads its operands: `A[b][i][k] = a[(b / a_group)·a_bs + i·a_rs + k·a_cs]`,
+/// `B[b][k][j] = b[(b / b_group)·b_bs + k·b_ks + j·b_ns]`; C is dense
 /// `[batch, m, n]`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MatmulSpec {
@@ -152,10 +145,6 @@ fn grid(n: usize, per_group: usize) -> (u32, u32) {
     (x as u32, groups.div_ceil(x) as u32)
 }
 
-fn words(values: &[u32]) -> Vec<u8> {
-    values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
 fn u(x: usize) -> u32 {
     x as u32
 }
@@ -187,7 +176,7 @@ impl<'a> Recorder<'a> {
             .device
             .create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: None,
-                contents: &words(params),
+                contents: &super::tensor::words(params),
                 usage: wgpu::BufferUsages::UNIFORM,
             });
         let mut entries: Vec<wgpu::BindGroupEntry> = tensors

@@ -49,8 +49,7 @@ impl Tensor {
     }
 
     pub fn from_u32(device: &wgpu::Device, data: &[u32], shape: &[usize]) -> Tensor {
-        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
-        Self::from_bytes(device, bytes, shape)
+        Self::from_bytes(device, words(data), shape)
     }
 
     /// Any ndarray, in its logical (row-major) order.
@@ -76,6 +75,11 @@ impl Tensor {
             shape: shape.to_vec(),
         }
     }
+}
+
+/// Little-endian bytes of 32-bit words (tensor data, kernel parameters), as WGSL reads them.
+pub(crate) fn words(values: &[u32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 fn usage() -> wgpu::BufferUsages {

@@ -160,4 +160,34 @@ impl Trace {
     pub fn weights(&self, kind: AttentionKind, layer: usize) -> Option<&Array3<f32>> {
         self.attention(kind, layer).map(|a| &a.weights)
     }
+
+    /// The largest |difference| between this trace's output logits and `other`'s (the CPU
+    /// and GPU paths compare themselves with it).
+    pub fn logit_difference(&self, other: &Trace) -> f32 {
+        largest_gap(&self.logits, &other.logits)
+    }
+
+    /// The largest |difference| over the output logits and every attention weight.
+    pub fn largest_difference(&self, other: &Trace) -> f32 {
+        let mut worst = self.logit_difference(other);
+        for kind in self.attention_kinds() {
+            for layer in 0..self.layers(kind) {
+                if let (Some(a), Some(b)) = (self.weights(kind, layer), other.weights(kind, layer))
+                {
+                    worst = worst.max(largest_gap(a, b));
+                }
+            }
+        }
+        worst
+    }
+}
+
+fn largest_gap<'a>(
+    a: impl IntoIterator<Item = &'a f32>,
+    b: impl IntoIterator<Item = &'a f32>,
+) -> f32 {
+    a.into_iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0.0, f32::max)
 }

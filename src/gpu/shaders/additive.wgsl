@@ -19,7 +19,7 @@ fn stable_tanh(x: f32) -> f32 {
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let idx = gid.x + gid.y * nwg.x * 256u;
+    let idx = thread_index(gid, nwg);
     if (idx >= p.heads * p.tq * p.tk) {
         return;
     }

@@ -12,13 +12,9 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> dst: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-fn flat(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return gid.x + gid.y * nwg.x * 256u;
-}
-
 @compute @workgroup_size(256, 1, 1)
 fn split(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let idx = flat(gid, nwg);
+    let idx = thread_index(gid, nwg);
     if (idx >= p.n * p.rows * p.h) {
         return;
     }

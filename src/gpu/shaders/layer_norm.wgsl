@@ -13,29 +13,10 @@ struct Params {
 @group(0) @binding(5) var<storage, read_write> y: array<f32>;
 @group(0) @binding(6) var<uniform> p: Params;
 
-const WG: u32 = 64u;
-var<workgroup> partial: array<f32, 64>;
-var<workgroup> shared_value: f32;
-
-fn reduce_sum(v: f32, lane: u32) -> f32 {
-    partial[lane] = v;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s /= 2u) {
-        if (lane < s) {
-            partial[lane] += partial[lane + s];
-        }
-        workgroupBarrier();
-    }
-    if (lane == 0u) {
-        shared_value = partial[0];
-    }
-    return workgroupUniformLoad(&shared_value);
-}
-
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>) {
-    let row = wg.x + wg.y * nwg.x;
+    let row = group_index(wg, nwg);
     let live = row < p.rows;
     let base = row * p.d;
     let d = f32(p.d);

@@ -5,10 +5,10 @@
 // and 16×64 of B in workgroup memory per step along k.
 
 struct Params {
-    m: u32, n: u32, k: u32, a_off: u32,
+    m: u32, n: u32, k: u32, _pad0: u32,
     a_bs: u32, a_rs: u32, a_cs: u32, a_group: u32,
-    b_off: u32, b_bs: u32, b_ks: u32, b_ns: u32,
-    b_group: u32, has_bias: u32, _pad0: u32, _pad1: u32,
+    _pad1: u32, b_bs: u32, b_ks: u32, b_ns: u32,
+    b_group: u32, has_bias: u32, _pad2: u32, _pad3: u32,
 }
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;
@@ -27,8 +27,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_id) lid:
     let batch = wg.z;
     let row0 = wg.y * TILE;
     let col0 = wg.x * TILE;
-    let a_base = p.a_off + (batch / p.a_group) * p.a_bs;
-    let b_base = p.b_off + (batch / p.b_group) * p.b_bs;
+    let a_base = (batch / p.a_group) * p.a_bs;
+    let b_base = (batch / p.b_group) * p.b_bs;
     let t = lid.y * 16u + lid.x;
     // Rows lid.y + 16·i, columns lid.x + 16·j: four vec4 accumulators (no indexed arrays,
     // which some compilers keep in memory instead of registers).

@@ -10,7 +10,7 @@ struct Params {
 
 @compute @workgroup_size(256, 1, 1)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let idx = gid.x + gid.y * nwg.x * 256u;
+    let idx = thread_index(gid, nwg);
     if (idx >= p.n * p.rows * p.h) {
         return;
     }

@@ -22,13 +22,9 @@ struct Params {
 const BIAS_NONE: u32 = 0u;
 const BIAS_ALIBI: u32 = 1u;
 
-fn flat(gid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return gid.x + gid.y * nwg.x * 256u;
-}
-
 @compute @workgroup_size(256, 1, 1)
 fn logits_of(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
-    let idx = flat(gid, nwg);
+    let idx = thread_index(gid, nwg);
     if (idx >= p.heads * p.tq * p.tk) {
         return;
     }

@@ -10,15 +10,10 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> weights: array<f32>;
 @group(0) @binding(3) var<uniform> p: Params;
 
-const WG: u32 = 64u;
-var<workgroup> partial: array<f32, 64>;
-var<workgroup> shared_max: f32;
-var<workgroup> shared_sum: f32;
-
 @compute @workgroup_size(64, 1, 1)
 fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_id) lid: vec3<u32>) {
-    let row = wg.x + wg.y * nwg.x;
+    let row = group_index(wg, nwg);
     let live = row < p.rows;
     let i = row % p.tq;
     let base = row * p.tk;
@@ -32,18 +27,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
             }
         }
     }
-    partial[lid.x] = m;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s /= 2u) {
-        if (lid.x < s) {
-            partial[lid.x] = max(partial[lid.x], partial[lid.x + s]);
-        }
-        workgroupBarrier();
-    }
-    if (lid.x == 0u) {
-        shared_max = partial[0];
-    }
-    let row_max = workgroupUniformLoad(&shared_max);
+    let row_max = reduce_max(m, lid.x);
 
     var sum = 0.0;
     if (live) {
@@ -56,18 +40,7 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
             sum += e;
         }
     }
-    partial[lid.x] = sum;
-    workgroupBarrier();
-    for (var s = WG / 2u; s > 0u; s /= 2u) {
-        if (lid.x < s) {
-            partial[lid.x] += partial[lid.x + s];
-        }
-        workgroupBarrier();
-    }
-    if (lid.x == 0u) {
-        shared_sum = partial[0];
-    }
-    let total = workgroupUniformLoad(&shared_sum);
+    let total = reduce_sum(sum, lid.x);
     if (live && total > 0.0) {
         for (var j = lid.x; j < p.tk; j += WG) {
             weights[base + j] = weights[base + j] / total;
