@@ -4,11 +4,8 @@
 // export, which trains inside one call (no drawing in between), RUNS times after a warm-up.
 //   node web/bench_training.mjs            (after `trunk build --release`)
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, serveDist } from './harness.mjs';
+import { DIST, launchChromium, serveDist } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
 const STEPS = Number(process.env.STEPS ?? 400);
 const RUNS = Number(process.env.RUNS ?? 3);
 

@@ -15,15 +15,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, poll, serveDist, sleep } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, poll, serveDist, sleep } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const BIN = process.env.GLIMPSE_BIN
-  ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(repo, 'target'), 'release', 'glimpse');
+  ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO, 'target'), 'release', 'glimpse');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);

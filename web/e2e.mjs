@@ -12,14 +12,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { checkShot, distinctColours, readPng } from './check_shot.mjs';
-import { launchChromium, serveDist, watchPage } from './harness.mjs';
+import { DIST, OUT, launchChromium, serveDist, watchPage } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
 const DEVICE_SCALE_FACTOR = Number(process.env.DEVICE_SCALE_FACTOR ?? 1);

@@ -14,13 +14,8 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, poll, recorder, serveDist, watchPage } from './harness.mjs';
+import { DIST, OUT, launchChromium, poll, recorder, serveDist, watchPage } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const BENCH_TOKENS = Number(process.env.BENCH_TOKENS ?? 64);
 const BENCH_D_MODEL = Number(process.env.BENCH_D_MODEL ?? 64);
 const { record, finish } = recorder('gpu');

@@ -13,13 +13,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const APP_TIMEOUT_MS = Number(process.env.APP_TIMEOUT_MS ?? 60000);
 const MARKER = 'glimpse-offline-test-new-build';
 
@@ -120,7 +115,7 @@ async function main() {
     await context.setOffline(false);
     const index = path.join(site, 'index.html');
     fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('</head>', `<!-- ${MARKER} -->\n</head>`));
-    execFileSync('bash', [path.join(repo, 'scripts', 'pwa.sh'), site], { stdio: 'inherit' });
+    execFileSync('bash', [path.join(REPO, 'scripts', 'pwa.sh'), site], { stdio: 'inherit' });
     const version2 = swVersion(site);
     record('the new build has a new worker version', !!version2 && version2 !== version1, `${version1} -> ${version2}`);
     t0 = Date.now();

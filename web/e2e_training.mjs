@@ -5,13 +5,9 @@
 // screenshots before and after. Exit code non-zero on failure.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readPng, distinctColours } from './check_shot.mjs';
-import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+import { DIST, OUT, launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(here, '..', 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'));
 const TRAIN_TIMEOUT_MS = Number(process.env.TRAIN_TIMEOUT_MS ?? 180000);
 // A frame gap longer than this is a visible stutter.
 const MAX_GAP_MS = Number(process.env.MAX_GAP_MS ?? 500);

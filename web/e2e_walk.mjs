@@ -9,14 +9,11 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { distinctColours, readPng } from './check_shot.mjs';
-import { launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+import { DIST, OUT, launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..');
-const DIST = path.resolve(process.env.DIST_DIR ?? path.join(repo, 'dist'));
-const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, 'out'), 'walk');
+const WALK_OUT = path.join(OUT, 'walk');
+
 const { record, finish } = recorder('walk');
 
 const ROOMS = [
@@ -43,7 +40,7 @@ async function main() {
     const views = ready.split('\n');
     for (const room of ROOMS) {
       await page.setViewportSize(room.size);
-      const dir = path.join(OUT, room.name);
+      const dir = path.join(WALK_OUT, room.name);
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(dir, { recursive: true });
       const clipped = [];
@@ -76,8 +73,8 @@ async function main() {
   } finally {
     record('no console errors, page errors or panics', errors.length === 0,
       errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
-    fs.mkdirSync(OUT, { recursive: true });
-    fs.writeFileSync(path.join(OUT, 'console.log'), consoleLines.join('\n') + '\n');
+    fs.mkdirSync(WALK_OUT, { recursive: true });
+    fs.writeFileSync(path.join(WALK_OUT, 'console.log'), consoleLines.join('\n') + '\n');
     await context.close().catch(() => {});
     server.close();
     fs.rmSync(profile, { recursive: true, force: true });

@@ -4,6 +4,13 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+
+/** The repository, the web build the tests serve (DIST_DIR, default dist/) and where they write
+ * screenshots and reports (OUT_DIR, default web/out/). */
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = path.resolve(process.env.DIST_DIR ?? path.join(REPO, 'dist'));
+export const OUT = path.resolve(process.env.OUT_DIR ?? path.join(REPO, 'web', 'out'));
 
 // Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
 // refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
