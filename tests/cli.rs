@@ -185,6 +185,30 @@ fn pe_sinusoidal_and_rope_tables() {
     assert_eq!(v["encodings"].as_array().unwrap().len(), 2);
 }
 
+/// Without `--json`, `pe` prints tables a person reads, like every other subcommand.
+#[test]
+fn pe_without_json_prints_a_table() {
+    let out = glimpse(&[
+        "pe",
+        "--kind",
+        "sinusoidal",
+        "--dim",
+        "4",
+        "--positions",
+        "0,2",
+    ]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).is_err(),
+        "{text}"
+    );
+    assert!(text.contains("kind sinusoidal"), "{text}");
+    // sin(2·1) = 0.9093 and cos(2·1) = -0.4161 in the first band at position 2.
+    assert!(text.contains("pos 2      0.9093    -0.4161"), "{text}");
+    assert!(text.contains("wavelengths:"), "{text}");
+}
+
 #[test]
 fn bad_cli_input_fails_cleanly() {
     fails(

@@ -3,9 +3,10 @@
 
 mod common;
 
-use glimpse::model::attention::{full_mask, masked_softmax};
+use glimpse::model::attention::full_mask;
 use glimpse::model::config::{Family, NormPlacement, Positional, Scoring};
 use glimpse::model::position;
+use glimpse::model::softmax::masked_softmax;
 use glimpse::model::tokenizer::BOS;
 use glimpse::model::{ForwardOptions, Model, ModelInput};
 use ndarray::{Array1, Array2};

@@ -2,6 +2,7 @@
 //! the app exports); errors go to stderr with a non-zero exit.
 
 pub mod beam;
+mod pe_table;
 pub mod train;
 
 use crate::model::checkpoint;
@@ -620,7 +621,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             Ok(if json {
                 report.to_string()
             } else {
-                serde_json::to_string_pretty(&report).unwrap_or_default()
+                pe_table::pe_table(&report)
             })
         }
     }

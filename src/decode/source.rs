@@ -1,7 +1,7 @@
 //! Where next-token log-probabilities come from. A model source keeps a key/value cache per
 //! prefix (a child continues its parent's cache), or recomputes the whole prefix every time.
 
-use super::log_softmax;
+use crate::model::softmax::log_softmax;
 use crate::model::tokenizer::{BOS, EOS};
 use crate::model::transformer::DecodeState;
 use crate::model::{ForwardOptions, Model, ModelInput};

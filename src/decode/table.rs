@@ -140,7 +140,10 @@ impl Source for TableSource {
             }
             None => logits[EOS as usize] = 0.0,
         }
-        Ok(super::log_softmax(&logits, self.temperature))
+        Ok(crate::model::softmax::log_softmax(
+            &logits,
+            self.temperature,
+        ))
     }
 }
 

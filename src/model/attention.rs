@@ -1,11 +1,14 @@
-//! Attention: scoring functions, masks, the masked softmax, and multi-head attention with
+//! Attention: scoring functions, masks, one head (`one_head`: scores → scale → bias → mask →
+//! softmax → weighted sum) and multi-head attention built around it, with
 //! MHA / GQA / MQA and a key/value cache. Everything a view shows of attention is recorded
 //! here in an `AttentionTrace`; nothing outside `model/` computes attention.
 
 use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
+use super::error::{ModelError, Result};
 use super::layers::linear;
 use super::position;
+use super::softmax::masked_softmax;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
 use crate::util::nested;
 use ndarray::{s, Array1, Array2, Array3, ArrayView2, Axis};
@@ -50,50 +53,6 @@ pub enum MaskChoice {
     Prefix(usize),
     /// A user-drawn `[T, T]` matrix.
     Custom(Array2<bool>),
-}
-
-// ---------------------------------------------------------------------------------------------
-// Softmax
-
-/// Row-wise softmax over allowed entries only. Disallowed entries are exactly 0; a row with
-/// no allowed entry is all 0 (the query receives nothing), never NaN.
-pub fn masked_softmax(logits: ArrayView2<f32>, allowed: ArrayView2<bool>) -> Array2<f32> {
-    let mut out = Array2::zeros(logits.raw_dim());
-    for ((l, a), mut o) in logits
-        .rows()
-        .into_iter()
-        .zip(allowed.rows())
-        .zip(out.rows_mut())
-    {
-        let max = l
-            .iter()
-            .zip(a)
-            .filter(|(_, &ok)| ok)
-            .map(|(&x, _)| x)
-            .fold(f32::NEG_INFINITY, f32::max);
-        if max == f32::NEG_INFINITY {
-            continue;
-        }
-        let mut sum = 0.0f32;
-        for ((o, &x), &ok) in o.iter_mut().zip(l).zip(a) {
-            if ok {
-                *o = (x - max).exp();
-                sum += *o;
-            }
-        }
-        o /= sum;
-    }
-    out
-}
-
-/// Entropy of each row in bits: 0 for one-hot, log₂(n) for uniform over n keys.
-pub fn row_entropy_bits(weights: ArrayView2<f32>) -> Array1<f32> {
-    weights.map_axis(Axis(1), |row| {
-        -row.iter()
-            .filter(|&&p| p > 0.0)
-            .map(|&p| p * p.log2())
-            .sum::<f32>()
-    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,13 +184,23 @@ pub fn merge_heads(x: &Array3<f32>) -> Array2<f32> {
     Array2::from_shape_fn((t, n * h), |(r, c)| x[[c / h, r, c % h]])
 }
 
-fn append(cache: &mut Option<Array3<f32>>, new: Array3<f32>) -> Array3<f32> {
+/// Appends this call's keys (or values) to the cache along the time axis and returns all of
+/// them. A cache whose head count or width differs from the new rows belongs to another
+/// model or layer: that is an error, never a silently dropped cache.
+fn append(cache: &mut Option<Array3<f32>>, new: Array3<f32>) -> Result<Array3<f32>> {
     let all = match cache.take() {
-        Some(old) => ndarray::concatenate(Axis(1), &[old.view(), new.view()]).unwrap_or(new),
+        Some(old) => ndarray::concatenate(Axis(1), &[old.view(), new.view()]).map_err(|_| {
+            ModelError::Input(format!(
+                "the key/value cache holds {:?} (heads, positions, width) but this step \
+                 brings {:?}: it belongs to another model; start decoding again",
+                old.dim(),
+                new.dim()
+            ))
+        })?,
         None => new,
     };
     *cache = Some(all.clone());
-    all
+    Ok(all)
 }
 
 /// Where keys and values come from.
@@ -255,39 +224,93 @@ pub struct AttentionCall<'a> {
     pub dropout: Option<(Dropout, Site)>,
 }
 
-/// One multi-head attention layer. With a cache, self-attention appends this call's keys
-/// and values and attends over all of them; cross-attention computes the memory's keys and
-/// values once and reuses them.
-pub fn multi_head(
+/// Every intermediate of one head.
+pub struct HeadTrace {
+    pub scores: Array2<f32>,
+    pub scaled: Array2<f32>,
+    pub logits: Array2<f32>,
+    pub weights: Array2<f32>,
+    pub out: Array2<f32>,
+}
+
+/// One head of attention, the textbook way:
+///
+/// ```text
+/// S = score(Q, K)        QKᵀ for dot-product scoring
+/// E = S / divisor        √d_k · τ for scaled dot-product, τ otherwise
+/// L = E + B              B: a positional bias (ALiBi, relative), if any
+/// L = −∞ where masked
+/// A = softmax(L)         row by row
+/// O = A V                (A ⊙ dropout) V while training
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn one_head(
+    q: ArrayView2<f32>,
+    k: ArrayView2<f32>,
+    v: ArrayView2<f32>,
+    score: (&ScoreWeights, usize),
+    divisor: f32,
+    bias: Option<&Array2<f32>>,
+    allowed: ArrayView2<bool>,
+    dropout: Option<ArrayView2<f32>>,
+) -> HeadTrace {
+    let scores = raw_scores(q, k, score.0, score.1);
+    let scaled = &scores / divisor;
+    let mut logits = match bias {
+        Some(b) => &scaled + b,
+        None => scaled.clone(),
+    };
+    logits.zip_mut_with(&allowed, |x, &ok| {
+        if !ok {
+            *x = f32::NEG_INFINITY
+        }
+    });
+    let weights = masked_softmax(logits.view(), allowed);
+    let out = match dropout {
+        Some(m) => (&weights * &m).dot(&v),
+        None => weights.dot(&v),
+    };
+    HeadTrace {
+        scores,
+        scaled,
+        logits,
+        weights,
+        out,
+    }
+}
+
+/// Keys and values `[G, T_k, h]` of the key/value heads.
+type KeysValues = (Array3<f32>, Array3<f32>);
+
+/// This call's queries `[H, T_q, h]` and, where new ones are computed, keys and values
+/// `[G, T_k, h]`, with RoPE applied to queries and keys of self-attention.
+fn project(
     w: &AttentionWeights,
     shape: AttentionShape,
     x: ArrayView2<f32>,
-    source: KvSource,
-    call: AttentionCall,
-    cache: Option<&mut KvCache>,
-) -> AttentionTrace {
+    source: &KvSource,
+    q_pos: &[usize],
+    memory_cached: bool,
+) -> (Array3<f32>, Option<KeysValues>) {
     let AttentionShape {
         n_heads,
         n_kv_heads,
         d_head: h,
         ..
     } = shape;
-    let (q, k_new, v_new) = match (&w.projection, source) {
+    let (qh, kvh) = (n_heads * h, n_kv_heads * h);
+    match (&w.projection, source) {
         (Projection::Fused { w_qkv, b_qkv }, _) => {
             let qkv = linear(x, w_qkv, b_qkv);
-            let (qh, kvh) = (n_heads * h, n_kv_heads * h);
             let mut q = split_heads(qkv.slice(s![.., ..qh]), n_heads, h);
             let mut k = split_heads(qkv.slice(s![.., qh..qh + kvh]), n_kv_heads, h);
             let v = split_heads(qkv.slice(s![.., qh + kvh..]), n_kv_heads, h);
             if let Positional::Rope { base } = shape.positional {
-                for mut head in q.outer_iter_mut() {
-                    position::rope_rotate_in_place(head.view_mut(), call.q_pos, base);
-                }
-                for mut head in k.outer_iter_mut() {
-                    position::rope_rotate_in_place(head.view_mut(), call.q_pos, base);
+                for mut head in q.outer_iter_mut().chain(k.outer_iter_mut()) {
+                    position::rope_rotate_in_place(head.view_mut(), q_pos, base);
                 }
             }
-            (q, Some(k), Some(v))
+            (q, Some((k, v)))
         }
         (
             Projection::Cross {
@@ -299,101 +322,120 @@ pub fn multi_head(
             KvSource::Memory(memory),
         ) => {
             let q = split_heads(linear(x, w_q, b_q).view(), n_heads, h);
-            let cached = cache.as_ref().is_some_and(|c| !c.is_empty());
-            if cached {
-                (q, None, None)
-            } else {
-                let kv = linear(memory, w_kv, b_kv);
-                let kvh = n_kv_heads * h;
-                let k = split_heads(kv.slice(s![.., ..kvh]), n_kv_heads, h);
-                let v = split_heads(kv.slice(s![.., kvh..]), n_kv_heads, h);
-                (q, Some(k), Some(v))
+            if memory_cached {
+                return (q, None);
             }
+            let kv = linear(*memory, w_kv, b_kv);
+            let k = split_heads(kv.slice(s![.., ..kvh]), n_kv_heads, h);
+            let v = split_heads(kv.slice(s![.., kvh..]), n_kv_heads, h);
+            (q, Some((k, v)))
         }
         (Projection::Cross { .. }, KvSource::SelfRows) => {
             // A cross layer always receives memory; an empty memory means no keys at all.
             let empty = Array3::zeros((n_kv_heads, 0, h));
-            (split_heads(x, n_heads, h), Some(empty.clone()), Some(empty))
+            (split_heads(x, n_heads, h), Some((empty.clone(), empty)))
         }
-    };
-    let (k, v) = match cache {
-        Some(c) => {
-            let is_self = matches!(w.projection, Projection::Fused { .. });
-            match (k_new, v_new) {
-                (Some(kn), Some(vn)) if is_self || c.is_empty() => {
-                    (append(&mut c.k, kn), append(&mut c.v, vn))
-                }
-                _ => (
-                    c.k.clone()
-                        .unwrap_or_else(|| Array3::zeros((n_kv_heads, 0, h))),
-                    c.v.clone()
-                        .unwrap_or_else(|| Array3::zeros((n_kv_heads, 0, h))),
-                ),
-            }
+    }
+}
+
+/// The keys and values attended over: this call's own, or with a cache, everything cached so
+/// far (self-attention appends; cross-attention computes the memory's once and reuses them).
+fn keys_and_values(
+    new: Option<KeysValues>,
+    cache: Option<&mut KvCache>,
+    is_self: bool,
+    empty: (usize, usize),
+) -> Result<KeysValues> {
+    let nothing = || Array3::zeros((empty.0, 0, empty.1));
+    match (cache, new) {
+        (Some(c), Some((k, v))) if is_self || c.is_empty() => {
+            Ok((append(&mut c.k, k)?, append(&mut c.v, v)?))
         }
-        None => (
-            k_new.unwrap_or_else(|| Array3::zeros((n_kv_heads, 0, h))),
-            v_new.unwrap_or_else(|| Array3::zeros((n_kv_heads, 0, h))),
-        ),
-    };
+        (Some(c), _) => Ok((
+            c.k.clone().unwrap_or_else(nothing),
+            c.v.clone().unwrap_or_else(nothing),
+        )),
+        (None, Some(kv)) => Ok(kv),
+        (None, None) => Ok((nothing(), nothing())),
+    }
+}
+
+/// The positional bias `[T_q, T_k]` a head adds to its scaled scores, if its scheme has one.
+fn head_bias(
+    shape: AttentionShape,
+    w: &AttentionWeights,
+    head: usize,
+    slopes: &Array1<f32>,
+    call: &AttentionCall,
+) -> Option<Array2<f32>> {
+    match (shape.positional, &w.rel_bias) {
+        (Positional::Alibi, _) => Some(position::alibi_bias(slopes[head], call.q_pos, call.k_pos)),
+        (Positional::Relative { max_distance }, Some(table)) => Some(position::relative_bias(
+            table.row(head),
+            max_distance,
+            call.q_pos,
+            call.k_pos,
+        )),
+        _ => None,
+    }
+}
+
+/// One multi-head attention layer: project, (rotate,) attend with each head through
+/// [`one_head`] (query head `i` reads key/value head `⌊i / (H/G)⌋`), concatenate, apply `W_O`.
+/// The trace records each head's intermediates as they come back.
+pub fn multi_head(
+    w: &AttentionWeights,
+    shape: AttentionShape,
+    x: ArrayView2<f32>,
+    source: KvSource,
+    call: AttentionCall,
+    cache: Option<&mut KvCache>,
+) -> Result<AttentionTrace> {
+    let (n_heads, h) = (shape.n_heads, shape.d_head);
+    let is_self = matches!(w.projection, Projection::Fused { .. });
+    let memory_cached = !is_self && cache.as_ref().is_some_and(|c| !c.is_empty());
+    let (q, new_kv) = project(w, shape, x, &source, call.q_pos, memory_cached);
+    let (k, v) = keys_and_values(new_kv, cache, is_self, (shape.n_kv_heads, h))?;
 
     let (t_q, t_k) = (q.len_of(Axis(1)), k.len_of(Axis(1)));
-    let group = n_heads / n_kv_heads;
+    let group = n_heads / shape.n_kv_heads;
     let divisor = score_divisor(shape.scoring, h, call.temperature);
     let slopes = position::alibi_slopes(n_heads);
-    let mut scores = Array3::zeros((n_heads, t_q, t_k));
-    let mut scaled = Array3::zeros((n_heads, t_q, t_k));
-    let mut logits = Array3::zeros((n_heads, t_q, t_k));
-    let mut weights = Array3::zeros((n_heads, t_q, t_k));
-    let mut head_out = Array3::zeros((n_heads, t_q, h));
     let dropout = call
         .dropout
         .map(|(d, site)| d.mask(site, (n_heads, t_q, t_k)));
+    let blank = || Array3::zeros((n_heads, t_q, t_k));
+    let (mut scores, mut scaled, mut logits, mut weights) = (blank(), blank(), blank(), blank());
+    let mut head_out = Array3::zeros((n_heads, t_q, h));
     let mut bias_all = match shape.positional {
-        Positional::Alibi | Positional::Relative { .. } => Some(Array3::zeros((n_heads, t_q, t_k))),
+        Positional::Alibi | Positional::Relative { .. } => Some(blank()),
         _ => None,
     };
     for head in 0..n_heads {
         let g = head / group;
-        let (kh, vh) = (k.index_axis(Axis(0), g), v.index_axis(Axis(0), g));
-        let s_h = raw_scores(q.index_axis(Axis(0), head), kh, &w.score, head);
-        let e_h = &s_h / divisor;
-        let bias =
-            match (shape.positional, &w.rel_bias) {
-                (Positional::Alibi, _) => {
-                    Some(position::alibi_bias(slopes[head], call.q_pos, call.k_pos))
-                }
-                (Positional::Relative { max_distance }, Some(table)) => Some(
-                    position::relative_bias(table.row(head), max_distance, call.q_pos, call.k_pos),
-                ),
-                _ => None,
-            };
-        let mut l_h = match &bias {
-            Some(b) => &e_h + b,
-            None => e_h.clone(),
-        };
-        let a_h = masked_softmax(l_h.view(), call.allowed.view());
-        l_h.zip_mut_with(&call.allowed, |x, &ok| {
-            if !ok {
-                *x = f32::NEG_INFINITY
-            }
-        });
-        let mixed = match &dropout {
-            Some(m) => (&a_h * &m.index_axis(Axis(0), head)).dot(&vh),
-            None => a_h.dot(&vh),
-        };
-        head_out.index_axis_mut(Axis(0), head).assign(&mixed);
-        scores.index_axis_mut(Axis(0), head).assign(&s_h);
-        scaled.index_axis_mut(Axis(0), head).assign(&e_h);
-        logits.index_axis_mut(Axis(0), head).assign(&l_h);
-        weights.index_axis_mut(Axis(0), head).assign(&a_h);
+        let bias = head_bias(shape, w, head, &slopes, &call);
+        let t = one_head(
+            q.index_axis(Axis(0), head),
+            k.index_axis(Axis(0), g),
+            v.index_axis(Axis(0), g),
+            (&w.score, head),
+            divisor,
+            bias.as_ref(),
+            call.allowed.view(),
+            dropout.as_ref().map(|m| m.index_axis(Axis(0), head)),
+        );
+        scores.index_axis_mut(Axis(0), head).assign(&t.scores);
+        scaled.index_axis_mut(Axis(0), head).assign(&t.scaled);
+        logits.index_axis_mut(Axis(0), head).assign(&t.logits);
+        weights.index_axis_mut(Axis(0), head).assign(&t.weights);
+        head_out.index_axis_mut(Axis(0), head).assign(&t.out);
         if let (Some(all), Some(b)) = (bias_all.as_mut(), bias) {
             all.index_axis_mut(Axis(0), head).assign(&b);
         }
     }
     let concat = merge_heads(&head_out);
     let out = linear(concat.view(), &w.w_o, &w.b_o);
-    AttentionTrace {
+    Ok(AttentionTrace {
         query_tokens: call.query_tokens,
         key_tokens: call.key_tokens,
         q,
@@ -401,7 +443,7 @@ pub fn multi_head(
         v,
         scores,
         scaled,
-        bias: bias_all.take(),
+        bias: bias_all,
         mask: call.allowed,
         logits,
         weights,
@@ -409,37 +451,13 @@ pub fn multi_head(
         head_out,
         concat,
         out,
-    }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use ndarray::array;
-
-    #[test]
-    fn softmax_of_two_and_one() {
-        let a = masked_softmax(array![[2.0f32, 1.0]].view(), full_mask(1, 2).view());
-        let e = 1f32.exp();
-        assert!((a[[0, 0]] - e / (e + 1.0)).abs() < 1e-7);
-    }
-
-    #[test]
-    fn masked_entries_are_exactly_zero_and_empty_rows_are_zero() {
-        let logits = array![[1.0f32, 50.0, 3.0], [0.0, 0.0, 0.0]];
-        let allowed = array![[true, false, true], [false, false, false]];
-        let a = masked_softmax(logits.view(), allowed.view());
-        assert_eq!(a[[0, 1]], 0.0);
-        assert!((a.row(0).sum() - 1.0).abs() < 1e-6);
-        assert_eq!(a.row(1).to_vec(), vec![0.0, 0.0, 0.0]);
-        assert!(a.iter().all(|x| x.is_finite()));
-    }
-
-    #[test]
-    fn softmax_survives_huge_logits() {
-        let a = masked_softmax(array![[1e30f32, -1e30, 0.0]].view(), full_mask(1, 3).view());
-        assert_eq!(a.row(0).to_vec(), vec![1.0, 0.0, 0.0]);
-    }
 
     #[test]
     fn masks_have_their_shapes() {
@@ -457,13 +475,6 @@ mod tests {
         let mut f = full_mask(2, 3);
         block_keys(&mut f, &[false, true, false]);
         assert_eq!(f, array![[true, false, true], [true, false, true]]);
-    }
-
-    #[test]
-    fn entropy_in_bits() {
-        let e = row_entropy_bits(array![[1.0f32, 0.0, 0.0, 0.0], [0.25, 0.25, 0.25, 0.25]].view());
-        assert_eq!(e[0], 0.0);
-        assert!((e[1] - 2.0).abs() < 1e-6);
     }
 
     #[test]

@@ -116,7 +116,7 @@ impl Mean {
 /// The app opens a model on it, and the labs pick it to show a clear example.
 pub fn sharpest_head(weights: &Array3<f32>) -> usize {
     let negated = weights.outer_iter().map(|w| {
-        -crate::model::attention::row_entropy_bits(w)
+        -crate::model::softmax::row_entropy_bits(w)
             .mean()
             .unwrap_or(f32::INFINITY)
     });

@@ -297,8 +297,8 @@ impl Model {
         x: &Array2<f32>,
         ln: &LayerNormWeights,
         dropout: Option<(Dropout, Site)>,
-        f: impl FnOnce(ArrayView2<f32>) -> (T, Array2<f32>),
-    ) -> SublayerTrace<T> {
+        f: impl FnOnce(ArrayView2<f32>) -> Result<(T, Array2<f32>)>,
+    ) -> Result<SublayerTrace<T>> {
         let eps = self.config.ln_eps;
         let drop = |mut out: Array2<f32>| {
             let mask = dropout.map(|(d, site)| d.mask(site, out.raw_dim()));
@@ -310,26 +310,26 @@ impl Model {
         match self.config.norm {
             NormPlacement::Pre => {
                 let norm = layer_norm(x.view(), ln, eps);
-                let (inner, out) = f(norm.output.view());
+                let (inner, out) = f(norm.output.view())?;
                 let (out, dropout) = drop(out);
-                SublayerTrace {
+                Ok(SublayerTrace {
                     norm,
                     inner,
                     residual: x + &out,
                     dropout,
-                }
+                })
             }
             NormPlacement::Post => {
-                let (inner, out) = f(x.view());
+                let (inner, out) = f(x.view())?;
                 let (out, dropout) = drop(out);
                 let norm = layer_norm((x + &out).view(), ln, eps);
                 let residual = norm.output.clone();
-                SublayerTrace {
+                Ok(SublayerTrace {
                     norm,
                     inner,
                     residual,
                     dropout,
-                }
+                })
             }
         }
     }
@@ -342,7 +342,7 @@ impl Model {
         run: &StackRun,
         tokens: &[String],
         cache: Option<&mut LayerCache>,
-    ) -> BlockTrace {
+    ) -> Result<BlockTrace> {
         let (self_cache, cross_cache) = match cache {
             Some(c) => (Some(&mut c.self_kv), Some(&mut c.cross_kv)),
             None => (None, None),
@@ -363,10 +363,10 @@ impl Model {
                     dropout: run.site(layer, Slot::SelfWeights),
                 },
                 self_cache,
-            );
+            )?;
             let out = t.out.clone();
-            (t, out)
-        });
+            Ok((t, out))
+        })?;
         let mut stream = self_attn.residual.clone();
         let cross_attn = match (&b.cross, run.memory) {
             (Some((ln, w)), Some((memory, mem_tokens, mem_pad))) => {
@@ -389,10 +389,10 @@ impl Model {
                             dropout: run.site(layer, Slot::CrossWeights),
                         },
                         cross_cache,
-                    );
+                    )?;
                     let out = t.out.clone();
-                    (t, out)
-                });
+                    Ok((t, out))
+                })?;
                 stream = t.residual.clone();
                 Some(t)
             }
@@ -402,17 +402,17 @@ impl Model {
         let ffn = self.sublayer(&stream, &b.ln_ffn, run.site(layer, Slot::FfnOutput), |h| {
             let t = ffn(h, &b.ffn, act);
             let out = t.output.clone();
-            (t, out)
-        });
-        BlockTrace {
+            Ok((t, out))
+        })?;
+        Ok(BlockTrace {
             input: x,
             self_attn,
             cross_attn,
             ffn,
-        }
+        })
     }
 
-    fn stack(&self, stack: &StackWeights, mut run: StackRun) -> StackTrace {
+    fn stack(&self, stack: &StackWeights, mut run: StackRun) -> Result<StackTrace> {
         let tokens = self.tokenizer.tokens(run.ids);
         let (mut embed, positional) = self.embed(run.ids, &run.positions);
         let embed_dropout = run
@@ -426,7 +426,7 @@ impl Model {
         let mut caches = run.caches.take();
         for (l, b) in stack.blocks.iter().enumerate() {
             let cache = caches.as_deref_mut().and_then(|c| c.get_mut(l));
-            let t = self.block(l, b, x, &run, &tokens, cache);
+            let t = self.block(l, b, x, &run, &tokens, cache)?;
             x = t.output().clone();
             blocks.push(t);
         }
@@ -435,7 +435,7 @@ impl Model {
             .as_ref()
             .map(|ln| layer_norm(x.view(), ln, self.config.ln_eps));
         let output = final_norm.as_ref().map_or(x, |n| n.output.clone());
-        StackTrace {
+        Ok(StackTrace {
             tokens,
             ids: run.ids.to_vec(),
             embed,
@@ -444,7 +444,7 @@ impl Model {
             blocks,
             final_norm,
             output,
-        }
+        })
     }
 
     fn self_mask(
@@ -574,7 +574,7 @@ impl Model {
         memory: Option<(ArrayView2<f32>, &[String], &[bool])>,
         opts: &ForwardOptions,
         id: StackId,
-    ) -> StackTrace {
+    ) -> Result<StackTrace> {
         self.stack(
             stack,
             StackRun {
@@ -597,7 +597,7 @@ impl Model {
         let plan = self.plan(input, opts)?;
         let encoder = match (&self.weights.encoder, &plan.encoder) {
             (Some(stack), Some(p)) => {
-                Some(self.run_planned(stack, p, None, opts, StackId::Encoder))
+                Some(self.run_planned(stack, p, None, opts, StackId::Encoder)?)
             }
             _ => None,
         };
@@ -607,7 +607,7 @@ impl Model {
                     .as_ref()
                     .zip(plan.encoder.as_ref())
                     .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
-                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder))
+                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder)?)
             }
             _ => None,
         };
@@ -658,7 +658,7 @@ impl Model {
                 .as_ref()
                 .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
             let plan = self.encoder_plan(source, opts, false)?;
-            let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder);
+            let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder)?;
             (Some(e.output), e.tokens, plan.pads)
         } else {
             (None, vec![], vec![])
@@ -721,7 +721,7 @@ impl Model {
                 temperature: opts.temperature,
                 dropout: None,
             },
-        );
+        )?;
         let logits = self.logits(&trace.output).row(0).to_owned();
         Ok(StepOutput { logits, trace })
     }

@@ -7,6 +7,7 @@ use crate::model::attention::{merge_heads, score_divisor, split_heads, Attention
 use crate::model::config::{Activation, ModelConfig, NormPlacement, Positional};
 use crate::model::layers::{FfnTrace, FfnWeights, LayerNormWeights, NormTrace};
 use crate::model::position::{relative_index, rope_unrotate_in_place};
+use crate::model::softmax::softmax_backward;
 use crate::model::trace::{StackTrace, SublayerTrace};
 use crate::model::weights::{AttentionWeights, Projection, ScoreWeights, StackWeights, Weights};
 use crate::model::{Dropout, ForwardOptions, Model, ModelInput, Result};
@@ -334,9 +335,7 @@ fn attention_backward(
             }
             None => dv_g += &a.t().dot(&dho),
         }
-        // softmax: dℓ = A ⊙ (dA − Σ_j dA⊙A); masked cells have A = 0 and get nothing.
-        let row_dot = (&d_a * &a).sum_axis(Axis(1));
-        let d_logit = &a * &(&d_a - &row_dot.insert_axis(Axis(1)));
+        let d_logit = softmax_backward(a.view(), d_a.view());
         if let (Positional::Relative { max_distance }, Some(gr), false) =
             (cfg.positional, g.rel_bias.as_mut(), cross)
         {

@@ -1,5 +1,6 @@
 //! Cross-entropy with optional label smoothing, and its gradient with respect to the logits.
 
+use crate::model::softmax::log_sum_exp;
 use ndarray::{Array2, ArrayView2, Axis};
 
 /// Sum of token losses over positions with `mask` 1, the number of such positions, and
@@ -25,9 +26,7 @@ pub fn cross_entropy(
         let Some(&label) = labels.get(t) else {
             continue;
         };
-        let max = row.fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-        let log_sum =
-            (row.iter().map(|&x| ((x - max) as f64).exp()).sum::<f64>()).ln() + max as f64;
+        let log_sum = log_sum_exp(row.iter().map(|&x| x as f64));
         let uniform = smoothing as f64 / vocab as f64;
         let mut loss = 0.0f64;
         for (v, (&x, g)) in row.iter().zip(g.iter_mut()).enumerate() {

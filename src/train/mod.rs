@@ -1,5 +1,5 @@
-//! Training: the loss, the backward pass through every operation of the model, and (to come)
-//! the optimizer, schedules, tasks and a step-able trainer.
+//! Training: the loss, the backward pass through every operation of the model (each formula
+//! beside its forward's), the optimizer and schedules, the tasks, and a step-able trainer.
 
 pub mod backward;
 pub mod loss;

@@ -8,6 +8,7 @@ use crate::app::widgets::heatmap::Heatmap;
 use crate::model::attention::AttentionTrace;
 use crate::model::config::{NormPlacement, Positional, Scoring};
 use crate::model::position::rope_rotate_in_place;
+use crate::model::softmax::masked_softmax;
 use crate::model::trace::BlockTrace;
 use crate::model::weights::{AttentionWeights, Projection};
 use crate::model::{AttentionKind, Model, Trace};
@@ -229,12 +230,13 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
         // Other scorings have their own formula; show the model's raw scores.
         _ => attn.scores.index_axis(Axis(0), head).to_owned(),
     };
+    let (score_title, score_formula, score_explain) = score_step(cfg.scoring);
     steps.push(Step {
-        title: "QKᵀ",
-        formula: format!("S = QKᵀ: {t_q} × {t_k}"),
-        explain: "Each query's dot product with every key: how well they match.".into(),
+        title: score_title,
+        formula: format!("{score_formula}: {t_q} × {t_k}"),
+        explain: score_explain.into(),
         panels: vec![panel(
-            "S = QKᵀ",
+            score_formula,
             scores.clone(),
             &qt,
             kt.clone(),
@@ -244,15 +246,29 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     });
     let divisor = crate::model::attention::score_divisor(cfg.scoring, h, temperature);
     let scaled = scores.mapv(|x| x / divisor);
+    let scaled_by_root_dk = cfg.scoring == Scoring::ScaledDot;
     steps.push(Step {
-        title: "÷√d_k",
-        formula: if temperature == 1.0 {
-            format!("S / √d_k = S / √{h} = S / {divisor:.3}")
-        } else {
-            format!("S / (√d_k · τ) = S / (√{h} · {temperature:.2}) = S / {divisor:.3}")
+        title: scale_step_title(cfg.scoring),
+        formula: match (scaled_by_root_dk, temperature == 1.0) {
+            (true, true) => format!("S / √d_k = S / √{h} = S / {divisor:.3}"),
+            (true, false) => format!(
+                "S / (√d_k · τ) = S / (√{h} · {temperature:.2}) = S / {divisor:.3}"
+            ),
+            (false, _) => format!("S / τ = S / {divisor:.3}"),
         },
-        explain: "Dividing by √d_k keeps the scores' spread near 1 whatever the head width, so the softmax is not saturated.".into(),
-        panels: vec![panel("S / √d_k", scaled.clone(), &qt, kt.clone(), true, true)],
+        explain: if scaled_by_root_dk {
+            "Dividing by √d_k keeps the scores' spread near 1 whatever the head width, so the softmax is not saturated.".into()
+        } else {
+            "Additive and bilinear scores are not divided by √d_k: their learned weights set their own scale. Only the temperature τ divides them (τ = 1 leaves them unchanged).".into()
+        },
+        panels: vec![panel(
+            if scaled_by_root_dk { "S / √d_k" } else { "S / τ" },
+            scaled.clone(),
+            &qt,
+            kt.clone(),
+            true,
+            true,
+        )],
     });
     let bias = attn
         .bias
@@ -285,7 +301,14 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     let masked = attn.mask.iter().filter(|&&ok| !ok).count();
     steps.push(Step {
         title: "+ mask",
-        formula: "L = S/√d_k + bias, with −∞ where the mask forbids".into(),
+        formula: format!(
+            "L = {} + bias, with −∞ where the mask forbids",
+            if scaled_by_root_dk {
+                "S/√d_k"
+            } else {
+                "S/τ"
+            }
+        ),
         explain: format!(
             "{masked} of {} cells are masked ({}): after the softmax their weight is exactly 0.",
             t_q * t_k,
@@ -298,7 +321,7 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
         ),
         panels: mask_panels,
     });
-    let weights = softmax_rows(&logits);
+    let weights = masked_softmax(logits.view(), attn.mask.view());
     steps.push(Step {
         title: "softmax",
         formula: "A = softmax(L), row by row: aᵢⱼ = exp(Lᵢⱼ) / Σⱼ' exp(Lᵢⱼ')".into(),
@@ -363,28 +386,33 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     })
 }
 
-/// Row-wise softmax over finite entries; a row with none stays all zero.
-fn softmax_rows(logits: &Array2<f32>) -> Array2<f32> {
-    let mut out = Array2::zeros(logits.raw_dim());
-    for (l, mut o) in logits.rows().into_iter().zip(out.rows_mut()) {
-        let max = l
-            .iter()
-            .copied()
-            .filter(|x| x.is_finite())
-            .fold(f32::NEG_INFINITY, f32::max);
-        if max == f32::NEG_INFINITY {
-            continue;
-        }
-        let mut sum = 0.0;
-        for (o, &x) in o.iter_mut().zip(l) {
-            if x.is_finite() {
-                *o = (x - max).exp();
-                sum += *o;
-            }
-        }
-        o.mapv_inplace(|x| x / sum);
+/// The score step's title, formula and explanation for each way of scoring.
+fn score_step(scoring: Scoring) -> (&'static str, &'static str, &'static str) {
+    match scoring {
+        Scoring::ScaledDot => (
+            "QKᵀ",
+            "S = QKᵀ",
+            "Each query's dot product with every key: how well they match.",
+        ),
+        Scoring::Additive => (
+            "vᵀtanh(Wq+Uk)",
+            "S = vᵀ tanh(W q + U k)",
+            "Additive (Bahdanau) scoring: a small one-layer network rates each query–key pair.",
+        ),
+        Scoring::Bilinear => (
+            "QWKᵀ",
+            "S = Q W Kᵀ",
+            "Bilinear (Luong \"general\") scoring: a learned matrix W between query and key.",
+        ),
     }
-    out
+}
+
+/// The scaling step's title: only scaled dot-product divides by √d_k.
+fn scale_step_title(scoring: Scoring) -> &'static str {
+    match scoring {
+        Scoring::ScaledDot => "÷√d_k",
+        Scoring::Additive | Scoring::Bilinear => "÷τ",
+    }
 }
 
 /// "o₂ = 0.71·v₃ + 0.20·v₁ + …": the weighted sum behind one query's output, largest terms first.
@@ -591,11 +619,17 @@ mod tests {
                                 "V {ctx}"
                             );
                             assert!(
-                                max_diff(at("QKᵀ", 0), hv(&attn.scores, head).view()) < 1e-4,
+                                max_diff(
+                                    at(score_step(model.config.scoring).0, 0),
+                                    hv(&attn.scores, head).view()
+                                ) < 1e-4,
                                 "S {ctx}"
                             );
                             assert!(
-                                max_diff(at("÷√d_k", 0), hv(&attn.scaled, head).view()) < 1e-4,
+                                max_diff(
+                                    at(scale_step_title(model.config.scoring), 0),
+                                    hv(&attn.scaled, head).view()
+                                ) < 1e-4,
                                 "scaled {ctx}"
                             );
                             let masked = c
@@ -628,6 +662,41 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Additive and bilinear scores are divided by τ only: no step may speak of √d_k.
+    #[test]
+    fn only_scaled_dot_product_divides_by_root_dk() {
+        use crate::model::config::tests::small;
+        use crate::model::config::Family;
+        for scoring in [Scoring::Additive, Scoring::Bilinear] {
+            let mut cfg = small(Family::Decoder, Positional::None);
+            cfg.scoring = scoring;
+            let model = Model::random(cfg, 7).unwrap();
+            let prepared = model.prepare("", "abca");
+            let trace = model
+                .forward(&prepared.input, &ForwardOptions::default())
+                .unwrap();
+            let sel = Selection {
+                kind: AttentionKind::DecoderSelf,
+                layer: 0,
+                head: 0,
+            };
+            let c = build(&model, &trace, &sel, 1.0).unwrap();
+            for step in &c.steps {
+                assert!(!step.title.contains('√'), "{scoring:?}: {}", step.title);
+                assert!(!step.formula.contains('√'), "{scoring:?}: {}", step.formula);
+                assert!(
+                    !step.explain.contains("dot product"),
+                    "{scoring:?}: {}",
+                    step.explain
+                );
+            }
+            let scale = c.steps.iter().find(|s| s.title == "÷τ").unwrap();
+            let attn = trace.attention(sel.kind, 0).unwrap();
+            let scaled = attn.scaled.index_axis(Axis(0), 0);
+            assert!(max_diff(scale.panels[0].matrix.view(), scaled) < 1e-5);
         }
     }
 

@@ -2,9 +2,10 @@
 //! functions, the softmax temperature running from argmax to uniform, and why scaled
 //! dot-product attention divides by √d_k.
 //!
-//! The numbers come from pure functions (`scores`, `softmax`, `entropy_bits`, `dot_variance`)
-//! so tests check the mathematics without drawing anything.
+//! The numbers come from pure functions (`scores`, `dot_variance`, and the model's own softmax
+//! and entropy from `model::softmax`), so tests check the mathematics without drawing anything.
 
+use crate::model::softmax::{entropy_bits, softmax_with_temperature};
 use crate::util::argmax;
 use crate::util::rng::Rng;
 use egui::{Color32, RichText, Stroke};
@@ -136,55 +137,6 @@ pub fn scores(
     }
 }
 
-/// softmax(scores / τ), computed stably (the largest score is subtracted first, in f64).
-///
-/// As τ → 0 it becomes exactly one-hot at the argmax (shared equally between tied maxima):
-/// τ ≤ 0 is treated as that limit. NaN anywhere, or no score above −∞, gives NaN weights.
-pub fn softmax(scores: &[f32], temperature: f32) -> Vec<f32> {
-    let n = scores.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let max = scores.iter().fold(f32::NEG_INFINITY, |m, &s| m.max(s));
-    if temperature.is_nan() || scores.iter().any(|s| s.is_nan()) || max == f32::NEG_INFINITY {
-        return vec![f32::NAN; n];
-    }
-    if max == f32::INFINITY {
-        // Infinitely better keys take everything between them.
-        let k = scores.iter().filter(|&&s| s == f32::INFINITY).count() as f32;
-        return scores
-            .iter()
-            .map(|&s| if s == f32::INFINITY { 1.0 / k } else { 0.0 })
-            .collect();
-    }
-    // Clamped so the division never makes 0/0 (τ = 0) or x/∞ of an infinite difference.
-    let tau = (temperature as f64).clamp(f64::MIN_POSITIVE, f64::MAX);
-    let e: Vec<f64> = scores
-        .iter()
-        .map(|&s| ((s as f64 - max as f64) / tau).exp())
-        .collect();
-    // At least 1: the largest score contributes exp(0).
-    let sum: f64 = e.iter().sum();
-    e.iter().map(|x| (x / sum) as f32).collect()
-}
-
-/// Shannon entropy in bits, with 0·log 0 = 0: 0 for one-hot, log₂ n for uniform over n.
-pub fn entropy_bits(p: &[f32]) -> f32 {
-    if p.iter().any(|x| x.is_nan()) {
-        return f32::NAN;
-    }
-    let sum: f64 = p
-        .iter()
-        .filter(|&&x| x > 0.0)
-        .map(|&x| {
-            let x = x as f64;
-            x * x.log2()
-        })
-        .sum();
-    // 0.0 − sum, not −sum, so a one-hot distribution prints as 0.000 rather than −0.000.
-    (0.0 - sum) as f32
-}
-
 /// Sample variances of q·k and of q·k/√d_k over `samples` draws of q and k with i.i.d. N(0, 1)
 /// entries: var(q·k) = d_k in theory, the scaled one 1. Fewer than two samples give NaN.
 pub fn dot_variance(d_k: usize, samples: usize, seed: u64) -> (f32, f32) {
@@ -297,7 +249,7 @@ impl Column {
         let scores = scores(input.query, input.keys, kind, params);
         let ok = all_finite(&scores);
         let weights = if ok {
-            softmax(&scores, 1.0)
+            softmax_with_temperature(&scores, 1.0)
         } else {
             vec![f32::NAN; scores.len()]
         };
@@ -531,7 +483,7 @@ impl ScoringLab {
         }
         let t = scaled.len();
         let tau = self.temperature;
-        let p = softmax(scaled, tau);
+        let p = softmax_with_temperature(scaled, tau);
         let entropy = entropy_bits(&p);
         let max_bits = (t as f32).log2();
         ui.label(format!(
@@ -573,7 +525,7 @@ impl ScoringLab {
         let curve: PlotPoints = (0..ENTROPY_POINTS)
             .map(|i| {
                 let x = lo + (hi - lo) * i as f64 / (ENTROPY_POINTS - 1) as f64;
-                let h = entropy_bits(&softmax(scaled, 10f64.powf(x) as f32));
+                let h = entropy_bits(&softmax_with_temperature(scaled, 10f64.powf(x) as f32));
                 [x, h as f64]
             })
             .collect();
@@ -773,56 +725,6 @@ mod tests {
     }
 
     #[test]
-    fn softmax_sums_to_one() {
-        for tau in [0.05, 0.5, 1.0, 3.0, 20.0] {
-            let p = softmax(&[0.3, 2.0, -1.0, 1.5, 0.0], tau);
-            let sum: f32 = p.iter().sum();
-            assert!((sum - 1.0).abs() < 1e-6, "τ {tau}: sum {sum}");
-        }
-    }
-
-    #[test]
-    fn softmax_at_tiny_temperature_is_one_hot_at_the_argmax() {
-        let s = [0.3, 2.0, -1.0, 1.5];
-        assert_eq!(softmax(&s, 0.001), vec![0.0, 1.0, 0.0, 0.0]);
-        for tau in [1e-30, 0.0, -1.0] {
-            assert_eq!(softmax(&s, tau), vec![0.0, 1.0, 0.0, 0.0], "τ {tau}");
-        }
-        // Tied maxima share the weight.
-        assert_eq!(softmax(&[1.0, 3.0, 3.0], 1e-6), vec![0.0, 0.5, 0.5]);
-    }
-
-    #[test]
-    fn softmax_at_huge_temperature_is_uniform() {
-        let s = [0.3, 2.0, -1.0, 1.5, 0.0];
-        let p = softmax(&s, 1000.0);
-        let h = entropy_bits(&p);
-        assert!((h - 5f32.log2()).abs() < 1e-3, "entropy {h}");
-    }
-
-    #[test]
-    fn softmax_of_odd_input_never_panics() {
-        assert!(softmax(&[], 1.0).is_empty());
-        assert_eq!(softmax(&[4.0], 0.05), vec![1.0]);
-        assert!(softmax(&[1.0, f32::NAN], 1.0).iter().all(|p| p.is_nan()));
-        assert_eq!(
-            softmax(&[1.0, f32::NEG_INFINITY, 1.0], 1.0),
-            vec![0.5, 0.0, 0.5]
-        );
-        assert_eq!(softmax(&[f32::INFINITY, 1.0], 1.0), vec![1.0, 0.0]);
-        // Scores far apart: no overflow at a small τ.
-        assert_eq!(softmax(&[-3e38, 3e38], 0.05), vec![0.0, 1.0]);
-    }
-
-    #[test]
-    fn entropy_of_uniform_and_one_hot() {
-        assert!((entropy_bits(&[0.125; 8]) - 3.0).abs() < 1e-6);
-        assert_eq!(entropy_bits(&[0.0, 1.0, 0.0]), 0.0);
-        assert!(entropy_bits(&[0.0, 1.0, 0.0]).is_sign_positive());
-        assert!(entropy_bits(&[0.5, f32::NAN]).is_nan());
-    }
-
-    #[test]
     fn scaled_dot_is_dot_over_root_h() {
         let (q, k) = example_keys();
         let params = ScoreParams::random(3, 1);
@@ -955,12 +857,12 @@ mod tests {
         let (raw, scaled64) = dot_variance(64, SAMPLES, 1);
         let printed = format!("var(q·k) = {raw:.2} (≈ d_k)   var(q·k/√d_k) = {scaled64:.3}");
         assert!(h.query_all_by_label_contains(&printed).next().is_some());
-        let at_one = entropy_bits(&softmax(&scaled, 1.0));
+        let at_one = entropy_bits(&softmax_with_temperature(&scaled, 1.0));
         h.get_by_label_contains(&format!("entropy at τ = 1.00: {at_one:.3} bits"));
 
         h.state_mut().temperature = 0.05;
         h.run_steps(2);
-        let sharp = entropy_bits(&softmax(&scaled, 0.05));
+        let sharp = entropy_bits(&softmax_with_temperature(&scaled, 0.05));
         assert!(sharp < at_one);
         h.get_by_label_contains(&format!("entropy at τ = 0.05: {sharp:.3} bits"));
 

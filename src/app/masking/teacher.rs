@@ -10,6 +10,7 @@ use crate::decode::beam::greedy;
 use crate::decode::ModelSource;
 use crate::model::attention::{AttentionTrace, MaskChoice};
 use crate::model::builtin;
+use crate::model::softmax::log_sum_exp;
 use crate::model::tokenizer::{BOS, EOS};
 use crate::model::trace::{AttentionKind, Trace};
 use crate::model::transformer::{ForwardOptions, Model, ModelInput};
@@ -63,14 +64,7 @@ pub fn token_loss(logits: ArrayView1<f32>, label: usize) -> (f64, f64) {
     let Some(&x) = logits.get(label) else {
         return (f64::INFINITY, 0.0);
     };
-    let max = logits.fold(f32::NEG_INFINITY, |m, &v| m.max(v)) as f64;
-    let log_sum = logits
-        .iter()
-        .map(|&v| (v as f64 - max).exp())
-        .sum::<f64>()
-        .ln()
-        + max;
-    let log_p = x as f64 - log_sum;
+    let log_p = x as f64 - log_sum_exp(logits.iter().map(|&v| v as f64));
     (-log_p, log_p.exp())
 }
 
