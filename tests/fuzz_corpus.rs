@@ -146,6 +146,7 @@ mod seeds {
             tie_embeddings: false,
             causal: true,
             tokenizer,
+            extensions: Default::default(),
         }
     }
 

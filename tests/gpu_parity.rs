@@ -164,14 +164,17 @@ fn input_for(family: Family) -> ModelInput {
         Family::Encoder => ModelInput {
             source: ids("jihgfedcba"),
             target: vec![],
+            ..Default::default()
         },
         Family::Decoder => ModelInput {
             source: vec![],
             target,
+            ..Default::default()
         },
         Family::EncoderDecoder => ModelInput {
             source: ids("abcdefghij"),
             target,
+            ..Default::default()
         },
     }
 }

@@ -53,6 +53,7 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
         input: ModelInput {
             source: b.source,
             target: b.target,
+            ..Default::default()
         },
         labels: b.labels,
         loss_mask: b.loss_mask.iter().map(|&m| m == 1).collect(),
@@ -141,6 +142,7 @@ fn finite_difference_mismatches(
         input: ModelInput {
             source: vec![4, 6, 5, 9, 7],
             target: vec![1, 8, 4, 6],
+            ..Default::default()
         },
         labels: vec![8, 4, 6, 2, 5],
         loss_mask: vec![false, true, true, true, true],

@@ -73,6 +73,7 @@ fn check_case(dir: &Path) -> Result<(usize, f32), String> {
     let input = ModelInput {
         source: inputs.source,
         target: inputs.target,
+        ..Default::default()
     };
     let trace = model
         .forward(&input, &ForwardOptions::default())

@@ -93,7 +93,7 @@ proptest! {
         let model = Model::random(config(Family::EncoderDecoder, pos, n, kv, sc), seed).unwrap();
         let mut target = vec![BOS];
         target.extend(tgt);
-        let trace = model.forward(&ModelInput { source: src, target }, &ForwardOptions::default()).unwrap();
+        let trace = model.forward(&ModelInput { source: src, target, ..Default::default() }, &ForwardOptions::default()).unwrap();
         for kind in trace.attention_kinds() {
             for layer in 0..trace.layers(kind) {
                 let a = trace.attention(kind, layer).unwrap();
@@ -131,7 +131,7 @@ proptest! {
             perm.swap(i, rng.below(i + 1));
         }
         let permuted: Vec<u32> = perm.iter().map(|&i| src[i]).collect();
-        let run = |ids: Vec<u32>| model.forward(&ModelInput { source: ids, target: vec![] }, &ForwardOptions::default()).unwrap();
+        let run = |ids: Vec<u32>| model.forward(&ModelInput { source: ids, target: vec![], ..Default::default() }, &ForwardOptions::default()).unwrap();
         let a = run(src.clone());
         let b = run(permuted);
         let a_perm = a.logits.select(ndarray::Axis(0), &perm);
@@ -148,7 +148,7 @@ proptest! {
         let mut rev = src.clone();
         rev.reverse();
         let perm: Vec<usize> = (0..src.len()).rev().collect();
-        let run = |ids: Vec<u32>| model.forward(&ModelInput { source: ids, target: vec![] }, &ForwardOptions::default()).unwrap();
+        let run = |ids: Vec<u32>| model.forward(&ModelInput { source: ids, target: vec![], ..Default::default() }, &ForwardOptions::default()).unwrap();
         let a = run(src).logits.select(ndarray::Axis(0), &perm);
         prop_assert!(max_abs_diff(&a, &run(rev).logits) > 1e-3);
     }
@@ -193,7 +193,7 @@ proptest! {
         let mut target = vec![BOS];
         target.extend(tgt);
         let source = if family == Family::EncoderDecoder { src } else { vec![] };
-        let full = model.forward(&ModelInput { source: source.clone(), target: target.clone() }, &opts).unwrap();
+        let full = model.forward(&ModelInput { source: source.clone(), target: target.clone(), ..Default::default() }, &opts).unwrap();
         let mut state = model.start_decoding(&source, &opts).unwrap();
         for (t, &id) in target.iter().enumerate() {
             let step = model.decode_step(&mut state, id, &opts).unwrap();
@@ -210,10 +210,10 @@ proptest! {
     ) {
         let model = Model::random(config(Family::Encoder, pos, n, 2, Scoring::ScaledDot), seed).unwrap();
         let opts = ForwardOptions::default();
-        let short = model.forward(&ModelInput { source: src.clone(), target: vec![] }, &opts).unwrap();
+        let short = model.forward(&ModelInput { source: src.clone(), target: vec![], ..Default::default() }, &opts).unwrap();
         let mut padded = src.clone();
         padded.extend(std::iter::repeat_n(0, extra));
-        let long = model.forward(&ModelInput { source: padded, target: vec![] }, &opts).unwrap();
+        let long = model.forward(&ModelInput { source: padded, target: vec![], ..Default::default() }, &opts).unwrap();
         let real = long.logits.slice(ndarray::s![..src.len(), ..]).to_owned();
         prop_assert!(max_abs_diff(&real, &short.logits) < 1e-4);
     }
@@ -248,6 +248,7 @@ fn a_fully_masked_row_gives_zeros_not_nan() {
             &ModelInput {
                 source: vec![],
                 target: vec![BOS, 4, 5],
+                ..Default::default()
             },
             &opts,
         )

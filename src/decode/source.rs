@@ -138,6 +138,7 @@ impl ModelSource {
         let input = ModelInput {
             source: self.source.clone(),
             target: prefix.to_vec(),
+            ..Default::default()
         };
         let trace = self
             .model

@@ -34,6 +34,17 @@ pub async fn forward(
         )));
     }
     let plan = model.plan(input, opts)?;
+    let cfg = &model.config;
+    let textbook_activation = matches!(cfg.activation, Activation::Relu | Activation::Gelu);
+    if !cfg.extensions.is_textbook() || !textbook_activation {
+        return Err(GpuError::Unsupported(format!(
+            "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU); this \
+             model's {} and {:?} run on the CPU",
+            cfg.name,
+            cfg.extensions.summary(),
+            cfg.activation
+        )));
+    }
     if opts.dropout.is_some_and(|d| d.active()) {
         return Err(GpuError::Unsupported(
             "dropout (used in training) runs on the CPU".into(),
@@ -145,7 +156,8 @@ impl Encode<'_> {
         plan: &StackPlan,
         memory: Option<(&Tensor, &StackPlan)>,
     ) -> Result<(PendingStack, Tensor), GpuError> {
-        let (embed, positional) = self.model.embed(&plan.ids, &plan.positions);
+        let embedded = self.model.embed(&plan.ids, &plan.types, &plan.positions);
+        let (embed, positional) = (embedded.x, embedded.positional);
         let mut x = Tensor::from_array(self.rec.device, &embed);
         let embed_slot = self.reads.add(&x);
         let mut blocks = Vec::with_capacity(w.blocks.len());
@@ -271,7 +283,8 @@ impl Encode<'_> {
         let pre = self.rec.linear(x, &w1.w, &w1.b);
         let op = match act {
             Activation::Relu => Pointwise::Relu,
-            Activation::Gelu => Pointwise::Gelu,
+            // `forward` refuses the other activations before anything runs.
+            _ => Pointwise::Gelu,
         };
         let hidden = self.rec.pointwise(op, &pre, None);
         let output = self.rec.linear(&hidden, &w2.w, &w2.b);
@@ -297,6 +310,7 @@ impl Encode<'_> {
             d_head: h,
             scoring,
             positional,
+            ..
         } = shape;
         let device = self.rec.device;
         let turns = match positional {
@@ -471,6 +485,7 @@ impl PendingFfn {
     fn finish(self, v: &Values) -> FfnTrace {
         FfnTrace {
             pre_activation: v.a2(self.pre_activation),
+            up: None,
             hidden: v.a2(self.hidden),
             output: v.a2(self.output),
         }
@@ -518,6 +533,8 @@ impl PendingStack {
             embed: v.a2(self.embed),
             embed_dropout: None,
             positional: self.positional,
+            token_types: None,
+            embed_norm: None,
             blocks: self
                 .blocks
                 .into_iter()

@@ -7,7 +7,7 @@ use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
 use super::error::{ModelError, Result};
 use super::layers::linear;
-use super::position;
+use super::position::{self, Rope};
 use super::softmax::masked_softmax;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
 use crate::util::nested;
@@ -154,6 +154,8 @@ pub struct AttentionShape {
     pub scoring: Scoring,
     /// Positional scheme acting inside this layer (self-attention only; `None` for cross).
     pub positional: Positional,
+    /// How RoPE turns queries and keys, when the scheme is RoPE (self-attention only).
+    pub rope: Option<Rope>,
 }
 
 /// Keys and values kept between decoding steps.
@@ -305,9 +307,9 @@ fn project(
             let mut q = split_heads(qkv.slice(s![.., ..qh]), n_heads, h);
             let mut k = split_heads(qkv.slice(s![.., qh..qh + kvh]), n_kv_heads, h);
             let v = split_heads(qkv.slice(s![.., qh + kvh..]), n_kv_heads, h);
-            if let Positional::Rope { base } = shape.positional {
+            if let Some(rope) = &shape.rope {
                 for mut head in q.outer_iter_mut().chain(k.outer_iter_mut()) {
-                    position::rope_rotate_in_place(head.view_mut(), q_pos, base);
+                    rope.rotate_in_place(head.view_mut(), q_pos);
                 }
             }
             (q, Some((k, v)))

@@ -71,6 +71,7 @@ pub fn sized(d_model: usize, layers: usize, heads: usize, tokens: usize) -> Resu
         input: ModelInput {
             source: Vec::new(),
             target,
+            ..Default::default()
         },
         flops: Some(flops),
     })

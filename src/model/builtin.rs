@@ -211,6 +211,7 @@ fn config(
         tie_embeddings: false,
         causal: true,
         tokenizer: tokens,
+        extensions: Default::default(),
     }
 }
 

@@ -37,7 +37,137 @@ impl Family {
 #[serde(rename_all = "snake_case")]
 pub enum Activation {
     Relu,
+    /// Exact GELU, `z·Φ(z)` (BERT's "gelu").
     Gelu,
+    /// GELU's tanh approximation (GPT-2's "gelu_new").
+    GeluTanh,
+    /// SiLU (swish), `z·σ(z)`: the gate of Llama's SwiGLU.
+    Silu,
+}
+
+/// Which normalisation a block uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormKind {
+    /// `(x − μ)/√(σ² + ε)·γ + β`.
+    #[default]
+    LayerNorm,
+    /// `x/√(mean(x²) + ε)·γ`: no centring, no β (Llama).
+    RmsNorm,
+}
+
+/// Which dimensions RoPE turns together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RopePairing {
+    /// Adjacent pairs (2i, 2i+1): the RoFormer paper, Meta's and GGUF's layout.
+    #[default]
+    Interleaved,
+    /// Dimension p with p + d_head/2 ("rotate half"): Hugging Face's Llama layout.
+    Half,
+}
+
+/// Llama-3-style stretching of RoPE's slow frequencies for long contexts.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RopeScaling {
+    /// Every frequency divided by `factor`.
+    Linear { factor: f32 },
+    /// Wavelengths longer than `original_max / low_freq_factor` are divided by `factor`, those
+    /// shorter than `original_max / high_freq_factor` kept, the ones between blended.
+    Llama3 {
+        factor: f32,
+        low_freq_factor: f32,
+        high_freq_factor: f32,
+        original_max: f32,
+    },
+}
+
+/// What the model computes after its last block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutputHead {
+    /// Next-token logits `h·W_vocabᵀ + b` (tied to the embedding or not).
+    #[default]
+    Lm,
+    /// BERT's masked-LM head: `LN(act(h·Wᵀ + b))·W_embᵀ + bias`.
+    MaskedLm,
+    /// None: the encoder's outputs are the result (a sentence encoder).
+    None,
+}
+
+/// What real checkpoints add to the textbook block. Every default is the textbook's, so a
+/// Glimpse model file that does not mention these reads exactly as before.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Extensions {
+    #[serde(skip_serializing_if = "is_default")]
+    pub norm_kind: NormKind,
+    /// A LayerNorm over the embedding sum before the first block (BERT).
+    #[serde(skip_serializing_if = "is_default")]
+    pub embed_norm: bool,
+    /// Number of token types (segments) with their own embedding row (BERT: 2); 0 = none.
+    #[serde(skip_serializing_if = "is_default")]
+    pub token_types: usize,
+    /// Gated feed-forward: `W₂(act(W_g x) ⊙ W₁ x)` (SwiGLU with SiLU).
+    #[serde(skip_serializing_if = "is_default")]
+    pub gated_ffn: bool,
+    /// Head width when it is not `d_model / n_heads`.
+    #[serde(skip_serializing_if = "is_default")]
+    pub head_dim: Option<usize>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub rope_pairing: RopePairing,
+    #[serde(skip_serializing_if = "is_default")]
+    pub rope_scaling: Option<RopeScaling>,
+    #[serde(skip_serializing_if = "is_default")]
+    pub output: OutputHead,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+impl Extensions {
+    /// The textbook block of the course notes (what training and the GPU path implement).
+    pub fn is_textbook(&self) -> bool {
+        *self == Extensions::default()
+    }
+
+    /// What differs from the textbook block, in words ("RMSNorm, gated FFN, …").
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        if self.norm_kind == NormKind::RmsNorm {
+            parts.push("RMSNorm".to_string());
+        }
+        if self.embed_norm {
+            parts.push("embedding LayerNorm".into());
+        }
+        if self.token_types > 0 {
+            parts.push(format!("{} token types", self.token_types));
+        }
+        if self.gated_ffn {
+            parts.push("gated FFN".into());
+        }
+        if let Some(h) = self.head_dim {
+            parts.push(format!("head_dim {h}"));
+        }
+        if self.rope_pairing == RopePairing::Half {
+            parts.push("rotate-half RoPE".into());
+        }
+        if self.rope_scaling.is_some() {
+            parts.push("RoPE scaling".into());
+        }
+        match self.output {
+            OutputHead::Lm => {}
+            OutputHead::MaskedLm => parts.push("masked-LM head".into()),
+            OutputHead::None => parts.push("no output head".into()),
+        }
+        if parts.is_empty() {
+            "textbook block".into()
+        } else {
+            parts.join(", ")
+        }
+    }
 }
 
 /// Where LayerNorm sits in a block.
@@ -135,6 +265,9 @@ pub struct ModelConfig {
     #[serde(default = "causal_default", skip_serializing_if = "is_causal")]
     pub causal: bool,
     pub tokenizer: TokenizerSpec,
+    /// RMSNorm, gated FFN, rotate-half RoPE and the rest of what real checkpoints use.
+    #[serde(default, skip_serializing_if = "Extensions::is_textbook")]
+    pub extensions: Extensions,
 }
 
 fn causal_default() -> bool {
@@ -150,7 +283,9 @@ pub const FORMAT_VERSION: u32 = 1;
 
 impl ModelConfig {
     pub fn d_head(&self) -> usize {
-        self.d_model / self.n_heads.max(1)
+        self.extensions
+            .head_dim
+            .unwrap_or(self.d_model / self.n_heads.max(1))
     }
 
     pub fn vocab_size(&self) -> usize {
@@ -203,7 +338,13 @@ impl ModelConfig {
                 ));
             }
         }
-        if !self.d_model.is_multiple_of(self.n_heads) {
+        if let Some(h) = self.extensions.head_dim {
+            if h == 0 || h > MAX_D_MODEL {
+                return bad(format!(
+                    "`head_dim` is {h}; it must be between 1 and {MAX_D_MODEL}"
+                ));
+            }
+        } else if !self.d_model.is_multiple_of(self.n_heads) {
             return bad(format!(
                 "d_model {} is not divisible by n_heads {}",
                 self.d_model, self.n_heads
@@ -245,12 +386,53 @@ impl ModelConfig {
             }
             _ => {}
         }
+        self.validate_extensions()?;
         self.tokenizer.validate()?;
         if self.vocab_size() > MAX_VOCAB {
             return bad(format!(
                 "vocabulary has {} tokens, more than {MAX_VOCAB}",
                 self.vocab_size()
             ));
+        }
+        Ok(())
+    }
+
+    fn validate_extensions(&self) -> Result<()> {
+        let bad = |m: String| Err(ModelError::Config(m));
+        let x = &self.extensions;
+        if x.token_types > MAX_VOCAB {
+            return bad(format!(
+                "token_types {} is more than {MAX_VOCAB}",
+                x.token_types
+            ));
+        }
+        match x.rope_scaling {
+            Some(RopeScaling::Linear { factor }) if !(factor >= 1.0 && factor.is_finite()) => {
+                return bad(format!("RoPE scaling factor must be ≥ 1, got {factor}"));
+            }
+            Some(RopeScaling::Llama3 {
+                factor,
+                low_freq_factor: lo,
+                high_freq_factor: hi,
+                original_max,
+            }) if !(factor >= 1.0
+                && factor.is_finite()
+                && lo > 0.0
+                && hi > lo
+                && hi.is_finite()
+                && original_max >= 1.0
+                && original_max.is_finite()) =>
+            {
+                return bad(format!(
+                    "llama3 RoPE scaling needs factor ≥ 1, 0 < low_freq_factor < \
+                     high_freq_factor and original_max_position_embeddings ≥ 1 (got {factor}, \
+                     {lo}, {hi}, {original_max})"
+                ));
+            }
+            _ => {}
+        }
+        if x.output == OutputHead::MaskedLm && self.family != Family::Encoder {
+            return bad("a masked-LM head belongs on an encoder-only model".into());
         }
         Ok(())
     }
@@ -282,6 +464,7 @@ pub(crate) mod tests {
             tie_embeddings: false,
             causal: true,
             tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, "abcdefgh".chars()),
+            extensions: Extensions::default(),
         }
     }
 
@@ -289,6 +472,30 @@ pub(crate) mod tests {
     fn round_trips_through_json() {
         let c = small(Family::EncoderDecoder, Positional::Rope { base: 500.0 });
         assert_eq!(ModelConfig::from_json(&c.to_json()).unwrap(), c);
+    }
+
+    #[test]
+    fn extensions_round_trip_and_textbook_files_stay_as_they_were() {
+        let c = small(Family::Decoder, Positional::Rope { base: 500.0 });
+        assert!(!c.to_json().contains("extensions"));
+        let mut c = c;
+        c.extensions = Extensions {
+            norm_kind: NormKind::RmsNorm,
+            gated_ffn: true,
+            head_dim: Some(6),
+            rope_pairing: RopePairing::Half,
+            rope_scaling: Some(RopeScaling::Llama3 {
+                factor: 8.0,
+                low_freq_factor: 1.0,
+                high_freq_factor: 4.0,
+                original_max: 64.0,
+            }),
+            ..Extensions::default()
+        };
+        assert_eq!(c.d_head(), 6);
+        assert_eq!(ModelConfig::from_json(&c.to_json()).unwrap(), c);
+        c.extensions.rope_scaling = Some(RopeScaling::Linear { factor: 0.5 });
+        assert!(c.validate().unwrap_err().to_string().contains("≥ 1"));
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! The non-attention layers: linear maps, LayerNorm, the position-wise FFN.
+//! The non-attention layers: linear maps, LayerNorm and RMSNorm, the position-wise FFN (plain
+//! or gated) and its activations.
 
-use super::config::Activation;
+use super::config::{Activation, NormKind};
 use crate::util::nested;
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 use serde::Serialize;
@@ -18,19 +19,28 @@ pub struct LayerNormWeights {
     pub beta: Array1<f32>,
 }
 
-/// LayerNorm of every row, with the statistics a student can inspect.
+/// A normalisation of every row, with the statistics a student can inspect.
 #[derive(Debug, Clone, Serialize)]
 pub struct NormTrace {
-    /// Mean of each input row.
+    /// Mean of each input row (LayerNorm); 0 for RMSNorm, which does not centre.
     #[serde(serialize_with = "nested::ser")]
     pub mean: Array1<f32>,
-    /// Biased variance of each input row.
+    /// Biased variance of each input row (LayerNorm); the mean square mean(x²) for RMSNorm.
     #[serde(serialize_with = "nested::ser")]
     pub var: Array1<f32>,
     #[serde(serialize_with = "nested::ser")]
     pub output: Array2<f32>,
 }
 
+/// LayerNorm or RMSNorm, as the model's config says.
+pub fn norm(kind: NormKind, x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTrace {
+    match kind {
+        NormKind::LayerNorm => layer_norm(x, w, eps),
+        NormKind::RmsNorm => rms_norm(x, w, eps),
+    }
+}
+
+/// LayerNorm: `(x − μ) / √(σ² + ε) · γ + β` per row, σ² the biased variance.
 pub fn layer_norm(x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTrace {
     let d = x.ncols() as f32;
     let mean = x.sum_axis(Axis(1)) / d;
@@ -43,20 +53,42 @@ pub fn layer_norm(x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTra
     NormTrace { mean, var, output }
 }
 
+/// RMSNorm: `x / √(mean(x²) + ε) · γ` per row: no centring and no β (β stays 0).
+pub fn rms_norm(x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTrace {
+    let d = x.ncols() as f32;
+    let mean_square = x.mapv(|v| v * v).sum_axis(Axis(1)) / d;
+    let inv_rms = mean_square.mapv(|m| 1.0 / (m + eps).sqrt());
+    let mut output = &x * &inv_rms.view().insert_axis(Axis(1));
+    output *= &w.gamma;
+    NormTrace {
+        mean: Array1::zeros(x.nrows()),
+        var: mean_square,
+        output,
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct FfnWeights {
     pub w1: Array2<f32>,
     pub b1: Array1<f32>,
     pub w2: Array2<f32>,
     pub b2: Array1<f32>,
+    /// Gated FFN only (`[d_ff, d]`, `[d_ff]`): the branch the activation acts on.
+    pub gate: Option<(Array2<f32>, Array1<f32>)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct FfnTrace {
-    /// `x W₁ᵀ + b₁`, before the non-linearity.
+    /// What the non-linearity acts on: `x W₁ᵀ + b₁`, or in a gated FFN the gate `x W_gᵀ + b_g`.
     #[serde(serialize_with = "nested::ser")]
     pub pre_activation: Array2<f32>,
-    /// After the non-linearity.
+    /// Gated FFN only: the linear branch `x W₁ᵀ + b₁` ("up") that the gate multiplies.
+    #[serde(
+        serialize_with = "nested::ser_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub up: Option<Array2<f32>>,
+    /// After the non-linearity (times the up branch in a gated FFN): the input of `W₂`.
     #[serde(serialize_with = "nested::ser")]
     pub hidden: Array2<f32>,
     #[serde(serialize_with = "nested::ser")]
@@ -69,19 +101,45 @@ pub fn gelu(z: f32) -> f32 {
     (z * 0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))) as f32
 }
 
+/// GELU's tanh approximation: `½z(1 + tanh(√(2/π)(z + 0.044715z³)))`.
+pub fn gelu_tanh(z: f32) -> f32 {
+    let z = z as f64;
+    let inner = (2.0 / std::f64::consts::PI).sqrt() * (z + 0.044_715 * z * z * z);
+    (0.5 * z * (1.0 + inner.tanh())) as f32
+}
+
+/// SiLU (swish): `z · σ(z) = z / (1 + e^(−z))`.
+pub fn silu(z: f32) -> f32 {
+    z / (1.0 + (-z).exp())
+}
+
 pub fn activate(z: f32, act: Activation) -> f32 {
     match act {
         Activation::Relu => z.max(0.0),
         Activation::Gelu => gelu(z),
+        Activation::GeluTanh => gelu_tanh(z),
+        Activation::Silu => silu(z),
     }
 }
 
+/// `W₂ act(W₁x + b₁) + b₂`, or gated (SwiGLU when act is SiLU): `W₂ (act(W_g x) ⊙ W₁ x) + b₂`.
 pub fn ffn(x: ArrayView2<f32>, w: &FfnWeights, act: Activation) -> FfnTrace {
-    let pre_activation = linear(x, &w.w1, &w.b1);
-    let hidden = pre_activation.mapv(|z| activate(z, act));
+    let first = linear(x, &w.w1, &w.b1);
+    let (pre_activation, up, hidden) = match &w.gate {
+        None => {
+            let hidden = first.mapv(|z| activate(z, act));
+            (first, None, hidden)
+        }
+        Some((w_g, b_g)) => {
+            let gate = linear(x, w_g, b_g);
+            let hidden = gate.mapv(|z| activate(z, act)) * &first;
+            (gate, Some(first), hidden)
+        }
+    };
     let output = linear(hidden.view(), &w.w2, &w.b2);
     FfnTrace {
         pre_activation,
+        up,
         hidden,
         output,
     }
@@ -118,6 +176,50 @@ mod tests {
         // Φ(1) = 0.841344746...
         assert!((gelu(1.0) - 0.841_344_7).abs() < 1e-6);
         assert!((gelu(-1.0) + 0.158_655_25).abs() < 1e-6);
+    }
+
+    #[test]
+    fn tanh_gelu_and_silu_closed_form_points() {
+        assert_eq!(gelu_tanh(0.0), 0.0);
+        // ½(1 + tanh(√(2/π)·1.044715)) = 0.841191990...
+        assert!((gelu_tanh(1.0) - 0.841_192).abs() < 1e-6);
+        assert!(
+            (gelu_tanh(1.0) - gelu(1.0)).abs() > 1e-4,
+            "the approximation differs"
+        );
+        // σ(1) = 0.731058579
+        assert!((silu(1.0) - 0.731_058_6).abs() < 1e-6);
+        assert!((silu(-2.0) + 2.0 / (1.0 + 2f32.exp())).abs() < 1e-6);
+    }
+
+    #[test]
+    fn rms_norm_divides_by_the_root_mean_square_without_centring() {
+        let w = LayerNormWeights {
+            gamma: array![1.0f32, 2.0],
+            beta: array![5.0f32, 5.0], // RMSNorm has no β: ignored.
+        };
+        let t = rms_norm(array![[3.0f32, 4.0]].view(), &w, 0.0);
+        // mean(x²) = 12.5, rms = 3.5355
+        assert!((t.var[0] - 12.5).abs() < 1e-6);
+        let r = 12.5f32.sqrt();
+        assert!((t.output[[0, 0]] - 3.0 / r).abs() < 1e-6);
+        assert!((t.output[[0, 1]] - 8.0 / r).abs() < 1e-6);
+        assert_eq!(t.mean[0], 0.0);
+    }
+
+    #[test]
+    fn gated_ffn_multiplies_the_activated_gate_by_the_up_branch() {
+        let w = FfnWeights {
+            w1: array![[1.0f32], [2.0]],
+            b1: array![0.0f32, 0.0],
+            w2: array![[1.0f32, 1.0]],
+            b2: array![0.5f32],
+            gate: Some((array![[1.0f32], [-1.0]], array![0.0f32, 0.0])),
+        };
+        let t = ffn(array![[2.0f32]].view(), &w, Activation::Silu);
+        let expected = silu(2.0) * 2.0 + silu(-2.0) * 4.0 + 0.5;
+        assert!((t.output[[0, 0]] - expected).abs() < 1e-6);
+        assert_eq!(t.up.unwrap().row(0).to_vec(), vec![2.0, 4.0]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! teach them: what a student sees is what runs. Angles are computed in f64 so that large
 //! positions stay exact before the cast to f32.
 
+use super::config::{RopePairing, RopeScaling};
 use ndarray::{Array1, Array2, ArrayView1, ArrayViewMut2, Axis};
 
 /// Angular frequency of sinusoidal band `k` (dimensions 2k and 2k+1): `base^(−2k/d)`.
@@ -27,10 +28,72 @@ pub fn sinusoidal(positions: &[usize], d: usize, base: f32) -> Array2<f32> {
     pe
 }
 
+/// RoPE as a model applies it: the base, which dimensions turn together, and any stretching
+/// of the frequencies. `Rope::textbook(base)` is the RoFormer paper's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rope {
+    pub base: f32,
+    pub pairing: RopePairing,
+    pub scaling: Option<RopeScaling>,
+}
+
+impl Rope {
+    pub fn textbook(base: f32) -> Self {
+        Self {
+            base,
+            pairing: RopePairing::Interleaved,
+            scaling: None,
+        }
+    }
+
+    /// Angular frequency of pair `p` of a `d_head`-wide head: `θ_p = base^(−2p/d_head)`,
+    /// then stretched by the scaling (Llama 3: long wavelengths λ = 2π/θ divided by `factor`,
+    /// short ones kept, a smooth blend between).
+    pub fn frequency(&self, p: usize, d_head: usize) -> f64 {
+        let f = (self.base as f64).powf(-2.0 * p as f64 / d_head as f64);
+        match self.scaling {
+            None => f,
+            Some(RopeScaling::Linear { factor }) => f / factor as f64,
+            Some(RopeScaling::Llama3 {
+                factor,
+                low_freq_factor: lo,
+                high_freq_factor: hi,
+                original_max,
+            }) => {
+                let (factor, lo, hi, original) =
+                    (factor as f64, lo as f64, hi as f64, original_max as f64);
+                let wavelength = std::f64::consts::TAU / f;
+                if wavelength > original / lo {
+                    f / factor
+                } else if wavelength < original / hi {
+                    f
+                } else {
+                    let smooth = (original / wavelength - lo) / (hi - lo);
+                    (1.0 - smooth) * f / factor + smooth * f
+                }
+            }
+        }
+    }
+
+    /// The two dimensions pair `p` turns: `(2p, 2p+1)` interleaved, `(p, p + d_head/2)` halves.
+    pub fn pair(&self, p: usize, d_head: usize) -> (usize, usize) {
+        match self.pairing {
+            RopePairing::Interleaved => (2 * p, 2 * p + 1),
+            RopePairing::Half => (p, p + d_head / 2),
+        }
+    }
+
+    /// Rotate every pair of each row by its position's angle `t·θ_p`, in place. Row `r` is at
+    /// position `positions[r]`. Rows must have an even width.
+    pub fn rotate_in_place(&self, x: ArrayViewMut2<f32>, positions: &[usize]) {
+        turn_pairs(x, positions, self, 1.0);
+    }
+}
+
 /// RoPE rotation angle for position `t` and pair `p` of a `d_head`-wide head:
 /// `t · base^(−2p/d_head)`.
 pub fn rope_angle(t: usize, p: usize, d_head: usize, base: f32) -> f64 {
-    t as f64 * (base as f64).powf(-2.0 * p as f64 / d_head as f64)
+    t as f64 * Rope::textbook(base).frequency(p, d_head)
 }
 
 /// Angles for every position × pair.
@@ -43,24 +106,29 @@ pub fn rope_angles(positions: &[usize], d_head: usize, base: f32) -> Array2<f32>
 /// Rotate every interleaved pair (2p, 2p+1) of each row by its position's angle, in place.
 /// Row `r` is at position `positions[r]`. Rows must have an even width.
 pub fn rope_rotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
-    turn_pairs(x, positions, base, 1.0);
+    turn_pairs(x, positions, &Rope::textbook(base), 1.0);
 }
 
 /// The inverse rotation (by −θ): RoPE's backward pass, since a rotation's transpose is its
 /// inverse.
 pub fn rope_unrotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: f32) {
-    turn_pairs(x, positions, base, -1.0);
+    turn_pairs(x, positions, &Rope::textbook(base), -1.0);
 }
 
 /// The sines and cosines of one rotation: every (position, pair), row-major.
 /// `(sin, cos)` of every RoPE angle (times `direction`: 1 rotates, −1 undoes), row by row
 /// and pair by pair: the table the CPU rotation and the GPU kernel both apply.
 pub fn rope_turns(positions: &[usize], width: usize, base: f32, direction: f64) -> Vec<(f32, f32)> {
+    turns(positions, width, &Rope::textbook(base), direction)
+}
+
+fn turns(positions: &[usize], width: usize, rope: &Rope, direction: f64) -> Vec<(f32, f32)> {
     let pairs = width / 2;
+    let frequencies: Vec<f64> = (0..pairs).map(|p| rope.frequency(p, width)).collect();
     let mut sin_cos = Vec::with_capacity(positions.len() * pairs);
     for &t in positions {
-        for p in 0..pairs {
-            let (sin, cos) = (direction * rope_angle(t, p, width, base)).sin_cos();
+        for f in &frequencies {
+            let (sin, cos) = (direction * t as f64 * f).sin_cos();
             sin_cos.push((sin as f32, cos as f32));
         }
     }
@@ -68,7 +136,7 @@ pub fn rope_turns(positions: &[usize], width: usize, base: f32, direction: f64) 
 }
 
 struct Turns {
-    key: (Vec<usize>, usize, u32, bool),
+    key: (Vec<usize>, usize, Rope, bool),
     sin_cos: Vec<(f32, f32)>,
 }
 
@@ -79,28 +147,30 @@ thread_local! {
     static LAST_TURNS: std::cell::RefCell<Option<Turns>> = const { std::cell::RefCell::new(None) };
 }
 
-/// Turn each pair by `direction · θ`.
-fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], base: f32, direction: f64) {
+/// Turn each pair `(i, j)` by `direction · t·θ_p`: `x_i' = x_i cos − x_j sin`,
+/// `x_j' = x_i sin + x_j cos`.
+fn turn_pairs(mut x: ArrayViewMut2<f32>, positions: &[usize], rope: &Rope, direction: f64) {
     let width = x.ncols();
     let pairs = width / 2;
-    let (bits, backwards) = (base.to_bits(), direction < 0.0);
+    let backwards = direction < 0.0;
     LAST_TURNS.with_borrow_mut(|last| {
         // Compared in place: a hit (every head after the first) allocates nothing.
         let hit = last.as_ref().is_some_and(|t| {
-            t.key.0 == positions && (t.key.1, t.key.2, t.key.3) == (width, bits, backwards)
+            t.key.0 == positions && (t.key.1, &t.key.2, t.key.3) == (width, rope, backwards)
         });
         if !hit {
-            let sin_cos = rope_turns(positions, width, base, direction);
-            let key = (positions.to_vec(), width, bits, backwards);
+            let sin_cos = turns(positions, width, rope, direction);
+            let key = (positions.to_vec(), width, *rope, backwards);
             *last = Some(Turns { key, sin_cos });
         }
         let Some(turns) = last.as_ref() else { return };
         for (r, mut row) in x.axis_iter_mut(Axis(0)).enumerate().take(positions.len()) {
             for p in 0..pairs {
                 let (sin, cos) = turns.sin_cos[r * pairs + p];
-                let (a, b) = (row[2 * p], row[2 * p + 1]);
-                row[2 * p] = a * cos - b * sin;
-                row[2 * p + 1] = a * sin + b * cos;
+                let (i, j) = rope.pair(p, width);
+                let (a, b) = (row[i], row[j]);
+                row[i] = a * cos - b * sin;
+                row[j] = a * sin + b * cos;
             }
         }
     });
@@ -148,6 +218,68 @@ pub fn relative_bias(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rotate_half_is_interleaved_on_permuted_dimensions() {
+        // Moving dimension p to 2p and p + h/2 to 2p+1 turns one pairing into the other.
+        let (h, positions) = (6, [0usize, 3, 11]);
+        let x = Array2::from_shape_fn((3, h), |(r, c)| (r * 7 + c) as f32 * 0.1 - 0.5);
+        let to_interleaved = |m: &Array2<f32>| {
+            Array2::from_shape_fn(m.dim(), |(r, c)| {
+                let p = c / 2;
+                m[[r, if c % 2 == 0 { p } else { p + h / 2 }]]
+            })
+        };
+        let half = Rope {
+            pairing: RopePairing::Half,
+            ..Rope::textbook(100.0)
+        };
+        let mut a = x.clone();
+        half.rotate_in_place(a.view_mut(), &positions);
+        let mut b = to_interleaved(&x);
+        Rope::textbook(100.0).rotate_in_place(b.view_mut(), &positions);
+        let diff = (&to_interleaved(&a) - &b)
+            .mapv(f32::abs)
+            .fold(0f32, |m, &v| m.max(v));
+        assert!(diff < 1e-6, "{diff}");
+    }
+
+    #[test]
+    fn llama3_scaling_has_three_regimes() {
+        // base 10000, d 64: wavelengths 2π·10000^(2p/64); original 64, low 1, high 4:
+        // λ > 64 → θ/8, λ < 16 → θ, between → blend.
+        let scaling = Some(RopeScaling::Llama3 {
+            factor: 8.0,
+            low_freq_factor: 1.0,
+            high_freq_factor: 4.0,
+            original_max: 64.0,
+        });
+        let plain = Rope::textbook(10000.0);
+        let scaled = Rope { scaling, ..plain };
+        let mut seen = [false; 3];
+        for p in 0..32 {
+            let (f, g) = (plain.frequency(p, 64), scaled.frequency(p, 64));
+            let wavelength = std::f64::consts::TAU / f;
+            if wavelength > 64.0 {
+                assert!((g - f / 8.0).abs() < 1e-15);
+                seen[0] = true;
+            } else if wavelength < 16.0 {
+                assert_eq!(g, f);
+                seen[1] = true;
+            } else {
+                let s = (64.0 / wavelength - 1.0) / 3.0;
+                assert!((g - ((1.0 - s) * f / 8.0 + s * f)).abs() < 1e-15);
+                assert!(g < f && g > f / 8.0);
+                seen[2] = true;
+            }
+        }
+        assert_eq!(seen, [true; 3]);
+        let linear = Rope {
+            scaling: Some(RopeScaling::Linear { factor: 2.0 }),
+            ..plain
+        };
+        assert_eq!(linear.frequency(3, 64), plain.frequency(3, 64) / 2.0);
+    }
     use ndarray::array;
 
     #[test]

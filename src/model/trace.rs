@@ -59,6 +59,15 @@ pub struct StackTrace {
     /// The absolute positional encodings added, if the scheme has any.
     #[serde(serialize_with = "nested::ser_opt")]
     pub positional: Option<Array2<f32>>,
+    /// The token-type (segment) embeddings added, for models that have them (BERT).
+    #[serde(
+        serialize_with = "nested::ser_opt",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub token_types: Option<Array2<f32>>,
+    /// The LayerNorm over the embedding sum (BERT); `embed` is then its output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embed_norm: Option<NormTrace>,
     pub blocks: Vec<BlockTrace>,
     /// The final LayerNorm of a pre-norm stack.
     pub final_norm: Option<NormTrace>,

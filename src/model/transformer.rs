@@ -8,8 +8,8 @@ use super::attention::{
 use super::config::{ModelConfig, NormPlacement, Positional};
 use super::dropout::{Dropout, Site, Slot, StackId};
 use super::error::{ModelError, Result};
-use super::layers::{ffn, layer_norm, linear, LayerNormWeights};
-use super::position;
+use super::layers::{activate, ffn, layer_norm, linear, norm, LayerNormWeights, NormTrace};
+use super::position::{self, Rope};
 use super::tokenizer::{Tokenizer, BOS, PAD};
 use super::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
 use super::weights::{init_tensors, parameter_count, BlockWeights, StackWeights, Weights};
@@ -24,6 +24,9 @@ pub const MAX_RANDOM_PARAMETERS: usize = 64 * 1024 * 1024;
 pub struct ModelInput {
     pub source: Vec<u32>,
     pub target: Vec<u32>,
+    /// Token types (segments) of `source`, for models with token-type embeddings (BERT's
+    /// sentence A = 0, B = 1). Empty: every token is type 0.
+    pub source_types: Vec<u32>,
 }
 
 /// Text turned into model input, with what the user should be told about it.
@@ -107,6 +110,8 @@ pub struct StepOutput {
 #[derive(Debug, Clone)]
 pub(crate) struct StackPlan {
     pub ids: Vec<u32>,
+    /// Token types (empty: all 0).
+    pub types: Vec<u32>,
     pub tokens: Vec<String>,
     pub positions: Vec<usize>,
     /// The self-attention mask, padding keys blocked.
@@ -134,9 +139,19 @@ pub(crate) fn cross_attention_mask(
     allowed
 }
 
+/// The embedding layer's result and its parts.
+pub(crate) struct Embedded {
+    /// The first block's input.
+    pub x: Array2<f32>,
+    pub positional: Option<Array2<f32>>,
+    pub token_types: Option<Array2<f32>>,
+    pub norm: Option<NormTrace>,
+}
+
 /// Everything one stack run needs besides its weights.
 struct StackRun<'a> {
     ids: &'a [u32],
+    types: &'a [u32],
     /// Positions of the rows being computed.
     positions: Vec<usize>,
     /// Positions and labels of the self-attention keys (equal to the rows without a cache).
@@ -208,14 +223,17 @@ impl Model {
             (true, false) => ModelInput {
                 source: encode(source, false),
                 target: vec![],
+                ..Default::default()
             },
             (false, true) => ModelInput {
                 source: vec![],
                 target: encode(if target.is_empty() { source } else { target }, true),
+                ..Default::default()
             },
             _ => ModelInput {
                 source: encode(source, false),
                 target: encode(target, true),
+                ..Default::default()
             },
         };
         PreparedInput {
@@ -244,6 +262,26 @@ impl Model {
         }
     }
 
+    /// Token types are one per token (or none), each with an embedding row.
+    fn check_types(&self, types: &[u32], t: usize) -> Result<()> {
+        if types.is_empty() {
+            return Ok(());
+        }
+        if types.len() != t {
+            return Err(ModelError::Input(format!(
+                "{} token types for {t} tokens: give one type per token",
+                types.len()
+            )));
+        }
+        let n = self.config.extensions.token_types.max(1);
+        match types.iter().find(|&&ty| ty as usize >= n) {
+            Some(ty) => Err(ModelError::Input(format!(
+                "token type {ty} is outside the model's {n} token types"
+            ))),
+            None => Ok(()),
+        }
+    }
+
     pub(crate) fn check_options(&self, opts: &ForwardOptions) -> Result<()> {
         if !(opts.temperature > 0.0 && opts.temperature.is_finite()) {
             return Err(ModelError::Input(format!(
@@ -266,29 +304,56 @@ impl Model {
             } else {
                 c.positional
             },
+            rope: match (c.positional, cross) {
+                (Positional::Rope { base }, false) => Some(Rope {
+                    base,
+                    pairing: c.extensions.rope_pairing,
+                    scaling: c.extensions.rope_scaling,
+                }),
+                _ => None,
+            },
         }
     }
 
-    /// Token embeddings plus absolute positional encodings for rows at `positions`.
-    pub(crate) fn embed(
-        &self,
-        ids: &[u32],
-        positions: &[usize],
-    ) -> (Array2<f32>, Option<Array2<f32>>) {
+    /// The first block's input for rows at `positions`: token embeddings plus absolute
+    /// positional encodings (plus token-type rows, then a LayerNorm, where the model has them).
+    pub(crate) fn embed(&self, ids: &[u32], types: &[u32], positions: &[usize]) -> Embedded {
         let d = self.config.d_model;
         let mut x = Array2::zeros((ids.len(), d));
         for (mut row, &id) in x.rows_mut().into_iter().zip(ids) {
             row.assign(&self.weights.tok_embed.row(id as usize));
         }
-        let pos = match (self.config.positional, &self.weights.pos_embed) {
+        let positional = match (self.config.positional, &self.weights.pos_embed) {
             (Positional::Sinusoidal { base }, _) => Some(position::sinusoidal(positions, d, base)),
             (Positional::Learned, Some(table)) => Some(table.select(Axis(0), positions)),
             _ => None,
         };
-        if let Some(p) = &pos {
+        if let Some(p) = &positional {
             x += p;
         }
-        (x, pos)
+        let token_types = self.weights.type_embed.as_ref().map(|table| {
+            let rows: Vec<usize> = (0..ids.len())
+                .map(|i| types.get(i).map_or(0, |&t| t as usize))
+                .collect();
+            table.select(Axis(0), &rows)
+        });
+        if let Some(t) = &token_types {
+            x += t;
+        }
+        let norm = self
+            .weights
+            .embed_norm
+            .as_ref()
+            .map(|ln| layer_norm(x.view(), ln, self.config.ln_eps));
+        if let Some(n) = &norm {
+            x = n.output.clone();
+        }
+        Embedded {
+            x,
+            positional,
+            token_types,
+            norm,
+        }
     }
 
     /// `x + drop(f(LN(x)))` (pre-norm) or `LN(x + drop(f(x)))` (post-norm).
@@ -299,7 +364,7 @@ impl Model {
         dropout: Option<(Dropout, Site)>,
         f: impl FnOnce(ArrayView2<f32>) -> Result<(T, Array2<f32>)>,
     ) -> Result<SublayerTrace<T>> {
-        let eps = self.config.ln_eps;
+        let (kind, eps) = (self.config.extensions.norm_kind, self.config.ln_eps);
         let drop = |mut out: Array2<f32>| {
             let mask = dropout.map(|(d, site)| d.mask(site, out.raw_dim()));
             if let Some(m) = &mask {
@@ -309,7 +374,7 @@ impl Model {
         };
         match self.config.norm {
             NormPlacement::Pre => {
-                let norm = layer_norm(x.view(), ln, eps);
+                let norm = norm(kind, x.view(), ln, eps);
                 let (inner, out) = f(norm.output.view())?;
                 let (out, dropout) = drop(out);
                 Ok(SublayerTrace {
@@ -322,7 +387,7 @@ impl Model {
             NormPlacement::Post => {
                 let (inner, out) = f(x.view())?;
                 let (out, dropout) = drop(out);
-                let norm = layer_norm((x + &out).view(), ln, eps);
+                let norm = norm(kind, (x + &out).view(), ln, eps);
                 let residual = norm.output.clone();
                 Ok(SublayerTrace {
                     norm,
@@ -414,7 +479,12 @@ impl Model {
 
     fn stack(&self, stack: &StackWeights, mut run: StackRun) -> Result<StackTrace> {
         let tokens = self.tokenizer.tokens(run.ids);
-        let (mut embed, positional) = self.embed(run.ids, &run.positions);
+        let Embedded {
+            x: mut embed,
+            positional,
+            token_types,
+            norm: embed_norm,
+        } = self.embed(run.ids, run.types, &run.positions);
         let embed_dropout = run
             .site(0, Slot::Embed)
             .map(|(d, site)| d.mask(site, embed.raw_dim()));
@@ -430,10 +500,14 @@ impl Model {
             x = t.output().clone();
             blocks.push(t);
         }
-        let final_norm = stack
-            .ln_f
-            .as_ref()
-            .map(|ln| layer_norm(x.view(), ln, self.config.ln_eps));
+        let final_norm = stack.ln_f.as_ref().map(|ln| {
+            norm(
+                self.config.extensions.norm_kind,
+                x.view(),
+                ln,
+                self.config.ln_eps,
+            )
+        });
         let output = final_norm.as_ref().map_or(x, |n| n.output.clone());
         Ok(StackTrace {
             tokens,
@@ -441,6 +515,8 @@ impl Model {
             embed,
             embed_dropout,
             positional,
+            token_types,
+            embed_norm,
             blocks,
             final_norm,
             output,
@@ -493,11 +569,22 @@ impl Model {
         })
     }
 
+    /// The output head: `h·W_vocabᵀ + b` (after BERT's `LN(act(h·Wᵀ + b))` transform for a
+    /// masked-LM head); `[T, 0]` for a model without a head.
     fn logits(&self, output: &Array2<f32>) -> Array2<f32> {
+        let w = &self.weights;
+        let Some(bias) = &w.lm_bias else {
+            return Array2::zeros((output.nrows(), 0));
+        };
+        let transformed = w.mlm.as_ref().map(|t| {
+            let act = self.config.activation;
+            let h = linear(output.view(), &t.w, &t.b).mapv(|z| activate(z, act));
+            layer_norm(h.view(), &t.norm, self.config.ln_eps).output
+        });
         linear(
-            output.view(),
-            self.weights.output_matrix(),
-            &self.weights.lm_bias,
+            transformed.as_ref().unwrap_or(output).view(),
+            w.output_matrix(),
+            bias,
         )
     }
 
@@ -510,11 +597,13 @@ impl Model {
     fn encoder_plan(
         &self,
         source: &[u32],
+        types: &[u32],
         opts: &ForwardOptions,
         user_mask: bool,
     ) -> Result<StackPlan> {
         self.check_ids(source, "source")?;
         let t = source.len();
+        self.check_types(types, t)?;
         let choice = if user_mask {
             &opts.self_mask
         } else {
@@ -525,6 +614,7 @@ impl Model {
         block_keys(&mut allowed, &pads);
         Ok(StackPlan {
             ids: source.to_vec(),
+            types: types.to_vec(),
             tokens: self.tokenizer.tokens(source),
             positions: (0..t).collect(),
             allowed,
@@ -538,7 +628,12 @@ impl Model {
         self.check_options(opts)?;
         let family = self.config.family;
         let encoder = if family.has_encoder() {
-            Some(self.encoder_plan(&input.source, opts, !family.has_decoder())?)
+            Some(self.encoder_plan(
+                &input.source,
+                &input.source_types,
+                opts,
+                !family.has_decoder(),
+            )?)
         } else {
             None
         };
@@ -554,6 +649,7 @@ impl Model {
             };
             Some(StackPlan {
                 ids: input.target.clone(),
+                types: Vec::new(),
                 tokens: self.tokenizer.tokens(&input.target),
                 positions: (0..t).collect(),
                 allowed,
@@ -579,6 +675,7 @@ impl Model {
             stack,
             StackRun {
                 ids: &plan.ids,
+                types: &plan.types,
                 positions: plan.positions.clone(),
                 key_positions: plan.positions.clone(),
                 key_tokens: plan.tokens.clone(),
@@ -657,7 +754,7 @@ impl Model {
                 .encoder
                 .as_ref()
                 .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
-            let plan = self.encoder_plan(source, opts, false)?;
+            let plan = self.encoder_plan(source, &[], opts, false)?;
             let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder)?;
             (Some(e.output), e.tokens, plan.pads)
         } else {
@@ -711,6 +808,7 @@ impl Model {
             stack,
             StackRun {
                 ids: &ids,
+                types: &[],
                 positions: vec![t],
                 key_positions: key_positions.clone(),
                 key_tokens: self.tokenizer.tokens(&state.ids),

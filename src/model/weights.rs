@@ -2,7 +2,7 @@
 //! checkpoint (docs/FORMAT.md). Loading, saving and random initialisation all go through
 //! `tensor_specs`, so the three can never disagree about a name or a shape.
 
-use super::config::{ModelConfig, NormPlacement, Positional, Scoring};
+use super::config::{ModelConfig, NormPlacement, OutputHead, Positional, Scoring};
 use super::error::{ModelError, Result};
 use super::layers::{FfnWeights, LayerNormWeights};
 use crate::util::rng::Rng;
@@ -17,6 +17,13 @@ macro_rules! visit_params {
         $f("tok_embed".into(), w.tok_embed.$view().into_dyn());
         if let Some(p) = & $($m)? w.pos_embed {
             $f("pos_embed".into(), p.$view().into_dyn());
+        }
+        if let Some(p) = & $($m)? w.type_embed {
+            $f("type_embed".into(), p.$view().into_dyn());
+        }
+        if let Some(ln) = & $($m)? w.embed_norm {
+            $f("embed_ln.gamma".into(), ln.gamma.$view().into_dyn());
+            $f("embed_ln.beta".into(), ln.beta.$view().into_dyn());
         }
         for (s, stack) in [("enc", & $($m)? w.encoder), ("dec", & $($m)? w.decoder)] {
             let Some(stack) = stack else { continue };
@@ -36,16 +43,28 @@ macro_rules! visit_params {
                 $f(format!("{p}.ffn.b1"), b.ffn.b1.$view().into_dyn());
                 $f(format!("{p}.ffn.w2"), b.ffn.w2.$view().into_dyn());
                 $f(format!("{p}.ffn.b2"), b.ffn.b2.$view().into_dyn());
+                if let Some((w_g, b_g)) = & $($m)? b.ffn.gate {
+                    $f(format!("{p}.ffn.w_gate"), w_g.$view().into_dyn());
+                    $f(format!("{p}.ffn.b_gate"), b_g.$view().into_dyn());
+                }
             }
             if let Some(ln) = & $($m)? stack.ln_f {
                 $f(format!("{s}.ln_f.gamma"), ln.gamma.$view().into_dyn());
                 $f(format!("{s}.ln_f.beta"), ln.beta.$view().into_dyn());
             }
         }
+        if let Some(t) = & $($m)? w.mlm {
+            $f("mlm.dense".into(), t.w.$view().into_dyn());
+            $f("mlm.dense_bias".into(), t.b.$view().into_dyn());
+            $f("mlm.ln.gamma".into(), t.norm.gamma.$view().into_dyn());
+            $f("mlm.ln.beta".into(), t.norm.beta.$view().into_dyn());
+        }
         if let Some(h) = & $($m)? w.lm_head {
             $f("lm_head.weight".into(), h.$view().into_dyn());
         }
-        $f("lm_head.bias".into(), w.lm_bias.$view().into_dyn());
+        if let Some(b) = & $($m)? w.lm_bias {
+            $f("lm_head.bias".into(), b.$view().into_dyn());
+        }
     }};
     (@attn $f:expr, $p:expr, $a:expr, $view:ident $(, $m:tt)?) => {{
         let (p, a) = ($p, $a);
@@ -156,15 +175,30 @@ pub struct StackWeights {
     pub ln_f: Option<LayerNormWeights>,
 }
 
+/// BERT's masked-LM transform before the vocabulary projection: `LN(act(h Wᵀ + b))`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MlmTransform {
+    pub w: Array2<f32>,
+    pub b: Array1<f32>,
+    pub norm: LayerNormWeights,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     pub tok_embed: Array2<f32>,
     pub pos_embed: Option<Array2<f32>>,
+    /// `[types, d]` token-type (segment) embeddings, when the config has token types.
+    pub type_embed: Option<Array2<f32>>,
+    /// LayerNorm over the embedding sum (BERT).
+    pub embed_norm: Option<LayerNormWeights>,
     pub encoder: Option<StackWeights>,
     pub decoder: Option<StackWeights>,
-    /// `None` when the output projection is tied to `tok_embed`.
+    /// Masked-LM heads only.
+    pub mlm: Option<MlmTransform>,
+    /// `None` when the output projection is tied to `tok_embed` (or there is no head).
     pub lm_head: Option<Array2<f32>>,
-    pub lm_bias: Array1<f32>,
+    /// `None` when the model has no output head.
+    pub lm_bias: Option<Array1<f32>>,
 }
 
 /// Every tensor a config needs, with its shape and initialisation.
@@ -182,14 +216,25 @@ pub fn tensor_specs(cfg: &ModelConfig) -> Vec<TensorSpec> {
         |name: String, shape: Vec<usize>, init: Init| specs.push(TensorSpec { name, shape, init });
     let proj = |fan_in: usize| Init::Normal(1.0 / (fan_in as f32).sqrt());
 
+    let x = &cfg.extensions;
     add("tok_embed".into(), vec![vocab, d], Init::Normal(1.0));
     if cfg.positional == Positional::Learned {
         add("pos_embed".into(), vec![cfg.max_len, d], Init::Normal(0.5));
+    }
+    if x.token_types > 0 {
+        add(
+            "type_embed".into(),
+            vec![x.token_types, d],
+            Init::Normal(0.5),
+        );
     }
     let norm = |add: &mut dyn FnMut(String, Vec<usize>, Init), p: &str| {
         add(format!("{p}.gamma"), vec![d], Init::Ones);
         add(format!("{p}.beta"), vec![d], Init::Zeros);
     };
+    if x.embed_norm {
+        norm(&mut add, "embed_ln");
+    }
     let attention = |add: &mut dyn FnMut(String, Vec<usize>, Init), p: &str, cross: bool| {
         if cross {
             add(format!("{p}.w_q"), vec![heads * h, d], proj(d));
@@ -243,15 +288,26 @@ pub fn tensor_specs(cfg: &ModelConfig) -> Vec<TensorSpec> {
             add(format!("{stack}.{l}.ffn.b1"), vec![ff], Init::Zeros);
             add(format!("{stack}.{l}.ffn.w2"), vec![d, ff], proj(ff));
             add(format!("{stack}.{l}.ffn.b2"), vec![d], Init::Zeros);
+            if x.gated_ffn {
+                add(format!("{stack}.{l}.ffn.w_gate"), vec![ff, d], proj(d));
+                add(format!("{stack}.{l}.ffn.b_gate"), vec![ff], Init::Zeros);
+            }
         }
         if cfg.norm == NormPlacement::Pre {
             norm(&mut add, &format!("{stack}.ln_f"));
         }
     }
-    if !cfg.tie_embeddings {
-        add("lm_head.weight".into(), vec![vocab, d], proj(d));
+    if x.output == OutputHead::MaskedLm {
+        add("mlm.dense".into(), vec![d, d], proj(d));
+        add("mlm.dense_bias".into(), vec![d], Init::Zeros);
+        norm(&mut add, "mlm.ln");
     }
-    add("lm_head.bias".into(), vec![vocab], Init::Zeros);
+    if x.output != OutputHead::None {
+        if !cfg.tie_embeddings {
+            add("lm_head.weight".into(), vec![vocab, d], proj(d));
+        }
+        add("lm_head.bias".into(), vec![vocab], Init::Zeros);
+    }
     specs
 }
 
@@ -396,6 +452,14 @@ impl Taker {
                     b1: self.take(&format!("{s}.{l}.ffn.b1"))?,
                     w2: self.take(&format!("{s}.{l}.ffn.w2"))?,
                     b2: self.take(&format!("{s}.{l}.ffn.b2"))?,
+                    gate: if cfg.extensions.gated_ffn {
+                        Some((
+                            self.take(&format!("{s}.{l}.ffn.w_gate"))?,
+                            self.take(&format!("{s}.{l}.ffn.b_gate"))?,
+                        ))
+                    } else {
+                        None
+                    },
                 },
             });
         }
@@ -423,6 +487,8 @@ impl Weights {
         } else {
             None
         };
+        let x = &cfg.extensions;
+        let head = x.output != OutputHead::None;
         Ok(Self {
             tok_embed: t.take("tok_embed")?,
             pos_embed: if cfg.positional == Positional::Learned {
@@ -430,14 +496,37 @@ impl Weights {
             } else {
                 None
             },
+            type_embed: if x.token_types > 0 {
+                Some(t.take("type_embed")?)
+            } else {
+                None
+            },
+            embed_norm: if x.embed_norm {
+                Some(t.norm("embed_ln")?)
+            } else {
+                None
+            },
             encoder,
             decoder,
-            lm_head: if cfg.tie_embeddings {
+            mlm: if x.output == OutputHead::MaskedLm {
+                Some(MlmTransform {
+                    w: t.take("mlm.dense")?,
+                    b: t.take("mlm.dense_bias")?,
+                    norm: t.norm("mlm.ln")?,
+                })
+            } else {
+                None
+            },
+            lm_head: if cfg.tie_embeddings || !head {
                 None
             } else {
                 Some(t.take("lm_head.weight")?)
             },
-            lm_bias: t.take("lm_head.bias")?,
+            lm_bias: if head {
+                Some(t.take("lm_head.bias")?)
+            } else {
+                None
+            },
         })
     }
 

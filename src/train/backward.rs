@@ -31,6 +31,14 @@ pub fn example_gradients(
     dropout: Option<Dropout>,
     grads: &mut Weights,
 ) -> Result<(f32, usize, Array2<f32>)> {
+    let x = &model.config.extensions;
+    if !x.is_textbook() {
+        // The backward pass is written for the textbook block the course teaches.
+        return Err(crate::model::ModelError::Input(format!(
+            "training covers the textbook block; this model has {}",
+            x.summary()
+        )));
+    }
     let opts = ForwardOptions {
         dropout,
         ..ForwardOptions::default()
@@ -54,7 +62,9 @@ pub fn example_gradients(
         Some(h) => *h += &d_out_matrix,
         None => grads.tok_embed += &d_out_matrix,
     }
-    grads.lm_bias += &dlogits.sum_axis(Axis(0));
+    if let Some(b) = grads.lm_bias.as_mut() {
+        *b += &dlogits.sum_axis(Axis(0));
+    }
     let dy = dlogits.dot(w.output_matrix());
 
     let Some(last_g) = last_g else {
@@ -273,6 +283,19 @@ fn activation_slope(z: f32, act: Activation) -> f32 {
             let cdf = 0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2));
             let pdf = (-0.5 * z * z).exp() / (2.0 * std::f64::consts::PI).sqrt();
             (cdf + z * pdf) as f32
+        }
+        // d/dz ½z(1 + tanh u), u = √(2/π)(z + 0.044715z³):
+        // ½(1 + tanh u) + ½z(1 − tanh²u)·√(2/π)(1 + 3·0.044715z²)
+        Activation::GeluTanh => {
+            let z = z as f64;
+            let c = (2.0 / std::f64::consts::PI).sqrt();
+            let t = (c * (z + 0.044_715 * z * z * z)).tanh();
+            (0.5 * (1.0 + t) + 0.5 * z * (1.0 - t * t) * c * (1.0 + 3.0 * 0.044_715 * z * z)) as f32
+        }
+        // d/dz zσ(z) = σ(z)(1 + z(1 − σ(z)))
+        Activation::Silu => {
+            let sigma = 1.0 / (1.0 + (-z).exp());
+            sigma * (1.0 + z * (1.0 - sigma))
         }
     }
 }

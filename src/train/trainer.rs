@@ -130,6 +130,7 @@ impl TrainConfig {
             tie_embeddings: false,
             causal: self.causal,
             tokenizer: TokenizerSpec::with_symbols(task.tokenizer_kind(), task.symbols()),
+            extensions: Default::default(),
         }
     }
 }
@@ -193,6 +194,7 @@ pub fn make_example(task: TaskKind, tok: &Tokenizer, pair: &Pair) -> Example {
                 input: ModelInput {
                     source: vec![],
                     target: seq,
+                    ..Default::default()
                 },
                 labels: s,
                 loss_mask,
@@ -212,6 +214,7 @@ pub fn make_example(task: TaskKind, tok: &Tokenizer, pair: &Pair) -> Example {
                 input: ModelInput {
                     source: vec![],
                     target: seq,
+                    ..Default::default()
                 },
                 labels,
                 loss_mask,
@@ -227,6 +230,7 @@ pub fn make_example(task: TaskKind, tok: &Tokenizer, pair: &Pair) -> Example {
                 input: ModelInput {
                     source: ids(&pair.source),
                     target,
+                    ..Default::default()
                 },
                 labels,
                 loss_mask,

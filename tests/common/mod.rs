@@ -36,6 +36,7 @@ pub fn config(
         tie_embeddings: false,
         causal: true,
         tokenizer: TokenizerSpec::with_symbols(TokenizerKind::Char, VOCAB.chars()),
+        extensions: Default::default(),
     }
 }
 

@@ -35,6 +35,7 @@ impl AttentionView {
             let input = ModelInput {
                 source: search.built.encoder.clone(),
                 target: prefix,
+                ..Default::default()
             };
             let trace = model
                 .forward(&input, &ForwardOptions::default())

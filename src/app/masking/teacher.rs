@@ -130,6 +130,7 @@ pub fn teacher_forced(
     let input = ModelInput {
         source: source_ids,
         target: decoder_input.clone(),
+        ..Default::default()
     };
     let trace = model.forward(&input, &opts).map_err(|e| e.to_string())?;
     let tok = &model.tokenizer;
