@@ -7,6 +7,12 @@
 use crate::app::{explorer::grid::all_stats, link, GlimpseApp};
 use crate::decode::beam::{greedy, BeamConfig, BeamSearch};
 use crate::decode::{sample, ModelSource, SampleConfig, Source, TableSource};
+use crate::model::import::gguf::{Gguf, MetaValue};
+use crate::model::import::gguf_model::GgufTokenizerData;
+use crate::model::import::hf_config::{Architecture, LlamaConfig};
+use crate::model::import::limits::Limits;
+use crate::model::import::safetensors_file::{parse_index, read_safetensors_with, ReadOptions};
+use crate::model::import::tensors::{RawTensor, TensorData, TensorSet};
 use crate::model::tokenizer::{Tokenizer, TokenizerKind, TokenizerSpec, BOS, UNK};
 use crate::model::{builtin, checkpoint, ForwardOptions, Model};
 use std::sync::OnceLock;
@@ -225,4 +231,97 @@ pub fn beam_table(data: &[u8]) -> Result<(), String> {
         .iter()
         .all(|s| (s.chosen as usize) < table.vocab_size()));
     Ok(())
+}
+
+/// Limits for fuzzing: the readers' checks, with memory caps a fuzzer's inputs never need.
+fn fuzz_limits() -> Limits {
+    Limits {
+        max_total_bytes: 64 << 20,
+        ..Limits::default()
+    }
+}
+
+/// A GGUF file as dropped onto the app: parsed, every metadata key through the typed
+/// accessors, the Llama config and tokenizer data read from it, then every tensor read and
+/// dequantized whole, row by row and as dot products, and GGUF's RoPE rows reordered.
+/// Returns the reader's verdict.
+pub fn gguf(data: &[u8]) -> Result<(), String> {
+    let limits = fuzz_limits();
+    let g = Gguf::parse_with(data, "fuzz.gguf", &limits).map_err(|e| e.to_string())?;
+    for (key, value) in &g.metadata {
+        let _ = (
+            g.get_u64(key),
+            g.get_f32(key),
+            g.get_str(key),
+            g.get_bool(key),
+        );
+        if let MetaValue::Array(_) = value {
+            let _ = (
+                g.get_str_array(key),
+                g.get_i32_array(key),
+                g.get_u32_array(key),
+                g.get_f32_array(key),
+            );
+        }
+    }
+    let _ = LlamaConfig::from_gguf(&g);
+    let _ = GgufTokenizerData::from_gguf(&g);
+    let set = g
+        .read_tensors(data, &limits, &mut |_| {})
+        .map_err(|e| e.to_string())?;
+    check_tensors(&set);
+    Ok(())
+}
+
+/// `config.json \0 weights.safetensors`: the config through `Architecture`, the weights
+/// (and the raw bytes on their own, and the text as a shard index) through the safetensors
+/// reader, then every tensor taken as f32. Returns the weights reader's verdict.
+pub fn safetensors(data: &[u8]) -> Result<(), String> {
+    let limits = fuzz_limits();
+    let opts = ReadOptions {
+        limits,
+        ..ReadOptions::default()
+    };
+    let _ = read_safetensors_with(data, &opts, &mut |_| {});
+    let (config, weights) = split_at_zero(data);
+    let text = String::from_utf8_lossy(config);
+    let _ = Architecture::from_config_json(&text);
+    let _ = parse_index(&text, &limits);
+    let set = read_safetensors_with(weights, &opts, &mut |_| {}).map_err(|e| e.to_string())?;
+    check_tensors(&set);
+    Ok(())
+}
+
+/// What a tensor set promises: values as many as the shape says, rows of quantized tensors
+/// equal to the whole dequantized, and taking a tensor either fails cleanly or gives its shape.
+fn check_tensors(set: &TensorSet) {
+    let mut set = set.clone();
+    for name in set.unused() {
+        let Some(t) = set.get(&name).cloned() else {
+            continue;
+        };
+        let expected: usize = t.shape.iter().product();
+        assert_eq!(
+            t.numel(),
+            expected,
+            "`{name}`: values do not match shape {:?}",
+            t.shape
+        );
+        if let TensorData::Quantized(q) = &t.data {
+            let all = q.dequantize();
+            let mut row = vec![0.0; q.cols()];
+            for r in 0..q.rows() {
+                assert!(q.dequantize_row(r, &mut row).is_ok());
+                assert_eq!(row[..], all[r * q.cols()..(r + 1) * q.cols()]);
+                assert!(q.dot_row(r, &row).is_ok_and(f32::is_finite));
+            }
+        }
+        for heads in [1, 2] {
+            let _ = t.unpermute_gguf_rope(heads).map(RawTensor::into_f32);
+        }
+        if let Ok(a) = set.take_f32(&name, &t.shape) {
+            assert_eq!(a.shape(), &t.shape[..]);
+            assert!(a.iter().all(|x| x.is_finite()));
+        }
+    }
 }

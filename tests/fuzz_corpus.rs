@@ -10,11 +10,13 @@ use std::path::{Path, PathBuf};
 
 type Harness = fn(&[u8]);
 
-const TARGETS: [(&str, Harness); 4] = [
+const TARGETS: [(&str, Harness); 6] = [
     ("checkpoint", |d| drop(fuzzing::checkpoint(d))),
     ("link", |d| drop(fuzzing::link(d))),
     ("tokenizer", |d| drop(fuzzing::tokenizer(d))),
     ("beam_table", |d| drop(fuzzing::beam_table(d))),
+    ("gguf", |d| drop(fuzzing::gguf(d))),
+    ("safetensors", |d| drop(fuzzing::safetensors(d))),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -79,6 +81,16 @@ fn the_seeds_reach_the_code_behind_the_parsers() {
     assert!(seeds("tokenizer")
         .iter()
         .any(|p| fuzzing::tokenizer(&std::fs::read(p).unwrap()).is_ok()));
+    // Every GGUF and safetensors seed is a valid file: the fuzzer starts from readable ones.
+    assert!(seeds("gguf")
+        .iter()
+        .filter(|p| p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("seed-")))
+        .all(|p| fuzzing::gguf(&std::fs::read(p).unwrap()).is_ok()));
+    assert!(seeds("safetensors")
+        .iter()
+        .any(|p| fuzzing::safetensors(&std::fs::read(p).unwrap()).is_ok()));
 }
 
 /// Writes the seed inputs (ignored: run by hand, see the top of this file).
@@ -112,6 +124,145 @@ mod seeds {
             ("link", links()),
             ("tokenizer", texts()),
             ("beam_table", tables()),
+            ("gguf", gguf_files()),
+            ("safetensors", safetensors_files()),
+        ]
+    }
+
+    /// Small GGUF files: a whole tiny Llama with its tokenizer and every tensor type Glimpse
+    /// reads, every metadata value type, and a 64-byte alignment.
+    fn gguf_files() -> Inputs {
+        use glimpse::model::import::gguf::{GgmlType, MetaArray, MetaValue};
+        use glimpse::model::import::gguf_writer::GgufWriter;
+        let u = MetaValue::U32;
+        let strings = |v: &[&str]| {
+            MetaValue::Array(MetaArray::Str(v.iter().map(|s| s.to_string()).collect()))
+        };
+        let mut llama = GgufWriter::new();
+        llama
+            .meta("general.architecture", MetaValue::Str("llama".into()))
+            .meta("llama.block_count", u(1))
+            .meta("llama.context_length", u(8))
+            .meta("llama.embedding_length", u(32))
+            .meta("llama.feed_forward_length", u(32))
+            .meta("llama.attention.head_count", u(2))
+            .meta("llama.attention.head_count_kv", u(1))
+            .meta(
+                "llama.attention.layer_norm_rms_epsilon",
+                MetaValue::F32(1e-5),
+            )
+            .meta("llama.rope.freq_base", MetaValue::F32(1e5))
+            .meta("tokenizer.ggml.model", MetaValue::Str("gpt2".into()))
+            .meta("tokenizer.ggml.tokens", strings(&["<s>", "a", "b", "ab"]))
+            .meta(
+                "tokenizer.ggml.token_type",
+                MetaValue::Array(MetaArray::I32(vec![3, 1, 1, 1])),
+            )
+            .meta("tokenizer.ggml.merges", strings(&["a b"]))
+            .meta("tokenizer.ggml.bos_token_id", u(0))
+            .meta("tokenizer.ggml.add_bos_token", MetaValue::Bool(false));
+        // f16 scale 1.0 (0x3c00) or 0.5 (0x3800), then the block's quants.
+        let q8: Vec<u8> = [vec![0, 0x3c], (0..32).collect()].concat();
+        let q4_0: Vec<u8> = [vec![0, 0x38], (0..16).collect()].concat();
+        let q4_1: Vec<u8> = [vec![0, 0x38, 0, 0xbc], (0..16).collect()].concat();
+        llama
+            .tensor_bytes("token_embd.weight", &[4, 32], GgmlType::Q8_0, q8.repeat(4))
+            .tensor_bytes(
+                "blk.0.attn_q.weight",
+                &[32, 32],
+                GgmlType::Q4_0,
+                q4_0.repeat(32),
+            )
+            .tensor_bytes(
+                "blk.0.attn_k.weight",
+                &[16, 32],
+                GgmlType::Q4_1,
+                q4_1.repeat(16),
+            )
+            .tensor_f16("blk.0.attn_norm.weight", &[32], &[1.0; 32])
+            .tensor_bf16("blk.0.ffn_norm.weight", &[32], &[1.0; 32])
+            .tensor_f32("output_norm.weight", &[32], &[1.0; 32]);
+        let mut values = GgufWriter::new();
+        values
+            .meta("u8", MetaValue::U8(1))
+            .meta("i8", MetaValue::I8(-1))
+            .meta("u16", MetaValue::U16(2))
+            .meta("i16", MetaValue::I16(-2))
+            .meta("i32", MetaValue::I32(-3))
+            .meta("u64", MetaValue::U64(4))
+            .meta("i64", MetaValue::I64(-4))
+            .meta("f64", MetaValue::F64(0.5))
+            .meta("text", MetaValue::Str("é".into()))
+            .meta(
+                "nested",
+                MetaValue::Array(MetaArray::Array(vec![
+                    MetaArray::U8(vec![1]),
+                    MetaArray::F64(vec![2.0]),
+                ])),
+            )
+            .tensor_f32("t", &[1, 2], &[1.0, 2.0]);
+        let mut aligned = GgufWriter::new();
+        aligned
+            .meta("general.alignment", u(64))
+            .tensor_f32("a", &[3], &[1.0, 2.0, 3.0])
+            .tensor_f16("b", &[2], &[1.0, -1.0]);
+        vec![
+            ("llama".into(), llama.to_bytes()),
+            ("values".into(), values.to_bytes()),
+            ("aligned".into(), aligned.to_bytes()),
+        ]
+    }
+
+    /// `config.json \0 weights.safetensors` for each family, F32/F16/BF16 tensors and a buffer
+    /// to skip, and a shard index on its own.
+    fn safetensors_files() -> Inputs {
+        use safetensors::tensor::TensorView;
+        use safetensors::Dtype;
+        let file = |tensors: &[(&str, Dtype, Vec<usize>, Vec<u8>)]| {
+            let views: Vec<(String, TensorView)> = tensors
+                .iter()
+                .map(|(n, d, s, b)| (n.to_string(), TensorView::new(*d, s.clone(), b).unwrap()))
+                .collect();
+            safetensors::serialize(views, None).unwrap()
+        };
+        let f32s = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let weights = file(&[
+            (
+                "bert.embeddings.word_embeddings.weight",
+                Dtype::F32,
+                vec![2, 2],
+                f32s(&[1.0, 2.0, 3.0, 4.0]),
+            ),
+            (
+                "bert.embeddings.position_ids",
+                Dtype::I64,
+                vec![1, 2],
+                vec![0; 16],
+            ),
+            (
+                "cls.predictions.bias",
+                Dtype::F16,
+                vec![2],
+                vec![0, 0x3c, 0, 0xc0],
+            ),
+            (
+                "h.0.ln_1.weight",
+                Dtype::BF16,
+                vec![2],
+                vec![0x80, 0x3f, 0, 0],
+            ),
+        ]);
+        let with_config = |config: &str| {
+            let mut out = config.as_bytes().to_vec();
+            out.push(0);
+            out.extend(&weights);
+            out
+        };
+        vec![
+            ("bert".into(), with_config(r#"{"model_type":"bert","hidden_size":4,"num_attention_heads":2,"vocab_size":2}"#)),
+            ("gpt2".into(), with_config(r#"{"model_type":"gpt2","n_embd":4,"n_head":2,"n_layer":1,"vocab_size":2}"#)),
+            ("llama3".into(), with_config(r#"{"model_type":"llama","hidden_size":8,"num_attention_heads":2,"num_key_value_heads":1,"rope_scaling":{"rope_type":"llama3","factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8}}"#)),
+            ("index".into(), br#"{"metadata":{},"weight_map":{"a":"model-00001-of-00002.safetensors","b":"model-00002-of-00002.safetensors"}}"#.to_vec()),
         ]
     }
 

@@ -9,6 +9,7 @@ pub mod config;
 pub mod dropout;
 pub mod error;
 pub mod heads;
+pub mod import;
 pub mod layers;
 pub mod position;
 pub mod softmax;
