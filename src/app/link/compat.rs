@@ -113,9 +113,9 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "task" => train.task.name().into(),
         "pe" => match train.positional {
             Positional::None => "none",
-            Positional::Sinusoidal { base } if base == 10000.0 => "sinusoidal",
+            Positional::Sinusoidal { base: 10000.0 } => "sinusoidal",
             Positional::Learned => "learned",
-            Positional::Rope { base } if base == 10000.0 => "rope",
+            Positional::Rope { base: 10000.0 } => "rope",
             Positional::Alibi => "alibi",
             Positional::Relative { max_distance: 8 } => "relative",
             _ => "?",
