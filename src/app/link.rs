@@ -260,7 +260,11 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     read!(
         "head",
         |v: &str| v.parse::<usize>().ok().filter(|&h| h < 64),
-        |x| app.sel.head = x
+        |x| {
+            app.sel.head = x;
+            // The link names its head: the first trace must not swap in the sharpest one.
+            app.pick_head = false;
+        }
     );
     read!(
         "tau",
@@ -411,19 +415,21 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
             }
         }
     }
-    const KNOWN: [&str; 33] = [
-        "lesson", "page", "task", "pe", "width", "stau", "dk", "v", "view", "model", "src", "tgt",
-        "kind", "layer", "head", "tau", "xv", "pre", "q", "step", "ms", "mm", "pads", "prefix",
-        "custom", "ps", "ds", "beam", "alpha", "maxlen", "seed", "present", "theme",
-    ];
     for (k, _) in &pairs {
-        if !KNOWN.contains(&k.as_str()) && k != "hide" {
+        if !KEYS.contains(&k.as_str()) {
             notices.push(format!("ignored unknown key `{}`", short(k)));
         }
     }
     app.computed = None;
     notices
 }
+
+/// Every key a link may hold.
+const KEYS: [&str; 34] = [
+    "lesson", "page", "task", "pe", "width", "stau", "dk", "v", "view", "model", "src", "tgt",
+    "kind", "layer", "head", "tau", "xv", "pre", "q", "step", "ms", "mm", "pads", "prefix",
+    "custom", "ps", "ds", "beam", "alpha", "maxlen", "seed", "present", "theme", "hide",
+];
 
 /// The training lab's positional schemes by name.
 const SCHEMES: [(&str, Positional); 6] = [
@@ -462,6 +468,9 @@ fn short(s: &str) -> String {
     }
     t
 }
+
+#[cfg(test)]
+mod compat;
 
 #[cfg(test)]
 mod tests {

@@ -18,8 +18,8 @@ pub mod widgets;
 use crate::model::heads::HeadStats;
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 use explorer::{Explorer, ExplorerView, Selection};
+use probe::scrolling_view;
 use probe::{Probe, ProbeHeatmap};
-use widgets::fit::scrolling_view;
 
 /// What the current view was computed from; a change re-runs the forward pass.
 #[derive(Debug, Clone, PartialEq)]

@@ -168,6 +168,12 @@ pub fn check_scrolls(name: &str, ui: &egui::Ui) {
     record_overflow(&format!("{name} (scrolls)"), ui, false);
 }
 
+/// The app's scrolling view (`widgets::fit::scrolling_view`), noted when it needs scrolling:
+/// not clipped, but the tests list views that do.
+pub fn scrolling_view<R>(ui: &mut egui::Ui, name: &str, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    crate::app::widgets::fit::scrolling_view(ui, name, add, |ui| check_scrolls(name, ui))
+}
+
 fn record_overflow(name: &str, ui: &egui::Ui, clipped: bool) {
     // Not `max_rect`: egui grows that to whatever was placed. The clip rect is what shows.
     let (used, room) = (ui.min_rect(), ui.clip_rect());

@@ -7,8 +7,8 @@
 use super::training_run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
 use crate::app::export::{self, Exporter};
 use crate::app::probe;
+use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
-use crate::app::widgets::fit::scrolling_view;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
 use crate::train::tasks::{TaskKind, ALL_TASKS};

@@ -28,7 +28,9 @@ pub static LESSONS: &[Lesson] = &[
                      fresh mixture of the source for every output word.",
                     "On the right is the cross-attention of a small trained translation model. \
                      Rows are target words (queries), columns are source words (keys); each \
-                     row is one a_{t,·}.",
+                     row is one a_{t,·}. This model is a transformer: it scores with the scaled \
+                     dot product qᵀk/√d_k of the next lesson, not with Bahdanau's additive \
+                     form, but its weights are read the same way.",
                 ],
                 setup: Setup::Explorer {
                     input: TRANSLATE.kind(AttentionKind::Cross),
@@ -228,8 +230,9 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 title: "Naive positions",
                 paragraphs: &[
-                    "The simplest idea is to append the index t. It is unbounded: position \
-                     500 is a huge number next to embeddings of size about 1.",
+                    "The simplest idea is to add the index t to the token's embedding. It is \
+                     unbounded: position 500 is a huge number next to embeddings of size about \
+                     1.",
                     "Normalising to t/(N−1) keeps it in [0, 1] but stretches like a rubber \
                      band: one step means 1/(N−1), so the same offset means different things \
                      in sentences of different length.",
@@ -243,7 +246,10 @@ pub static LESSONS: &[Lesson] = &[
                 paragraphs: &[
                     "PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), with \
                      ω_k = 10000^(−2k/d). Each pair is a point on the unit circle turning at \
-                     its own speed; wavelengths run from 2π to 2π·10000.",
+                     its own speed. The wavelengths 2π·10000^(2k/d) run from 2π for the \
+                     fastest pair to 2π·10000^((d−2)/d) for the slowest: about 35,300 \
+                     positions at d = 32 (the translation model) and 47,100 at d = 64 (the \
+                     lab's default). 2π·10000 ≈ 62,800 is only the limit as d grows.",
                     "Read down the dimensions it is a multi-scale, continuous binary counter: \
                      fast pairs change every step, slow ones over hundreds.",
                     "p_t · p_{t+o} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) \
@@ -439,17 +445,19 @@ pub static LESSONS: &[Lesson] = &[
                 title: "Add & Norm and the feed-forward layer",
                 paragraphs: &[
                     "An encoder block is attention then a feed-forward network, each wrapped \
-                     in a residual connection and a LayerNorm: Y = LayerNorm(X + MHSA(X)), \
-                     Z = LayerNorm(Y + FFN(Y)).",
+                     in a residual connection and a LayerNorm. The original transformer \
+                     writes it Y = LayerNorm(X + MHSA(X)), Z = LayerNorm(Y + FFN(Y)).",
                     "FFN(x) = max(0, xW₁ + b₁)W₂ + b₂, applied to each token on its own, with \
-                     a hidden width d_ff ≈ 4·d_model. Attention mixes tokens; the FFN \
-                     transforms each one.",
+                     a hidden width d_ff = 4·d_model in the original (2048 for 512). \
+                     Attention mixes tokens; the FFN transforms each one.",
                     "LayerNorm normalises each token over its features, so it does not depend \
                      on the batch or on other positions (BatchNorm would, which suits \
                      variable-length sequences badly).",
                     "The original transformer normalises after the residual sum (post-norm); \
                      most modern models normalise the input of each sublayer (pre-norm), \
-                     which keeps a clean residual path and trains deep stacks more easily.",
+                     which keeps a clean residual path and trains deep stacks more easily. \
+                     The model on the right is pre-norm, Y = X + MHSA(LN(X)), \
+                     Z = Y + FFN(LN(Y)), and small: d_ff = 64 = 2·d_model.",
                 ],
                 setup: Setup::Explorer {
                     input: TRANSLATE.kind(AttentionKind::EncoderSelf),
@@ -611,8 +619,9 @@ pub static LESSONS: &[Lesson] = &[
                      (and sometimes nonsense).",
                     "Temperature divides the logits before the softmax: τ < 1 sharpens the \
                      distribution towards greedy, τ > 1 flattens it. Top-k keeps only the k \
-                     likeliest tokens; top-p keeps the smallest set whose probabilities add up \
-                     to p. What is kept is renormalised and sampled.",
+                     likeliest tokens; top-p keeps the smallest set of likeliest tokens whose \
+                     probabilities add up to at least p. What is kept is renormalised and \
+                     sampled.",
                     "The Sampling panel runs the character LM with a seed, so a sample can be \
                      reproduced: change τ, k or p and compare.",
                 ],
@@ -627,7 +636,9 @@ pub static LESSONS: &[Lesson] = &[
                 title: "The KV cache",
                 paragraphs: &[
                     "At step t a decoder needs the keys and values of every earlier position, \
-                     and they never change: a token's key depends only on the tokens before it.",
+                     and they never change: under the causal mask a token's key and value depend \
+                     only on the token itself and the ones before it (and, in an \
+                     encoder–decoder, on the source, which stays fixed while decoding).",
                     "So they are computed once and kept. Each new step then projects only the \
                      new token and attends over the cache: O(t·d) work instead of recomputing \
                      the whole prefix, at the price of memory that grows with t.",

@@ -9,7 +9,7 @@ mod tests;
 use super::decoding::session::SourceKind;
 use super::explorer::ExplorerView;
 use super::masking::modes::MaskMode;
-use super::widgets::fit::scrolling_view;
+use super::probe::scrolling_view;
 use super::{decoding, masking, positions, probe, GlimpseApp};
 use crate::model::{builtin, AttentionKind};
 use crate::train::tasks::TaskKind;

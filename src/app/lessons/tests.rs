@@ -212,3 +212,116 @@ fn walkthrough_pages_open_on_the_step_they_name() {
         assert_eq!(chain.steps[app.explorer.step].title, step, "{title}");
     }
 }
+
+/// The paragraphs of the page titled `title`, joined.
+fn page_text(title: &str) -> String {
+    let page = LESSONS
+        .iter()
+        .flat_map(|l| l.pages)
+        .find(|p| p.title == title)
+        .unwrap_or_else(|| panic!("no page {title}"));
+    page.paragraphs.join(" ")
+}
+
+/// `35333.6` → `35,300`: a wavelength as the text rounds it, to the nearest hundred.
+fn hundreds(x: f64) -> String {
+    let h = (x / 100.0).round() as u64 * 100;
+    format!("{},{:03}", h / 1000, h % 1000)
+}
+
+/// The slowest sinusoidal band at the widths the page names is what `model::position`
+/// computes; 2π·10000 is only the limit.
+#[test]
+fn the_sinusoidal_page_states_the_wavelengths_the_model_computes() {
+    use crate::model::position::sinusoidal_wavelength;
+    let text = page_text("Sinusoidal encodings");
+    let translate = crate::model::builtin::load("translate").unwrap();
+    let lab = crate::app::positions::sinusoidal::SinusoidalPanel::default();
+    for (d, what) in [
+        (translate.config.d_model, "the translation model"),
+        (lab.d, "the lab's default"),
+    ] {
+        let slowest = sinusoidal_wavelength(d / 2 - 1, d, 10000.0);
+        let said = format!("{} positions at d = {d}", hundreds(slowest));
+        let said_short = format!("{} at d = {d} ({what})", hundreds(slowest));
+        assert!(
+            text.contains(&said) || text.contains(&said_short),
+            "{said}: {text}"
+        );
+    }
+    assert_eq!(hundreds(sinusoidal_wavelength(15, 32, 10000.0)), "35,300");
+    let limit = 2.0 * std::f64::consts::PI * 10000.0;
+    assert!(
+        text.contains(&format!("2π·10000 ≈ {}", hundreds(limit))),
+        "{text}"
+    );
+    assert!(sinusoidal_wavelength(0, 32, 10000.0) == 2.0 * std::f64::consts::PI);
+}
+
+/// The Add & Norm page shows `translate`: its norm placement and d_ff are what the text says.
+#[test]
+fn the_norm_page_describes_the_model_it_shows() {
+    let text = page_text("Add & Norm and the feed-forward layer");
+    let page = LESSONS
+        .iter()
+        .flat_map(|l| l.pages)
+        .find(|p| p.title == "Add & Norm and the feed-forward layer")
+        .unwrap();
+    let m = crate::model::builtin::load(page.setup.model().unwrap()).unwrap();
+    assert_eq!(m.config.norm, crate::model::NormPlacement::Pre);
+    assert!(text.contains("on the right is pre-norm"), "{text}");
+    let said = format!(
+        "d_ff = {} = {}·d_model",
+        m.config.d_ff,
+        m.config.d_ff / m.config.d_model
+    );
+    assert_eq!(m.config.d_ff % m.config.d_model, 0);
+    assert!(text.contains(&said), "{said}: {text}");
+}
+
+/// Top-p keeps the smallest set of likeliest tokens reaching at least p, as the page says.
+#[test]
+fn top_p_keeps_the_smallest_set_reaching_at_least_p() {
+    let text = page_text("Sampling: temperature, top-k, top-p");
+    assert!(text.contains("add up to at least p"), "{text}");
+    let log_probs: Vec<f32> = [0.5f32, 0.3, 0.2].iter().map(|p| p.ln()).collect();
+    // 0.5 < 0.6 ≤ 0.5 + 0.3: two tokens, whose sum passes p rather than equalling it.
+    let kept = crate::decode::sample::kept_set(&log_probs, None, Some(0.6));
+    assert_eq!(kept.len(), 2);
+}
+
+/// The KV cache page: a decoder key depends on its token, the earlier ones and the source,
+/// never on later tokens.
+#[test]
+fn a_causal_key_depends_on_itself_earlier_tokens_and_the_source() {
+    use crate::model::{AttentionKind, ForwardOptions};
+    let text = page_text("The KV cache");
+    assert!(
+        text.contains("the token itself and the ones before it"),
+        "{text}"
+    );
+    let m = crate::model::builtin::load("translate").unwrap();
+    let keys = |src: &str, tgt: &str| {
+        let input = m.prepare(src, tgt).input;
+        let trace = m.forward(&input, &ForwardOptions::default()).unwrap();
+        let layer = m.config.n_layers - 1;
+        trace
+            .attention(AttentionKind::DecoderSelf, layer)
+            .unwrap()
+            .k
+            .clone()
+    };
+    let short = keys("la zone économique", "the economic");
+    let long = keys("la zone économique", "the economic area");
+    let n = short.len_of(ndarray::Axis(1));
+    let same = long.slice(ndarray::s![.., ..n, ..]);
+    let diff = (&same - &short).iter().fold(0f32, |a, x| a.max(x.abs()));
+    assert!(
+        diff < 1e-5,
+        "a later token changed an earlier key by {diff}"
+    );
+    // The last layer's keys read the source through the first layer's cross-attention.
+    let other = keys("la zone européenne", "the economic");
+    let moved = (&other - &short).iter().fold(0f32, |a, x| a.max(x.abs()));
+    assert!(moved > 1e-3, "the source did not reach the keys: {moved}");
+}

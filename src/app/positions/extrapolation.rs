@@ -104,7 +104,7 @@ impl ExtrapolationPanel {
                 }
                 p.vline(VLine::new("longest training input", TRAINED_UP_TO as f64));
             });
-        ui.label("Learned and sinusoidal positions fail as soon as the input is longer than anything seen (the learned table's rows past 9 were never trained); RoPE and the relative bias, which encode offsets, carry a little further. ALiBi only tells a head how far back a key is, which a reversal cannot use: it struggles even on the training lengths (its strength is language modelling, where recency is what matters).");
+        ui.label("Learned and sinusoidal positions fail as soon as the input is longer than anything seen (the learned table's rows past 8 were never trained); RoPE and the relative bias, which encode offsets, carry a little further. ALiBi only tells a head how far back a key is, which a reversal cannot use: it struggles even on the training lengths (its strength is language modelling, where recency is what matters).");
     }
 }
 

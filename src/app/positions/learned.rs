@@ -7,8 +7,10 @@ use crate::model::{builtin, ForwardOptions, Model};
 use egui::Ui;
 
 pub const MODEL: &str = "extrap-learned";
-/// Training used sources of at most 8 letters: positions 0‥9 (with `<bos>` and `<eos>`).
-pub const TRAINED_POSITIONS: usize = 10;
+/// Rows of the table training ever read: the reverse task's inputs have at most 8 letters
+/// (`train::trainer::make_example`): the encoder reads them at positions 0‥7, the decoder reads
+/// `<bos>` and them at 0‥8. `<eos>` is only a label, never an input, so row 9 is never used.
+pub const TRAINED_POSITIONS: usize = 9;
 
 pub struct LearnedPanel {
     model: Option<Result<Model, String>>,
@@ -60,9 +62,12 @@ impl LearnedPanel {
             return;
         };
         ui.label(format!(
-            "“{MODEL}” learned one vector per position: a table of {} rows × {} dimensions, added to the token embeddings. It was trained on inputs of at most 8 letters, so only rows 0–{} ever received a gradient; the rest are still their random initial values.",
+            "“{MODEL}” learned one vector per position: a table of {} rows × {} dimensions, added to the token embeddings. It was trained on inputs of at most {} letters: the encoder reads them at positions 0–{}, the decoder reads <bos> and them at 0–{} (<eos> is only ever predicted, never read). So only rows 0–{} ever received a gradient; the rest keep their random initial values, shrunk a little by weight decay.",
             table.nrows(),
             table.ncols(),
+            TRAINED_POSITIONS - 1,
+            TRAINED_POSITIONS - 2,
+            TRAINED_POSITIONS - 1,
             TRAINED_POSITIONS - 1
         ));
         let rows: Vec<String> = (0..table.nrows()).map(|t| t.to_string()).collect();
@@ -154,6 +159,70 @@ mod tests {
         let mut over = input.clone();
         over.source.extend([4; 3]);
         assert!(m.forward(&over, &ForwardOptions::default()).is_err());
+    }
+
+    /// The training code's own examples: no input is longer than `TRAINED_POSITIONS` and none
+    /// reads `<eos>`, so the rows from `TRAINED_POSITIONS` on are never looked up.
+    #[test]
+    fn training_reads_exactly_the_trained_rows() {
+        use crate::model::tokenizer::EOS;
+        use crate::train::tasks::{Split, TaskKind};
+        use crate::train::trainer::make_example;
+        use crate::util::rng::Rng;
+        let m = builtin::load(MODEL).unwrap();
+        let mut rng = Rng::new(1);
+        let mut longest = 0;
+        for _ in 0..2000 {
+            let pair = TaskKind::Reverse.sample(&mut rng, Split::Train);
+            let ex = make_example(TaskKind::Reverse, &m.tokenizer, &pair);
+            assert!(!ex.input.source.contains(&EOS) && !ex.input.target.contains(&EOS));
+            longest = longest
+                .max(ex.input.source.len())
+                .max(ex.input.target.len());
+        }
+        assert_eq!(longest, TRAINED_POSITIONS);
+        assert_eq!(
+            TaskKind::Reverse.max_pieces() + 1,
+            TRAINED_POSITIONS,
+            "<bos> + 8 letters"
+        );
+    }
+
+    /// The shipped weights agree: against the same seed's initial table, every row training
+    /// reached turned, and every other row only shrank (AdamW's decay, which touches all rows).
+    #[test]
+    fn untrained_rows_are_their_initial_values_decayed() {
+        let m = builtin::load(MODEL).unwrap();
+        // The recipe's seed (assets/models/extrap-learned.recipe.json).
+        let init = Model::random(m.config.clone(), 1).unwrap();
+        let (t, t0) = (
+            m.weights.pos_embed.as_ref().unwrap(),
+            init.weights.pos_embed.as_ref().unwrap(),
+        );
+        let cosine = |r: usize| {
+            let (a, b) = (t.row(r), t0.row(r));
+            a.dot(&b) / (a.dot(&a).sqrt() * b.dot(&b).sqrt())
+        };
+        let shrink = |r: usize| t.row(r).dot(&t.row(r)).sqrt() / t0.row(r).dot(&t0.row(r)).sqrt();
+        // Every untouched row shrank by the same factor, ∏(1 − lr·decay) ≈ 0.955.
+        let decay = shrink(t.nrows() - 1);
+        assert!((0.9..1.0).contains(&decay), "{decay}");
+        for r in 0..t.nrows() {
+            if r < TRAINED_POSITIONS {
+                assert!(
+                    cosine(r) < 0.999,
+                    "row {r} was trained: cosine {}",
+                    cosine(r)
+                );
+            } else {
+                assert!(
+                    cosine(r) > 0.99999,
+                    "row {r} untouched: cosine {}",
+                    cosine(r)
+                );
+                assert!((shrink(r) - decay).abs() < 1e-4, "row {r}: {}", shrink(r));
+            }
+        }
     }
 
     #[test]

@@ -35,15 +35,20 @@ pub fn add(ui: &mut Ui, widget: impl Widget) -> Response {
 
 /// A view that scrolls rather than clips when the window is too small for it. What it holds
 /// is sized to the visible area first (egui gives a scroll area's content the viewport as its
-/// room), so a view that fits never shows scroll bars.
-pub fn scrolling_view<R>(ui: &mut Ui, id_salt: &str, add: impl FnOnce(&mut Ui) -> R) -> R {
+/// room), so a view that fits never shows scroll bars. `inspect` sees the content's `Ui` once
+/// it is drawn (the app notes there whether the view needed scrolling).
+pub fn scrolling_view<R>(
+    ui: &mut Ui,
+    id_salt: &str,
+    add: impl FnOnce(&mut Ui) -> R,
+    inspect: impl FnOnce(&Ui),
+) -> R {
     egui::ScrollArea::both()
         .id_salt(("scrolling_view", id_salt))
         .auto_shrink(false)
         .show(ui, |ui| {
             let r = add(ui);
-            // Not clipped, but worth knowing: the tests list views that need scrolling.
-            crate::app::probe::check_scrolls(id_salt, ui);
+            inspect(ui);
             r
         })
         .inner

@@ -1,0 +1,234 @@
+//! The link compatibility table: `tests/fixtures/links.txt` holds links as this version writes
+//! them (format 1), one per view, lab section and lesson, each with settings other than the
+//! defaults. Every one must keep opening the state it describes, through the app's own path for
+//! a link (`GlimpseApp::open_link` before the first frame, as a page load does, then frames):
+//! each key's value is read back from the app's fields, and the opened state encodes back to the
+//! same pairs. A change to the link format or to how labs restore themselves fails here.
+
+use super::{encode, unescape, EXPLORER, KEYS, SOURCES, VERSION, VIEWS};
+use crate::app::decoding::session::SourceKind;
+use crate::app::explorer::ExplorerView;
+use crate::app::lessons::content::LESSONS;
+use crate::app::masking::{modes, Section as MaskSection};
+use crate::app::positions::Section as PosSection;
+use crate::app::{GlimpseApp, View};
+use crate::model::{AttentionKind, Positional};
+use egui_kittest::Harness;
+use std::collections::BTreeMap;
+
+const TABLE: &str = include_str!("../../../tests/fixtures/links.txt");
+
+/// The table's links: one a line; `#` starts a comment line.
+fn links() -> Vec<&'static str> {
+    TABLE
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+
+/// A link's pairs by key (values unescaped).
+fn pairs(link: &str) -> BTreeMap<String, String> {
+    link.split('&')
+        .filter_map(|p| p.split_once('='))
+        .map(|(k, v)| (unescape(k), unescape(v)))
+        .collect()
+}
+
+/// The app as a browser tab opens a link: the hash applied before the first frame, then a few
+/// frames (lesson pages set themselves up, the first trace picks a head, labs clamp).
+fn open(link: &str) -> Harness<'static, GlimpseApp> {
+    let mut app = GlimpseApp::default();
+    app.open_link(link);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_context_setup(GlimpseApp::style)
+        .build_ui_state(|ui, app: &mut GlimpseApp| app.show(ui), app);
+    h.run_steps(4);
+    h
+}
+
+fn index_of<T: PartialEq>(all: &[T], x: &T) -> String {
+    all.iter()
+        .position(|y| y == x)
+        .map_or("?".into(), |i| i.to_string())
+}
+
+/// What the app's own fields hold for `key`, written as a link writes it. Kept apart from
+/// `link.rs` on purpose: it is the meaning of each key, frozen, not a second copy of `encode`.
+fn observed(app: &GlimpseApp, key: &str) -> String {
+    let train = &app.training.config;
+    let modes = &app.masking.modes;
+    let d = &app.decoding.settings;
+    match key {
+        "v" => VERSION.to_string(),
+        "view" => match app.view {
+            View::Lessons => "lessons",
+            View::Attention => "attention",
+            View::Masking => "masking",
+            View::Positions => "positions",
+            View::Decoding => "decoding",
+            View::Scoring => "scoring",
+            View::Training => "training",
+        }
+        .into(),
+        "model" => app.model_name.clone(),
+        "src" => app.source.clone(),
+        "tgt" => app.target.clone(),
+        "kind" => match app.sel.kind {
+            AttentionKind::EncoderSelf => "enc",
+            AttentionKind::DecoderSelf => "dec",
+            AttentionKind::Cross => "cross",
+        }
+        .into(),
+        "layer" => app.sel.layer.to_string(),
+        "head" => app.sel.head.to_string(),
+        "tau" => app.temperature.to_string(),
+        "xv" => match app.explorer.view {
+            ExplorerView::Head => "head",
+            ExplorerView::Grid => "grid",
+            ExplorerView::Lines => "lines",
+            ExplorerView::Walkthrough => "walk",
+        }
+        .into(),
+        "pre" => (app.explorer.pre_softmax as u8).to_string(),
+        "q" => app.explorer.query.to_string(),
+        "step" => app.explorer.step.to_string(),
+        "ms" => index_of(&MaskSection::ALL, &app.masking.section),
+        "mm" => index_of(&modes::MaskMode::ALL, &modes.mode),
+        "pads" => modes.pads.to_string(),
+        "prefix" => modes.prefix.to_string(),
+        "custom" => modes.custom.as_ref().map_or("-".into(), modes::encode_mask),
+        "ps" => index_of(&PosSection::ALL, &app.positions.section),
+        "ds" => match d.kind {
+            SourceKind::Translate => "translate",
+            SourceKind::Lm => "lm",
+            SourceKind::Table => "table",
+        }
+        .into(),
+        "beam" => d.width.to_string(),
+        "alpha" => d.alpha.to_string(),
+        "maxlen" => d.max_len.to_string(),
+        "seed" => train.seed.to_string(),
+        "task" => train.task.name().into(),
+        "pe" => match train.positional {
+            Positional::None => "none",
+            Positional::Sinusoidal { base: 10000.0 } => "sinusoidal",
+            Positional::Learned => "learned",
+            Positional::Rope { base: 10000.0 } => "rope",
+            Positional::Alibi => "alibi",
+            Positional::Relative { max_distance: 8 } => "relative",
+            _ => "?",
+        }
+        .into(),
+        // The width sets the FFN too, at twice the model width.
+        "width" if train.d_ff == 2 * train.d_model => train.d_model.to_string(),
+        "width" => format!("d_ff {} ≠ 2·{}", train.d_ff, train.d_model),
+        "stau" => app.scoring.temperature.to_string(),
+        "dk" => app.scoring.d_k.to_string(),
+        "lesson" => app.lessons.lesson.to_string(),
+        "page" => app.lessons.page.to_string(),
+        "present" => (app.presenter as u8).to_string(),
+        "theme" => if app.light { "light" } else { "dark" }.into(),
+        "hide" => [("controls", app.hidden.controls), ("tabs", app.hidden.tabs)]
+            .iter()
+            .filter(|(_, on)| *on)
+            .map(|(n, _)| *n)
+            .collect::<Vec<_>>()
+            .join(","),
+        other => panic!("the table uses the key `{other}`, which this test does not know"),
+    }
+}
+
+/// Numbers compare as numbers (`0.50` and `0.5` are the same temperature).
+fn same(key: &str, got: &str, want: &str) -> bool {
+    match key {
+        "tau" | "alpha" | "stau" => got.parse::<f32>().ok() == want.parse::<f32>().ok(),
+        "present" => (got == "1") == (want == "1" || want == "true"),
+        _ => got == want,
+    }
+}
+
+#[test]
+fn every_link_in_the_table_opens_the_state_it_describes() {
+    let mut failures = Vec::new();
+    for link in links() {
+        let h = open(link);
+        let app = h.state();
+        if !app.notices.is_empty() {
+            failures.push(format!("{link}\n  notices: {:?}", app.notices));
+        }
+        let want = pairs(link);
+        for (key, value) in &want {
+            let got = observed(app, key);
+            if !same(key, &got, value) {
+                failures.push(format!(
+                    "{link}\n  {key}: the link says {value:?}, the app has {got:?}"
+                ));
+            }
+        }
+        let back = pairs(&encode(app));
+        let keys: std::collections::BTreeSet<&String> = want.keys().chain(back.keys()).collect();
+        for key in keys {
+            let (w, b) = (want.get(key), back.get(key));
+            let equal = match (w, b) {
+                (Some(w), Some(b)) => same(key, b, w),
+                _ => false,
+            };
+            if !equal {
+                failures.push(format!("{link}\n  encodes back {key}={b:?}, not {w:?}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn the_table_covers_every_view_section_lesson_and_key() {
+    let table: Vec<BTreeMap<String, String>> = links().into_iter().map(pairs).collect();
+    let has = |view: &str, key: &str, value: &str| {
+        table
+            .iter()
+            .any(|p| p["view"] == view && p.get(key).is_some_and(|v| v == value))
+    };
+    for (_, view) in VIEWS {
+        assert!(table.iter().any(|p| p["view"] == view), "no link to {view}");
+    }
+    for (_, xv) in EXPLORER {
+        assert!(has("attention", "xv", xv), "no link to the explorer's {xv}");
+    }
+    for s in 0..MaskSection::ALL.len() {
+        assert!(
+            has("masking", "ms", &s.to_string()),
+            "no masking section {s}"
+        );
+    }
+    for s in 0..PosSection::ALL.len() {
+        assert!(
+            has("positions", "ps", &s.to_string()),
+            "no positions section {s}"
+        );
+    }
+    for (_, ds) in SOURCES {
+        assert!(has("decoding", "ds", ds), "no decoding source {ds}");
+    }
+    for l in 0..LESSONS.len() {
+        assert!(
+            has("lessons", "lesson", &l.to_string()),
+            "no link to lesson {l}"
+        );
+    }
+    // Every key, somewhere with a value other than a fresh app's.
+    let default = pairs(&encode(&GlimpseApp::default()));
+    for key in KEYS.iter().filter(|k| **k != "v") {
+        let differs = table
+            .iter()
+            .any(|p| p.get(*key).is_some_and(|v| default.get(*key) != Some(v)));
+        assert!(differs, "no link sets `{key}` to anything but its default");
+    }
+}
