@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 
 type Harness = fn(&[u8]);
 
-const TARGETS: [(&str, Harness); 4] = [
+const TARGETS: [(&str, Harness); 5] = [
     ("checkpoint", |d| drop(fuzzing::checkpoint(d))),
     ("link", |d| drop(fuzzing::link(d))),
     ("tokenizer", |d| drop(fuzzing::tokenizer(d))),
     ("beam_table", |d| drop(fuzzing::beam_table(d))),
+    ("subword", |d| drop(fuzzing::subword(d))),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -79,6 +80,9 @@ fn the_seeds_reach_the_code_behind_the_parsers() {
     assert!(seeds("tokenizer")
         .iter()
         .any(|p| fuzzing::tokenizer(&std::fs::read(p).unwrap()).is_ok()));
+    assert!(seeds("subword")
+        .iter()
+        .any(|p| fuzzing::subword(&std::fs::read(p).unwrap()).is_ok()));
 }
 
 /// Writes the seed inputs (ignored: run by hand, see the top of this file).
@@ -112,7 +116,26 @@ mod seeds {
             ("link", links()),
             ("tokenizer", texts()),
             ("beam_table", tables()),
+            ("subword", subwords()),
         ]
+    }
+
+    /// A text through each sub-word fixture (tests/fixtures/tokenizers): WordPiece, byte-level
+    /// BPE and SentencePiece-style BPE, as `text \0 tokenizer.json`.
+    fn subwords() -> Inputs {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+        ["wordpiece", "byte_level", "sentencepiece"]
+            .into_iter()
+            .map(|name| {
+                let mut bytes = "The [MASK] sat: café déjà vu 😀\n  3.14 <|endoftext|><s>"
+                    .as_bytes()
+                    .to_vec();
+                bytes.push(0);
+                bytes.extend(std::fs::read(dir.join(format!("{name}.json"))).unwrap());
+                (name.to_string(), bytes)
+            })
+            .collect()
     }
 
     /// The smallest model of a kind: every tensor present, each a few numbers.
@@ -319,4 +342,26 @@ fn a_table_row_of_huge_weights_is_still_a_distribution() {
         fuzzing::beam_table(&regression("beam_table", "huge-weights")),
         Ok(())
     );
+}
+
+#[test]
+fn tokenizer_files_that_crash_the_tokenizers_crate_are_refused() {
+    // Each of these panics inside the `tokenizers` crate (two found by generating files from the
+    // accepted components); the checks in src/model/subword refuse them first.
+    for (name, words) in [
+        (
+            "added-token-normalized-to-nothing",
+            "becomes empty once normalized",
+        ),
+        ("zero-width-replace", "can match empty text"),
+        ("merge-longer-than-any-token", "not in the vocabulary"),
+        ("merge-shorter-than-prefix", "continuing-subword prefix"),
+        ("template-names-missing-token", "is not in special_tokens"),
+        ("rstrip-token-then-space-token", "starts with whitespace"),
+        ("strip-decoder-past-the-token", "Strip decoder"),
+        ("fixed-length-zero", "`length` is 0"),
+    ] {
+        let e = fuzzing::subword(&regression("subword", name)).unwrap_err();
+        assert!(e.contains(words), "{name}: {e}");
+    }
 }

@@ -11,6 +11,7 @@ pub mod error;
 pub mod heads;
 pub mod layers;
 pub mod position;
+pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod transformer;
