@@ -23,7 +23,7 @@ fi
 # Inputs larger than a target needs only slow it down.
 max_len() {
     case "$1" in
-        checkpoint) echo 16384 ;;
+        checkpoint | subword) echo 16384 ;;
         *) echo 4096 ;;
     esac
 }

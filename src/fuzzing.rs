@@ -13,6 +13,7 @@ use crate::model::import::hf_config::{Architecture, LlamaConfig};
 use crate::model::import::limits::Limits;
 use crate::model::import::safetensors_file::{parse_index, read_safetensors_with, ReadOptions};
 use crate::model::import::tensors::{RawTensor, TensorData, TensorSet};
+use crate::model::subword::{InputLimit, Overflow, SubwordError, SubwordTokenizer};
 use crate::model::tokenizer::{Tokenizer, TokenizerKind, TokenizerSpec, BOS, UNK};
 use crate::model::{builtin, checkpoint, ForwardOptions, Model};
 use std::sync::OnceLock;
@@ -193,6 +194,71 @@ fn check_tokenizer(t: &Tokenizer, text: &str) {
     let decoded = t.decode(&encoded.ids);
     if t.kind() == TokenizerKind::Char && encoded.unknown == 0 {
         assert_eq!(decoded, text);
+    }
+}
+
+/// `text \0 tokenizer.json`: the file loaded as a real checkpoint's tokenizer (the checks, then
+/// the `tokenizers` crate), and the text through it: bare, with special tokens, as a pair with
+/// itself, cut to a few tokens, decoded, and each piece shown. Returns the loader's verdict.
+pub fn subword(data: &[u8]) -> Result<(), String> {
+    let (text, file) = split_at_zero(data);
+    let text = String::from_utf8_lossy(text);
+    let mut t = SubwordTokenizer::from_bytes(file, None).map_err(not_a_panic)?;
+    for (pair, special) in [(None, false), (None, true), (Some(&*text), true)] {
+        let e = match t.encode(&text, pair, special) {
+            Ok(e) => e,
+            Err(e) => {
+                not_a_panic(e);
+                continue;
+            }
+        };
+        check_subword(&t, &e);
+        if let Err(err) = t.decode(&e.ids) {
+            not_a_panic(err);
+        }
+    }
+    t.set_limit(Some(InputLimit {
+        max_tokens: 3,
+        overflow: Overflow::Truncate,
+    }));
+    match t.encode(&text, Some(&text), true) {
+        Ok(e) => {
+            assert!(e.len() <= 3, "truncated to {} tokens", e.len());
+            check_subword(&t, &e);
+        }
+        Err(e) => {
+            not_a_panic(e);
+        }
+    }
+    Ok(())
+}
+
+/// The tokenizer's guard turns a panic of the crate into an error; for the fuzzer it is a crash.
+fn not_a_panic(e: SubwordError) -> String {
+    assert!(!matches!(e, SubwordError::Panicked(_)), "{e}");
+    e.to_string()
+}
+
+/// One entry per token in every list, every id in the vocabulary and shown as `display_piece`.
+fn check_subword(t: &SubwordTokenizer, e: &crate::model::subword::SubwordEncoding) {
+    let n = e.ids.len();
+    for len in [
+        e.type_ids.len(),
+        e.attention_mask.len(),
+        e.offsets.len(),
+        e.sequence.len(),
+        e.special.len(),
+        e.pieces.len(),
+    ] {
+        assert_eq!(len, n);
+    }
+    for (&id, piece) in e.ids.iter().zip(&e.pieces) {
+        assert!(
+            (id as usize) < t.vocab_size(),
+            "id {id} of {}",
+            t.vocab_size()
+        );
+        assert_eq!(t.display_piece(id).as_ref(), Some(piece));
     }
 }
 

@@ -10,13 +10,14 @@ use std::path::{Path, PathBuf};
 
 type Harness = fn(&[u8]);
 
-const TARGETS: [(&str, Harness); 6] = [
+const TARGETS: [(&str, Harness); 7] = [
     ("checkpoint", |d| drop(fuzzing::checkpoint(d))),
     ("link", |d| drop(fuzzing::link(d))),
     ("tokenizer", |d| drop(fuzzing::tokenizer(d))),
     ("beam_table", |d| drop(fuzzing::beam_table(d))),
     ("gguf", |d| drop(fuzzing::gguf(d))),
     ("safetensors", |d| drop(fuzzing::safetensors(d))),
+    ("subword", |d| drop(fuzzing::subword(d))),
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -91,6 +92,9 @@ fn the_seeds_reach_the_code_behind_the_parsers() {
     assert!(seeds("safetensors")
         .iter()
         .any(|p| fuzzing::safetensors(&std::fs::read(p).unwrap()).is_ok()));
+    assert!(seeds("subword")
+        .iter()
+        .any(|p| fuzzing::subword(&std::fs::read(p).unwrap()).is_ok()));
 }
 
 /// Writes the seed inputs (ignored: run by hand, see the top of this file).
@@ -126,6 +130,7 @@ mod seeds {
             ("beam_table", tables()),
             ("gguf", gguf_files()),
             ("safetensors", safetensors_files()),
+            ("subword", subwords()),
         ]
     }
 
@@ -264,6 +269,24 @@ mod seeds {
             ("llama3".into(), with_config(r#"{"model_type":"llama","hidden_size":8,"num_attention_heads":2,"num_key_value_heads":1,"rope_scaling":{"rope_type":"llama3","factor":8.0,"low_freq_factor":1.0,"high_freq_factor":4.0,"original_max_position_embeddings":8}}"#)),
             ("index".into(), br#"{"metadata":{},"weight_map":{"a":"model-00001-of-00002.safetensors","b":"model-00002-of-00002.safetensors"}}"#.to_vec()),
         ]
+    }
+
+    /// A text through each sub-word fixture (tests/fixtures/tokenizers): WordPiece, byte-level
+    /// BPE and SentencePiece-style BPE, as `text \0 tokenizer.json`.
+    fn subwords() -> Inputs {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/tokenizers");
+        ["wordpiece", "byte_level", "sentencepiece"]
+            .into_iter()
+            .map(|name| {
+                let mut bytes = "The [MASK] sat: café déjà vu 😀\n  3.14 <|endoftext|><s>"
+                    .as_bytes()
+                    .to_vec();
+                bytes.push(0);
+                bytes.extend(std::fs::read(dir.join(format!("{name}.json"))).unwrap());
+                (name.to_string(), bytes)
+            })
+            .collect()
     }
 
     /// The smallest model of a kind: every tensor present, each a few numbers.
@@ -471,4 +494,26 @@ fn a_table_row_of_huge_weights_is_still_a_distribution() {
         fuzzing::beam_table(&regression("beam_table", "huge-weights")),
         Ok(())
     );
+}
+
+#[test]
+fn tokenizer_files_that_crash_the_tokenizers_crate_are_refused() {
+    // Each of these panics inside the `tokenizers` crate (two found by generating files from the
+    // accepted components); the checks in src/model/subword refuse them first.
+    for (name, words) in [
+        (
+            "added-token-normalized-to-nothing",
+            "becomes empty once normalized",
+        ),
+        ("zero-width-replace", "can match empty text"),
+        ("merge-longer-than-any-token", "not in the vocabulary"),
+        ("merge-shorter-than-prefix", "continuing-subword prefix"),
+        ("template-names-missing-token", "is not in special_tokens"),
+        ("rstrip-token-then-space-token", "starts with whitespace"),
+        ("strip-decoder-past-the-token", "Strip decoder"),
+        ("fixed-length-zero", "`length` is 0"),
+    ] {
+        let e = fuzzing::subword(&regression("subword", name)).unwrap_err();
+        assert!(e.contains(words), "{name}: {e}");
+    }
 }

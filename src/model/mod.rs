@@ -13,6 +13,7 @@ pub mod import;
 pub mod layers;
 pub mod position;
 pub mod softmax;
+pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod transformer;
