@@ -298,7 +298,9 @@ mod seeds {
     ) -> ModelConfig {
         let tokenizer = match kind {
             TokenizerKind::Char => TokenizerSpec::with_symbols(kind, "ab ".chars()),
-            TokenizerKind::Word => TokenizerSpec::with_symbols(kind, ["la", "zone", "."]),
+            TokenizerKind::Word | TokenizerKind::Subword => {
+                TokenizerSpec::with_symbols(TokenizerKind::Word, ["la", "zone", "."])
+            }
         };
         ModelConfig {
             format: FORMAT_NAME.into(),

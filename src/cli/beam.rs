@@ -100,7 +100,9 @@ pub fn beam(a: BeamArgs) -> Result<String, String> {
     }
     // Characters read as a word; words need spaces.
     let join = |t: &[String]| {
-        let chars = t.iter().all(|x| x.chars().count() == 1);
+        // Sub-word pieces carry their own spaces (" the", "##ing").
+        let chars =
+            t.iter().all(|x| x.chars().count() == 1) || t.iter().any(|x| x.starts_with(' '));
         t.join(if chars { "" } else { " " })
     };
     let mut lines: Vec<String> = ranking

@@ -2,6 +2,8 @@
 //! the app exports); errors go to stderr with a non-zero exit.
 
 pub mod beam;
+pub mod checkpoints;
+pub mod generate;
 mod pe_table;
 pub mod train;
 
@@ -53,9 +55,65 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Describe a real checkpoint: architecture, sizes, parameters, tokenizer, special tokens
+    /// and memory.
+    Inspect {
+        /// A Hugging Face folder (config.json, *.safetensors, tokenizer.json) or a .gguf file.
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Continue a prompt with a decoder: greedy, beam search, or seeded sampling.
+    Generate {
+        /// A built-in decoder, a Hugging Face folder or a .gguf file.
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        prompt: String,
+        #[arg(long, value_enum, default_value = "greedy")]
+        strategy: generate::Strategy,
+        /// New tokens at most.
+        #[arg(long, default_value_t = 32)]
+        max_new: usize,
+        /// Beam width (--strategy beam).
+        #[arg(long, default_value_t = 4)]
+        beam: usize,
+        /// Length normalisation for beam search: score = Σ log p / L^alpha.
+        #[arg(long, default_value_t = 0.0)]
+        alpha: f32,
+        /// Softmax temperature τ.
+        #[arg(long, default_value_t = 1.0)]
+        temperature: f32,
+        /// Sample from the k most likely tokens only.
+        #[arg(long)]
+        top_k: Option<usize>,
+        /// Sample from the smallest set of tokens reaching this probability.
+        #[arg(long)]
+        top_p: Option<f32>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The most likely tokens for each mask token of a masked-LM model (BERT).
+    FillMask {
+        /// A Hugging Face BERT folder with a masked-LM head.
+        #[arg(long)]
+        model: String,
+        /// Text with the model's mask token, e.g. "the [MASK] sat on the mat".
+        #[arg(long)]
+        input: String,
+        /// How many candidates per mask.
+        #[arg(long, default_value_t = 5)]
+        top: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a model on text and print its whole trace.
     Attn {
-        /// A built-in model name or a checkpoint path (stem, .json or .safetensors).
+        /// A built-in model name, a Glimpse checkpoint path (stem, .json or .safetensors), a
+        /// Hugging Face folder or a .gguf file.
         #[arg(long)]
         model: String,
         /// Source text (the encoder's input; the decoder's for a decoder-only model).
@@ -67,6 +125,12 @@ pub enum Command {
         /// Softmax temperature τ.
         #[arg(long, default_value_t = 1.0)]
         temperature: f32,
+        /// Only these layers in the output (e.g. `0,5` or `0..3`; large models have many).
+        #[arg(long)]
+        layers: Option<String>,
+        /// Only these heads of each layer.
+        #[arg(long)]
+        heads: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -185,6 +249,9 @@ pub const MAX_PE_DIM: usize = 4096;
 pub fn resolve_model(spec: &str) -> Result<Model, ModelError> {
     if builtin::info(spec).is_some() {
         return builtin::load(spec);
+    }
+    if checkpoints::is_checkpoint(spec) {
+        return checkpoints::open(spec).map(|(m, _)| m);
     }
     let path = std::path::Path::new(spec);
     let (json, weights) = checkpoint::checkpoint_paths(path);
@@ -406,7 +473,58 @@ struct AttnReport<'a> {
     unknown_tokens: usize,
     truncated_tokens: usize,
     temperature: f32,
+    /// The layers and heads kept by `--layers` / `--heads` (all when absent), in trace order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layers_shown: Option<&'a [usize]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heads_shown: Option<&'a [usize]>,
     trace: &'a Trace,
+}
+
+/// Which layers and heads `attn` prints (all when `None`).
+#[derive(Default)]
+pub struct Keep {
+    layers: Option<Vec<usize>>,
+    heads: Option<Vec<usize>>,
+}
+
+impl Keep {
+    /// Drops the layers and heads not asked for, keeping the rest of the trace whole.
+    fn apply(&self, trace: &mut Trace) {
+        for stack in [trace.encoder.as_mut(), trace.decoder.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(layers) = &self.layers {
+                let mut l = 0;
+                stack.blocks.retain(|_| {
+                    l += 1;
+                    layers.contains(&(l - 1))
+                });
+            }
+            if let Some(heads) = &self.heads {
+                for b in &mut stack.blocks {
+                    keep_heads(&mut b.self_attn.inner, heads);
+                    if let Some(c) = b.cross_attn.as_mut() {
+                        keep_heads(&mut c.inner, heads);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn keep_heads(a: &mut crate::model::attention::AttentionTrace, heads: &[usize]) {
+    let n = a.weights.len_of(ndarray::Axis(0));
+    let rows: Vec<usize> = heads.iter().copied().filter(|&h| h < n).collect();
+    let pick = |x: &ndarray::Array3<f32>| x.select(ndarray::Axis(0), &rows);
+    a.q = pick(&a.q);
+    a.scores = pick(&a.scores);
+    a.scaled = pick(&a.scaled);
+    a.logits = pick(&a.logits);
+    a.weights = pick(&a.weights);
+    a.head_out = pick(&a.head_out);
+    a.bias = a.bias.as_ref().map(pick);
 }
 
 fn attn(
@@ -414,6 +532,7 @@ fn attn(
     input: &str,
     target: &str,
     temperature: f32,
+    keep: &Keep,
     as_json: bool,
 ) -> Result<String, String> {
     let m = resolve_model(model).map_err(|e| e.to_string())?;
@@ -425,9 +544,19 @@ fn attn(
         temperature,
         ..Default::default()
     };
-    let trace = m
+    let mut trace = m
         .forward(&prepared.input, &opts)
         .map_err(|e| e.to_string())?;
+    // Only layers and heads the model has, so the labels below name the right ones.
+    let within = |v: &Option<Vec<usize>>, n: usize| {
+        v.as_ref()
+            .map(|v| v.iter().copied().filter(|&i| i < n).collect::<Vec<_>>())
+    };
+    let keep = &Keep {
+        layers: within(&keep.layers, m.config.n_layers),
+        heads: within(&keep.heads, m.config.n_heads),
+    };
+    keep.apply(&mut trace);
     if as_json {
         let report = AttnReport {
             model: &m.config.name,
@@ -436,6 +565,8 @@ fn attn(
             unknown_tokens: prepared.unknown,
             truncated_tokens: prepared.truncated,
             temperature,
+            layers_shown: keep.layers.as_deref(),
+            heads_shown: keep.heads.as_deref(),
             trace: &trace,
         };
         return serde_json::to_string(&report).map_err(|e| e.to_string());
@@ -452,8 +583,16 @@ fn attn(
             let Some(a) = trace.attention(kind, layer) else {
                 continue;
             };
+            let shown = |kept: &Option<Vec<usize>>, i: usize| {
+                kept.as_ref().and_then(|k| k.get(i).copied()).unwrap_or(i)
+            };
             for (h, w) in a.weights.outer_iter().enumerate() {
-                out += &format!("{} layer {layer} head {h}:", kind.label());
+                out += &format!(
+                    "{} layer {} head {}:",
+                    kind.label(),
+                    shown(&keep.layers, layer),
+                    shown(&keep.heads, h)
+                );
                 for (q, row) in w.rows().into_iter().enumerate() {
                     let (best, p) = crate::util::argmax(row.iter().copied()).unwrap_or((0, 0.0));
                     out += &format!(" {}→{} {:.2}", a.query_tokens[q], a.key_tokens[best], p);
@@ -597,8 +736,51 @@ pub fn run(cmd: Command) -> Result<String, String> {
             input,
             target,
             temperature,
+            layers,
+            heads,
             json,
-        } => attn(&model, &input, &target, temperature, json),
+        } => {
+            let keep = Keep {
+                layers: layers.as_deref().map(parse_positions).transpose()?,
+                heads: heads.as_deref().map(parse_positions).transpose()?,
+            };
+            attn(&model, &input, &target, temperature, &keep, json)
+        }
+        Command::Inspect { model, json } => checkpoints::inspect(&model, json),
+        Command::Generate {
+            model,
+            prompt,
+            strategy,
+            max_new,
+            beam,
+            alpha,
+            temperature,
+            top_k,
+            top_p,
+            seed,
+            json,
+        } => generate::generate(generate::GenerateArgs {
+            model: &model,
+            prompt: &prompt,
+            strategy,
+            max_new,
+            beam,
+            alpha,
+            temperature,
+            top_k,
+            top_p,
+            seed,
+            json,
+        }),
+        Command::FillMask {
+            model,
+            input,
+            top,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            checkpoints::fill_mask(&m, &input, top.max(1), json)
+        }
         Command::Pe {
             kind,
             dim,
@@ -758,13 +940,13 @@ mod tests {
 
     #[test]
     fn attn_reports_unknown_models_and_empty_input() {
-        assert!(attn("no-such-model", "x", "", 1.0, true)
+        assert!(attn("no-such-model", "x", "", 1.0, &Keep::default(), true)
             .unwrap_err()
             .contains("no model named"));
-        assert!(attn("demo-encoder", "", "", 1.0, true)
+        assert!(attn("demo-encoder", "", "", 1.0, &Keep::default(), true)
             .unwrap_err()
             .contains("empty"));
-        assert!(attn("demo-encoder", "hi", "", 0.0, true)
+        assert!(attn("demo-encoder", "hi", "", 0.0, &Keep::default(), true)
             .unwrap_err()
             .contains("temperature"));
     }

@@ -155,6 +155,16 @@ impl Source for ModelSource {
         self.model.config.vocab_size()
     }
 
+    /// The model's own start and end tokens (a checkpoint's, or the toy models' `<bos>` and
+    /// `<eos>`); a model without an end token never ends on its own.
+    fn bos(&self) -> u32 {
+        self.model.tokenizer.specials().bos.unwrap_or(BOS)
+    }
+
+    fn eos(&self) -> u32 {
+        self.model.tokenizer.specials().eos.unwrap_or(u32::MAX)
+    }
+
     fn token(&self, id: u32) -> String {
         self.model.tokenizer.tokens(&[id]).pop().unwrap_or_default()
     }

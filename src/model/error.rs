@@ -38,6 +38,15 @@ pub enum ModelError {
     Io { path: String, reason: String },
     #[error("no model named `{0}` (try `glimpse models`)")]
     UnknownModel(String),
+    /// A real checkpoint (Hugging Face folder, GGUF file) that could not be read or mapped.
+    #[error("{0}")]
+    Import(String),
+}
+
+impl From<super::import::ImportError> for ModelError {
+    fn from(e: super::import::ImportError) -> Self {
+        ModelError::Import(e.to_string())
+    }
 }
 
 pub type Result<T> = std::result::Result<T, ModelError>;

@@ -1,11 +1,16 @@
-//! Character- and word-level tokenizers with the four special tokens.
+//! The model's tokenizer: Glimpse's own character- and word-level tokenizers with the four
+//! special tokens, or a real checkpoint's sub-word tokenizer (`model::subword`) behind the
+//! same interface.
 //!
-//! Unknown pieces become `<unk>` and stay visible as such; text can never produce a special
-//! token, so typing "<bos>" gives the characters `<`, `b`, `o`, `s`, `>`.
+//! In the toy tokenizers unknown pieces become `<unk>` and stay visible as such; text can
+//! never produce a special token, so typing "<bos>" gives the characters `<`, `b`, `o`, `s`,
+//! `>`.
 
 use super::error::{ModelError, Result};
+use super::subword::{SpecialIds, SubwordTokenizer};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 pub const PAD: u32 = 0;
 pub const BOS: u32 = 1;
@@ -21,6 +26,8 @@ const WORD_PUNCTUATION: &str = ".,!?;:'\"()";
 pub enum TokenizerKind {
     Char,
     Word,
+    /// A real checkpoint's WordPiece or BPE tokenizer; `tokens` holds how each id is shown.
+    Subword,
 }
 
 /// The tokenizer as stored in a model config: its kind and its vocabulary.
@@ -48,6 +55,15 @@ impl TokenizerSpec {
 
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(ModelError::Config(format!("tokenizer: {m}")));
+        if self.kind == TokenizerKind::Subword {
+            // A checkpoint's own tokenizer was validated when it was read; its shown pieces
+            // may repeat (two byte sequences can print alike).
+            return if self.tokens.is_empty() {
+                bad("the vocabulary is empty".into())
+            } else {
+                Ok(())
+            };
+        }
         if self.tokens.len() < SPECIALS.len() + 1 {
             return bad(
                 "the vocabulary needs the four special tokens and at least one more".into(),
@@ -81,6 +97,8 @@ impl TokenizerSpec {
 pub struct Tokenizer {
     spec: TokenizerSpec,
     index: HashMap<String, u32>,
+    /// A real checkpoint's tokenizer (`TokenizerKind::Subword`).
+    subword: Option<Arc<SubwordTokenizer>>,
 }
 
 /// The result of tokenizing text: ids and how each id is shown.
@@ -93,6 +111,13 @@ pub struct Encoded {
 
 impl Tokenizer {
     pub fn new(spec: TokenizerSpec) -> Result<Self> {
+        if spec.kind == TokenizerKind::Subword {
+            return Err(ModelError::Config(
+                "tokenizer: a sub-word vocabulary needs its tokenizer.json: open the Hugging \
+                 Face folder or GGUF file it came from"
+                    .into(),
+            ));
+        }
         spec.validate()?;
         let index = spec
             .tokens
@@ -101,7 +126,51 @@ impl Tokenizer {
             .skip(SPECIALS.len())
             .map(|(i, t)| (t.clone(), i as u32))
             .collect();
-        Ok(Self { spec, index })
+        Ok(Self {
+            spec,
+            index,
+            subword: None,
+        })
+    }
+
+    /// A real checkpoint's tokenizer for a model of `model_vocab` ids (often a few more than
+    /// the tokenizer names, padded for speed). Its spec lists how every id is shown (`##ing`,
+    /// a space instead of `Ġ`), which is what traces and views label tokens with.
+    pub fn subword(tokenizer: SubwordTokenizer, model_vocab: usize) -> Self {
+        let tokens = (0..model_vocab as u32)
+            .map(|id| {
+                tokenizer
+                    .display_piece(id)
+                    .unwrap_or_else(|| format!("<{id}>"))
+            })
+            .collect();
+        Self {
+            spec: TokenizerSpec {
+                kind: TokenizerKind::Subword,
+                tokens,
+            },
+            index: HashMap::new(),
+            subword: Some(Arc::new(tokenizer)),
+        }
+    }
+
+    /// The checkpoint's own tokenizer, if this is one.
+    pub fn as_subword(&self) -> Option<&SubwordTokenizer> {
+        self.subword.as_deref()
+    }
+
+    /// The special tokens' ids: the toy tokenizers' fixed four, or the checkpoint's own.
+    pub fn specials(&self) -> SpecialIds {
+        match &self.subword {
+            Some(t) => t.specials().clone(),
+            None => SpecialIds {
+                pad: Some(PAD),
+                bos: Some(BOS),
+                eos: Some(EOS),
+                unk: Some(UNK),
+                ..SpecialIds::default()
+            },
+        }
     }
 
     pub fn spec(&self) -> &TokenizerSpec {
@@ -118,7 +187,14 @@ impl Tokenizer {
 
     /// Split text into pieces (before vocabulary lookup).
     pub fn pieces(&self, text: &str) -> Vec<String> {
+        if let Some(t) = &self.subword {
+            return t
+                .encode(text, None, false)
+                .map(|e| e.pieces)
+                .unwrap_or_default();
+        }
         match self.spec.kind {
+            TokenizerKind::Subword => Vec::new(),
             TokenizerKind::Char => text.chars().map(|c| c.to_string()).collect(),
             TokenizerKind::Word => {
                 let mut out = Vec::new();
@@ -145,6 +221,15 @@ impl Tokenizer {
 
     /// Text to ids; no special tokens are added.
     pub fn encode(&self, text: &str) -> Encoded {
+        if let Some(t) = &self.subword {
+            let ids = t
+                .encode(text, None, false)
+                .map(|e| e.ids)
+                .unwrap_or_default();
+            let unk = t.specials().unk;
+            let unknown = ids.iter().filter(|&&i| Some(i) == unk).count();
+            return Encoded { ids, unknown };
+        }
         let mut unknown = 0;
         let ids = self
             .pieces(text)
@@ -175,8 +260,14 @@ impl Tokenizer {
 
     /// Ids back to text, skipping `<pad>`, `<bos>`, `<eos>`.
     pub fn decode(&self, ids: &[u32]) -> String {
+        if let Some(t) = &self.subword {
+            let plain: Vec<u32> = ids.iter().copied().filter(|&i| !t.is_special(i)).collect();
+            return t
+                .decode(&plain)
+                .unwrap_or_else(|_| self.tokens(&plain).concat());
+        }
         let sep = match self.spec.kind {
-            TokenizerKind::Char => "",
+            TokenizerKind::Char | TokenizerKind::Subword => "",
             TokenizerKind::Word => " ",
         };
         ids.iter()

@@ -10,6 +10,7 @@ use super::dropout::{Dropout, Site, Slot, StackId};
 use super::error::{ModelError, Result};
 use super::layers::{activate, ffn, layer_norm, linear, norm, LayerNormWeights, NormTrace};
 use super::position::{self, Rope};
+use super::subword::SubwordTokenizer;
 use super::tokenizer::{Tokenizer, BOS, PAD};
 use super::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
 use super::weights::{init_tensors, parameter_count, BlockWeights, StackWeights, Weights};
@@ -186,6 +187,21 @@ impl Model {
         })
     }
 
+    /// A model with its own tokenizer (a real checkpoint's); `config.tokenizer` lists how
+    /// the tokenizer shows each id.
+    pub fn with_tokenizer(
+        config: ModelConfig,
+        tokenizer: Tokenizer,
+        weights: Weights,
+    ) -> Result<Self> {
+        config.validate()?;
+        Ok(Self {
+            config,
+            tokenizer,
+            weights,
+        })
+    }
+
     /// A freshly initialised model, deterministic for a seed.
     pub fn random(config: ModelConfig, seed: u64) -> Result<Self> {
         config.validate()?;
@@ -202,7 +218,13 @@ impl Model {
     /// Tokenize text for this model's family, cutting anything past `max_len`.
     /// `source` feeds the encoder; `target` the decoder (after `<bos>`). A decoder-only model
     /// reads `source` when `target` is empty, so one text box serves every family.
+    /// A checkpoint's own tokenizer adds the special tokens it was trained with instead
+    /// (`[CLS] … [SEP]` with token types for BERT, `<s>` where a Llama adds it, none for GPT-2).
     pub fn prepare(&self, source: &str, target: &str) -> PreparedInput {
+        if let Some(t) = self.tokenizer.as_subword() {
+            let text = if target.is_empty() { source } else { target };
+            return self.prepare_subword(t, text);
+        }
         let max = self.config.max_len;
         let mut unknown = 0;
         let mut truncated = 0;
@@ -235,6 +257,34 @@ impl Model {
                 target: encode(target, true),
                 ..Default::default()
             },
+        };
+        PreparedInput {
+            input,
+            unknown,
+            truncated,
+        }
+    }
+
+    fn prepare_subword(&self, t: &SubwordTokenizer, text: &str) -> PreparedInput {
+        let max = self.config.max_len;
+        let encoded = t.encode(text, None, true).unwrap_or_default();
+        let unk = t.specials().unk;
+        let unknown = encoded.ids.iter().filter(|&&i| Some(i) == unk).count();
+        let truncated = encoded.ids.len().saturating_sub(max);
+        let (mut ids, mut types) = (encoded.ids, encoded.type_ids);
+        ids.truncate(max);
+        types.truncate(max);
+        let input = if self.config.family.has_encoder() {
+            ModelInput {
+                source: ids,
+                source_types: types,
+                ..Default::default()
+            }
+        } else {
+            ModelInput {
+                target: ids,
+                ..Default::default()
+            }
         };
         PreparedInput {
             input,
@@ -589,7 +639,13 @@ impl Model {
     }
 
     fn pads(&self, ids: &[u32], opts: &ForwardOptions) -> Vec<bool> {
-        ids.iter().map(|&i| opts.mask_padding && i == PAD).collect()
+        // A pad id that doubles as BOS or EOS (SmolLM2 pads with its EOS) marks no padding:
+        // those tokens are real input.
+        let s = self.tokenizer.specials();
+        let pad = s.pad.filter(|&p| s.bos != Some(p) && s.eos != Some(p));
+        ids.iter()
+            .map(|&i| opts.mask_padding && Some(i) == pad)
+            .collect()
     }
 
     /// The encoder's plan over `source` (the user's mask applies here only in encoder-only
@@ -732,8 +788,9 @@ impl Model {
             .iter()
             .map(|i| {
                 let mut padded = i.clone();
-                padded.source.resize(longest_src, PAD);
-                padded.target.resize(longest_tgt, PAD);
+                let pad = self.tokenizer.specials().pad.unwrap_or(PAD);
+                padded.source.resize(longest_src, pad);
+                padded.target.resize(longest_tgt, pad);
                 self.forward(&padded, opts)
             })
             .collect()

@@ -364,6 +364,42 @@ pub fn check_tensors(cfg: &ModelConfig, map: &TensorMap) -> Result<()> {
     Ok(())
 }
 
+/// Check built weights against the config without copying them: every tensor the config asks
+/// for, with its shape, and nothing else (imported checkpoints are built directly).
+pub fn check_shapes(cfg: &ModelConfig, weights: &Weights) -> Result<()> {
+    let specs = tensor_specs(cfg);
+    let mut seen = 0;
+    let mut problem = None;
+    weights.visit(&mut |name, a| {
+        if problem.is_some() {
+            return;
+        }
+        seen += 1;
+        match specs.iter().find(|s| s.name == name) {
+            None => problem = Some(ModelError::UnexpectedTensor(name)),
+            Some(s) if s.shape != a.shape() => {
+                problem = Some(ModelError::ShapeMismatch {
+                    name,
+                    expected: s.shape.clone(),
+                    found: a.shape().to_vec(),
+                })
+            }
+            Some(_) => {}
+        }
+    });
+    if let Some(p) = problem {
+        return Err(p);
+    }
+    if seen != specs.len() {
+        let mut present = Vec::new();
+        weights.visit(&mut |name, _| present.push(name));
+        if let Some(missing) = specs.iter().find(|s| !present.contains(&s.name)) {
+            return Err(ModelError::MissingTensor(missing.name.clone()));
+        }
+    }
+    Ok(())
+}
+
 /// Takes tensors out of a map that `check_tensors` accepted.
 struct Taker {
     map: TensorMap,

@@ -241,7 +241,8 @@ pub fn make_example(task: TaskKind, tok: &Tokenizer, pair: &Pair) -> Example {
 
 fn sep(tok: &Tokenizer) -> &'static str {
     match tok.kind() {
-        crate::model::tokenizer::TokenizerKind::Char => "",
+        crate::model::tokenizer::TokenizerKind::Char
+        | crate::model::tokenizer::TokenizerKind::Subword => "",
         crate::model::tokenizer::TokenizerKind::Word => " ",
     }
 }

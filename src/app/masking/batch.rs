@@ -144,7 +144,9 @@ pub fn default_texts(model: &Model) -> Vec<String> {
         .map(|b| b.example_source)
         .unwrap_or("the cat sat on the mat");
     let pieces: Vec<String> = match model.tokenizer.kind() {
-        crate::model::tokenizer::TokenizerKind::Word => {
+        // Sub-word models split words into pieces themselves: give them whole words.
+        crate::model::tokenizer::TokenizerKind::Word
+        | crate::model::tokenizer::TokenizerKind::Subword => {
             example.split_whitespace().map(String::from).collect()
         }
         crate::model::tokenizer::TokenizerKind::Char => example.chars().map(String::from).collect(),
@@ -152,6 +154,7 @@ pub fn default_texts(model: &Model) -> Vec<String> {
     let sep = if matches!(
         model.tokenizer.kind(),
         crate::model::tokenizer::TokenizerKind::Word
+            | crate::model::tokenizer::TokenizerKind::Subword
     ) {
         " "
     } else {

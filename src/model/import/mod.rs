@@ -18,6 +18,8 @@ pub mod gguf_model;
 pub mod gguf_writer;
 pub mod hf_config;
 pub mod limits;
+pub mod map;
+pub mod open;
 pub mod quant;
 pub mod safetensors_file;
 pub mod tensors;

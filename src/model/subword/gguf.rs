@@ -15,9 +15,10 @@ use super::SubwordError;
 use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
-/// The tokenizer metadata of a GGUF file, as its reader hands it over.
+/// What a byte-level BPE tokenizer needs of a GGUF file's tokenizer metadata (the reader's
+/// `import::GgufTokenizerData` converts into it).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct GgufTokenizerData {
+pub struct GgufVocabulary {
     /// `tokenizer.ggml.model`: only "gpt2" (byte-level BPE) is supported.
     pub model: String,
     /// `tokenizer.ggml.pre`: the pre-tokenizer's name ("smollm", "llama-bpe", "gpt-2", …).
@@ -103,7 +104,7 @@ fn gguf_err(msg: impl Into<String>) -> SubwordError {
 }
 
 /// The `tokenizer.json` that `data` stands for, checked for what the GGUF metadata can get wrong.
-pub fn to_json(data: &GgufTokenizerData) -> Result<Value, SubwordError> {
+pub fn to_json(data: &GgufVocabulary) -> Result<Value, SubwordError> {
     if data.model != "gpt2" {
         return Err(SubwordError::Unsupported(format!(
             "GGUF tokenizer model `{}`: only \"gpt2\" (byte-level BPE) is supported",
@@ -203,7 +204,7 @@ pub fn to_json(data: &GgufTokenizerData) -> Result<Value, SubwordError> {
 
 /// BOS/EOS around each text as the file asks, in the form transformers writes: `bos $A eos` and
 /// `bos $A eos bos:1 $B:1 eos:1`.
-fn template(data: &GgufTokenizerData) -> Result<Value, SubwordError> {
+fn template(data: &GgufVocabulary) -> Result<Value, SubwordError> {
     let mut specials = Map::new();
     let mut wrap =
         |flag: bool, id: Option<u32>, name: &str| -> Result<Option<String>, SubwordError> {
@@ -240,4 +241,22 @@ fn template(data: &GgufTokenizerData) -> Result<Value, SubwordError> {
     Ok(
         json!({"type": "TemplateProcessing", "single": single, "pair": pair, "special_tokens": specials}),
     )
+}
+
+impl From<&crate::model::import::GgufTokenizerData> for GgufVocabulary {
+    fn from(d: &crate::model::import::GgufTokenizerData) -> Self {
+        Self {
+            model: d.model.clone(),
+            pre: d.pre.clone(),
+            tokens: d.tokens.clone(),
+            token_types: d.token_type.clone().unwrap_or_default(),
+            merges: d.merges.clone().unwrap_or_default(),
+            bos: d.bos,
+            eos: d.eos,
+            unk: d.unk,
+            pad: d.pad,
+            add_bos: d.add_bos_token.unwrap_or(false),
+            add_eos: d.add_eos_token.unwrap_or(false),
+        }
+    }
 }

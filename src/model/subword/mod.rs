@@ -12,7 +12,7 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use gguf::GgufTokenizerData;
+pub use gguf::GgufVocabulary;
 pub use validate::{MAX_ADDED, MAX_FILE_BYTES, MAX_MERGES, MAX_VOCAB};
 
 use serde::Serialize;
@@ -130,7 +130,7 @@ pub struct Truncation {
 }
 
 /// One encoded text (or pair of texts), one entry per token in every list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct SubwordEncoding {
     pub ids: Vec<u32>,
     /// Segment ids (BERT's token types): 0 for the text, usually 1 for the pair text.
@@ -205,7 +205,7 @@ impl SubwordTokenizer {
     }
 
     /// Builds the byte-level BPE described by a GGUF file's metadata.
-    pub fn from_gguf(data: &GgufTokenizerData, model_vocab: Option<usize>) -> Result<Self> {
+    pub fn from_gguf(data: &GgufVocabulary, model_vocab: Option<usize>) -> Result<Self> {
         let mut t = Self::from_value(gguf::to_json(data)?, model_vocab)?;
         // The file names its special tokens; those win over names guessed from the vocabulary.
         let given = SpecialIds {

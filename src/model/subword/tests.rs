@@ -806,7 +806,7 @@ fn every_accepted_component_loads_and_runs() {
 }
 
 /// The byte-level fixture rewritten as GGUF metadata (tokens in id order, merges as "a b").
-fn gguf_from_fixture(pre: &str) -> GgufTokenizerData {
+fn gguf_from_fixture(pre: &str) -> GgufVocabulary {
     let v: Value = serde_json::from_slice(&fixture_bytes("byte_level")).unwrap();
     let vocab = v["model"]["vocab"].as_object().unwrap();
     let mut tokens = vec![String::new(); vocab.len()];
@@ -823,7 +823,7 @@ fn gguf_from_fixture(pre: &str) -> GgufTokenizerData {
     let token_types = (0..tokens.len())
         .map(|i| if i as u32 == eot { 3 } else { 1 })
         .collect();
-    GgufTokenizerData {
+    GgufVocabulary {
         model: "gpt2".into(),
         pre: Some(pre.into()),
         tokens,
@@ -912,10 +912,10 @@ fn gguf_bos_and_eos_follow_the_flags() {
 fn bad_gguf_metadata_is_an_error() {
     let good = gguf_from_fixture("gpt2");
     let n = good.tokens.len() as u32;
-    let cases: Vec<(&str, GgufTokenizerData, &str)> = vec![
+    let cases: Vec<(&str, GgufVocabulary, &str)> = vec![
         (
             "SentencePiece model",
-            GgufTokenizerData {
+            GgufVocabulary {
                 model: "llama".into(),
                 ..good.clone()
             },
@@ -923,7 +923,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "unknown pre-tokenizer",
-            GgufTokenizerData {
+            GgufVocabulary {
                 pre: Some("klingon".into()),
                 ..good.clone()
             },
@@ -931,7 +931,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "no tokens",
-            GgufTokenizerData {
+            GgufVocabulary {
                 tokens: vec![],
                 token_types: vec![],
                 ..good.clone()
@@ -940,7 +940,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "token types of another length",
-            GgufTokenizerData {
+            GgufVocabulary {
                 token_types: vec![1; 3],
                 ..good.clone()
             },
@@ -948,7 +948,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "merge of three parts",
-            GgufTokenizerData {
+            GgufVocabulary {
                 merges: vec!["a b c".into()],
                 ..good.clone()
             },
@@ -956,7 +956,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "merge of tokens not in the vocabulary",
-            GgufTokenizerData {
+            GgufVocabulary {
                 merges: vec!["zz qq".into()],
                 ..good.clone()
             },
@@ -964,7 +964,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "bos beyond the tokens",
-            GgufTokenizerData {
+            GgufVocabulary {
                 bos: Some(n),
                 ..good.clone()
             },
@@ -972,7 +972,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "add_bos without a bos",
-            GgufTokenizerData {
+            GgufVocabulary {
                 bos: None,
                 add_bos: true,
                 ..good.clone()
@@ -981,7 +981,7 @@ fn bad_gguf_metadata_is_an_error() {
         ),
         (
             "duplicate token",
-            GgufTokenizerData {
+            GgufVocabulary {
                 tokens: {
                     let mut t = good.tokens.clone();
                     t[5] = t[6].clone();
@@ -1083,7 +1083,7 @@ fn minilm_encodes_like_the_reference() {
 
 /// Reads the tokenizer keys of a GGUF file: enough for this test (Glimpse's GGUF reader is
 /// elsewhere). Returns `None` on anything unexpected.
-fn read_gguf_tokenizer(bytes: &[u8]) -> Option<GgufTokenizerData> {
+fn read_gguf_tokenizer(bytes: &[u8]) -> Option<GgufVocabulary> {
     enum V {
         Int(i64),
         Bool(bool),
@@ -1151,7 +1151,7 @@ fn read_gguf_tokenizer(bytes: &[u8]) -> Option<GgufTokenizerData> {
     r.u32()?;
     r.u64()?;
     let n_kv = r.u64()?;
-    let mut data = GgufTokenizerData::default();
+    let mut data = GgufVocabulary::default();
     for _ in 0..n_kv {
         let key = r.string()?;
         let kind = r.u32()?;
