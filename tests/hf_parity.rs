@@ -117,18 +117,7 @@ pub fn attentions(trace: &Trace) -> Vec<Array3<f32>> {
 }
 
 pub fn input_for(model: &Model, ids: Vec<u32>, types: Vec<u32>) -> ModelInput {
-    if model.config.family.has_encoder() {
-        ModelInput {
-            source: ids,
-            source_types: types,
-            ..Default::default()
-        }
-    } else {
-        ModelInput {
-            target: ids,
-            ..Default::default()
-        }
-    }
+    model.input_from_ids(ids, types)
 }
 
 /// Every recorded input of one fixture: ids, attentions, hidden states, logits.

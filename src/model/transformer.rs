@@ -274,7 +274,18 @@ impl Model {
         let (mut ids, mut types) = (encoded.ids, encoded.type_ids);
         ids.truncate(max);
         types.truncate(max);
-        let input = if self.config.family.has_encoder() {
+        let input = self.input_from_ids(ids, types);
+        PreparedInput {
+            input,
+            unknown,
+            truncated,
+        }
+    }
+
+    /// Token ids (and token types) as the input of this model's one stack: the encoder's
+    /// source, or the decoder's target.
+    pub fn input_from_ids(&self, ids: Vec<u32>, types: Vec<u32>) -> ModelInput {
+        if self.config.family.has_encoder() {
             ModelInput {
                 source: ids,
                 source_types: types,
@@ -285,11 +296,6 @@ impl Model {
                 target: ids,
                 ..Default::default()
             }
-        };
-        PreparedInput {
-            input,
-            unknown,
-            truncated,
         }
     }
 

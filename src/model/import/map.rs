@@ -251,16 +251,13 @@ pub fn bert(c: &BertConfig, t: &mut TensorSet, name: &str) -> Result<Mapped> {
         let norm = norm(t, "cls.predictions.transform.LayerNorm", d, true)?;
         let bias = t.take_vector("cls.predictions.bias", c.vocab_size)?;
         // The decoder is the word embedding (tied) unless the file says otherwise.
-        let decoder = match t.take_optional("cls.predictions.decoder.weight")? {
-            Some(_) if c.tie_word_embeddings => None,
-            Some(raw) => Some(to_matrix(
-                raw,
-                "cls.predictions.decoder.weight",
-                c.vocab_size,
-                d,
-            )?),
-            None => None,
-        };
+        let decoder = output_matrix(
+            t,
+            "cls.predictions.decoder.weight",
+            c.tie_word_embeddings,
+            c.vocab_size,
+            d,
+        )?;
         // `decoder.bias` is the same parameter as `cls.predictions.bias` when saved.
         let _ = t.take_optional("cls.predictions.decoder.bias")?;
         (Some(MlmTransform { w, b, norm }), decoder, Some(bias))
@@ -350,30 +347,55 @@ pub fn gpt2(c: &Gpt2Config, t: &mut TensorSet, name: &str) -> Result<Mapped> {
         });
     }
     let ln_f = norm(t, "ln_f", d, true)?;
-    let lm_head = match t.take_optional("lm_head.weight")? {
-        Some(_) if c.tie_word_embeddings => None,
-        Some(raw) => Some(to_matrix(raw, "lm_head.weight", c.vocab_size, d)?),
-        None => None,
-    };
+    let lm_head = output_matrix(t, "lm_head.weight", c.tie_word_embeddings, c.vocab_size, d)?;
     config.tie_embeddings = lm_head.is_none();
+    let weights = decoder_weights(tok_embed, Some(pos_embed), blocks, ln_f, lm_head);
     Ok(Mapped {
         config,
-        weights: Weights {
-            tok_embed,
-            pos_embed: Some(pos_embed),
-            type_embed: None,
-            embed_norm: None,
-            encoder: None,
-            decoder: Some(StackWeights {
-                blocks,
-                ln_f: Some(ln_f),
-            }),
-            mlm: None,
-            lm_head,
-            lm_bias: Some(Array1::zeros(c.vocab_size)),
-        },
+        weights,
         notes,
     })
+}
+
+/// An untied output matrix, or `None` when the file has none or the config ties it to the
+/// token embeddings (then any copy in the file is the same matrix).
+fn output_matrix(
+    t: &mut TensorSet,
+    name: &str,
+    tied: bool,
+    vocab: usize,
+    d: usize,
+) -> Result<Option<Array2<f32>>> {
+    match t.take_optional(name)? {
+        Some(_) if tied => Ok(None),
+        Some(raw) => Ok(Some(to_matrix(raw, name, vocab, d)?)),
+        None => Ok(None),
+    }
+}
+
+/// A decoder-only model's weights: no encoder, no token types, an output without bias.
+fn decoder_weights(
+    tok_embed: Array2<f32>,
+    pos_embed: Option<Array2<f32>>,
+    blocks: Vec<BlockWeights>,
+    ln_f: LayerNormWeights,
+    lm_head: Option<Array2<f32>>,
+) -> Weights {
+    let vocab = tok_embed.nrows();
+    Weights {
+        tok_embed,
+        pos_embed,
+        type_embed: None,
+        embed_norm: None,
+        encoder: None,
+        decoder: Some(StackWeights {
+            blocks,
+            ln_f: Some(ln_f),
+        }),
+        mlm: None,
+        lm_head,
+        lm_bias: Some(Array1::zeros(vocab)),
+    }
 }
 
 /// Tensor names of a Llama checkpoint: Hugging Face's, or a GGUF file's.
@@ -528,28 +550,12 @@ pub fn llama(c: &LlamaConfig, t: &mut TensorSet, name: &str, gguf: bool) -> Resu
         gamma: t.take_vector(names.norm, d)?,
         beta: Array1::zeros(d),
     };
-    let lm_head = match t.take_optional(names.head)? {
-        Some(_) if c.tie_word_embeddings => None,
-        Some(raw) => Some(to_matrix(raw, names.head, c.vocab_size, d)?),
-        None => None,
-    };
+    let lm_head = output_matrix(t, names.head, c.tie_word_embeddings, c.vocab_size, d)?;
     config.tie_embeddings = lm_head.is_none();
+    let weights = decoder_weights(tok_embed, None, blocks, ln_f, lm_head);
     Ok(Mapped {
         config,
-        weights: Weights {
-            tok_embed,
-            pos_embed: None,
-            type_embed: None,
-            embed_norm: None,
-            encoder: None,
-            decoder: Some(StackWeights {
-                blocks,
-                ln_f: Some(ln_f),
-            }),
-            mlm: None,
-            lm_head,
-            lm_bias: Some(Array1::zeros(c.vocab_size)),
-        },
+        weights,
         notes,
     })
 }
