@@ -1260,3 +1260,9 @@ fn smollm2_gguf_encodes_like_its_own_tokenizer() {
     assert_eq!(t.specials().eos, Some(2));
     assert!(t.is_special(1) && !t.is_special(19556));
 }
+
+#[test]
+fn tokenizers_can_be_shared_between_threads() {
+    fn shareable<T: Send + Sync + Clone>() {}
+    shareable::<SubwordTokenizer>();
+}
