@@ -185,3 +185,50 @@ pub fn fill_mask(model: &Model, input: &str, top: usize, as_json: bool) -> Resul
     }
     Ok(out)
 }
+
+/// `glimpse bench-forward --model M --tokens N`: the median time of the traced forward pass
+/// (every intermediate kept, as the app uses it) on `N` tokens of English, JSON.
+pub fn bench_model(spec: &str, tokens: usize, runs: usize) -> Result<String, String> {
+    #[derive(Serialize)]
+    struct Timing {
+        model: String,
+        tokens: usize,
+        runs: usize,
+        median_ms: f64,
+        min_ms: f64,
+    }
+    let model = super::resolve_model(spec).map_err(|e| e.to_string())?;
+    if tokens == 0 || tokens > model.config.max_len {
+        return Err(format!(
+            "--tokens {tokens} must be between 1 and the model's {} positions",
+            model.config.max_len
+        ));
+    }
+    // The same ordinary English the reference script feeds PyTorch, repeated to length.
+    let text = "The quick brown fox jumps over the lazy dog while the students watch every \
+                number of the attention computation change. "
+        .repeat(tokens);
+    let mut ids = model.prepare(&text, "").input;
+    for side in [&mut ids.source, &mut ids.target] {
+        side.truncate(tokens);
+    }
+    ids.source_types.truncate(tokens);
+    let mut times = Vec::with_capacity(runs.max(1));
+    for _ in 0..runs.max(1) + 1 {
+        let start = web_time::Instant::now();
+        model
+            .forward(&ids, &ForwardOptions::default())
+            .map_err(|e| e.to_string())?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    times.remove(0); // the first run warms caches
+    times.sort_by(f64::total_cmp);
+    let timing = Timing {
+        model: model.config.name.clone(),
+        tokens,
+        runs: times.len(),
+        median_ms: times[times.len() / 2],
+        min_ms: times[0],
+    };
+    serde_json::to_string(&timing).map_err(|e| e.to_string())
+}

@@ -36,6 +36,15 @@ pub enum Command {
         /// Skip the larger configuration (a few seconds).
         #[arg(long)]
         no_large: bool,
+        /// Time this model instead (a built-in name, a Hugging Face folder or a .gguf file).
+        #[arg(long)]
+        model: Option<String>,
+        /// Input length for --model.
+        #[arg(long, default_value_t = 128)]
+        tokens: usize,
+        /// Timed runs for --model (the median is reported).
+        #[arg(long, default_value_t = 10)]
+        runs: usize,
     },
     /// Time the traced forward pass on the CPU and on the GPU (feature `webgpu`) across model
     /// sizes and input lengths; prints JSON with the adapter and each case's speed-up.
@@ -618,7 +627,13 @@ fn models(as_json: bool) -> String {
 pub fn run(cmd: Command) -> Result<String, String> {
     match cmd {
         Command::Models { json } => Ok(models(json)),
-        Command::BenchForward { no_large } => {
+        Command::BenchForward {
+            model: Some(model),
+            tokens,
+            runs,
+            ..
+        } => checkpoints::bench_model(&model, tokens, runs),
+        Command::BenchForward { no_large, .. } => {
             let timings = crate::model::bench::latencies(!no_large).map_err(|e| e.to_string())?;
             serde_json::to_string_pretty(&timings).map_err(|e| e.to_string())
         }
