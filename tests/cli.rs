@@ -209,6 +209,45 @@ fn pe_without_json_prints_a_table() {
     assert!(text.contains("wavelengths:"), "{text}");
 }
 
+/// `--layers 1 --heads 0,2` keeps exactly layer 1 and heads 0 and 2, named as such.
+#[test]
+fn attn_keeps_the_layers_and_heads_asked_for() {
+    let v = json(&[
+        "attn",
+        "--model",
+        "demo-decoder",
+        "--input",
+        "abcd",
+        "--layers",
+        "1",
+        "--heads",
+        "0,2",
+        "--json",
+    ]);
+    assert_eq!(v["layers_shown"], serde_json::json!([1]));
+    assert_eq!(v["heads_shown"], serde_json::json!([0, 2]));
+    let blocks = v["trace"]["decoder"]["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 1);
+    let weights = blocks[0]["self_attn"]["inner"]["weights"]
+        .as_array()
+        .unwrap();
+    assert_eq!(weights.len(), 2);
+    let out = glimpse(&[
+        "attn",
+        "--model",
+        "demo-decoder",
+        "--input",
+        "abcd",
+        "--layers",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("layer 1 head 0") && !text.contains("layer 0 head"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_cli_input_fails_cleanly() {
     fails(

@@ -134,10 +134,11 @@ pub enum Command {
         /// Softmax temperature τ.
         #[arg(long, default_value_t = 1.0)]
         temperature: f32,
-        /// Only these layers in the output (e.g. `0,5` or `0..3`; large models have many).
+        /// Only these layers in the output: `5` (layer 5), `0,5` or `0..3` (large models have
+        /// many).
         #[arg(long)]
         layers: Option<String>,
-        /// Only these heads of each layer.
+        /// Only these heads of each layer, written as for --layers.
         #[arg(long)]
         heads: Option<String>,
         #[arg(long)]
@@ -268,6 +269,15 @@ pub fn resolve_model(spec: &str) -> Result<Model, ModelError> {
         return checkpoint::load_path(path);
     }
     Err(ModelError::UnknownModel(spec.to_string()))
+}
+
+/// Layer or head indices: `5` is that one (unlike a position SPEC, where `8` is 0‥7), and
+/// `2..6`, `2..=6` or `0,3,7` as for positions.
+pub fn parse_indices(spec: &str) -> Result<Vec<usize>, String> {
+    match spec.trim().parse::<usize>() {
+        Ok(one) => Ok(vec![one]),
+        Err(_) => parse_positions(spec),
+    }
 }
 
 /// Parse `8`, `2..6`, `2..=6` or `0,3,7`.
@@ -756,8 +766,8 @@ pub fn run(cmd: Command) -> Result<String, String> {
             json,
         } => {
             let keep = Keep {
-                layers: layers.as_deref().map(parse_positions).transpose()?,
-                heads: heads.as_deref().map(parse_positions).transpose()?,
+                layers: layers.as_deref().map(parse_indices).transpose()?,
+                heads: heads.as_deref().map(parse_indices).transpose()?,
             };
             attn(&model, &input, &target, temperature, &keep, json)
         }
