@@ -5,7 +5,7 @@
 //! reference (its own f32-vs-f64 noise is below 1.3e-5).
 
 use glimpse::model::import::open::open_path;
-use glimpse::model::{ForwardOptions, Model, ModelInput, Trace};
+use glimpse::model::{ForwardOptions, Trace};
 use ndarray::{Array1, Array2, Array3, ArrayView2, Axis};
 use safetensors::{Dtype, SafeTensors};
 use serde_json::Value;
@@ -116,10 +116,6 @@ pub fn attentions(trace: &Trace) -> Vec<Array3<f32>> {
         .collect()
 }
 
-pub fn input_for(model: &Model, ids: Vec<u32>, types: Vec<u32>) -> ModelInput {
-    model.input_from_ids(ids, types)
-}
-
 /// Every recorded input of one fixture: ids, attentions, hidden states, logits.
 fn check_fixture(dir: &Path) -> Vec<String> {
     let name = dir.file_name().unwrap().to_string_lossy().to_string();
@@ -148,7 +144,7 @@ fn check_fixture(dir: &Path) -> Vec<String> {
         let types = ids(&input["token_type_ids"]);
         let trace = model
             .forward(
-                &input_for(&model, want.clone(), types),
+                &model.input_from_ids(want.clone(), types),
                 &ForwardOptions::default(),
             )
             .unwrap_or_else(|e| panic!("{name} {row}: {e}"));
@@ -220,7 +216,7 @@ fn greedy_continuations_match_transformers() {
         for &want in &ids(&greedy["new_ids"]) {
             let trace = model
                 .forward(
-                    &input_for(&model, context.clone(), vec![]),
+                    &model.input_from_ids(context.clone(), vec![]),
                     &ForwardOptions::default(),
                 )
                 .unwrap();
@@ -251,7 +247,7 @@ fn fill_mask_top5_matches_transformers() {
     let input = &expected.json["inputs"][0];
     let trace = model
         .forward(
-            &input_for(&model, ids(&input["ids"]), vec![]),
+            &model.input_from_ids(ids(&input["ids"]), vec![]),
             &ForwardOptions::default(),
         )
         .unwrap();
@@ -336,7 +332,7 @@ fn minilm_matches_transformers() {
         let types = ids(&input["token_type_ids"]);
         let trace = model
             .forward(
-                &input_for(&model, want.clone(), types),
+                &model.input_from_ids(want.clone(), types),
                 &ForwardOptions::default(),
             )
             .unwrap();
@@ -395,7 +391,7 @@ fn smollm2_gguf_matches_transformers() {
         );
         let trace = model
             .forward(
-                &input_for(&model, want.clone(), vec![]),
+                &model.input_from_ids(want.clone(), vec![]),
                 &ForwardOptions::default(),
             )
             .unwrap();
@@ -439,7 +435,7 @@ fn smollm2_gguf_matches_transformers() {
         for &next in &ids(&input["greedy"]["new_ids"]) {
             let t = model
                 .forward(
-                    &input_for(&model, context.clone(), vec![]),
+                    &model.input_from_ids(context.clone(), vec![]),
                     &ForwardOptions::default(),
                 )
                 .unwrap();

@@ -814,26 +814,24 @@ impl Gguf {
 
     /// An integer array of any element type whose values all fit in i32.
     pub fn get_i32_array(&self, key: &str) -> Result<Vec<i32>> {
-        let ints = self
-            .get_array(key)?
-            .integers()
-            .ok_or_else(|| self.meta_err(key, "should be an array of integers".into()))?;
-        ints.into_iter()
-            .map(|i| {
-                i32::try_from(i).map_err(|_| self.meta_err(key, format!("holds {i}, outside i32")))
-            })
-            .collect()
+        self.get_int_array(key)
     }
 
     /// An integer array of any element type whose values all fit in u32.
     pub fn get_u32_array(&self, key: &str) -> Result<Vec<u32>> {
+        self.get_int_array(key)
+    }
+
+    /// An integer array of any element type whose values all fit in `T`.
+    fn get_int_array<T: TryFrom<i128>>(&self, key: &str) -> Result<Vec<T>> {
         let ints = self
             .get_array(key)?
             .integers()
             .ok_or_else(|| self.meta_err(key, "should be an array of integers".into()))?;
+        let kind = std::any::type_name::<T>();
         ints.into_iter()
             .map(|i| {
-                u32::try_from(i).map_err(|_| self.meta_err(key, format!("holds {i}, outside u32")))
+                T::try_from(i).map_err(|_| self.meta_err(key, format!("holds {i}, outside {kind}")))
             })
             .collect()
     }

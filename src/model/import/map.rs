@@ -287,22 +287,6 @@ pub fn bert(c: &BertConfig, t: &mut TensorSet, name: &str) -> Result<Mapped> {
     })
 }
 
-fn to_matrix(
-    raw: super::tensors::RawTensor,
-    name: &str,
-    rows: usize,
-    cols: usize,
-) -> Result<Array2<f32>> {
-    if raw.shape != [rows, cols] {
-        return Err(ImportError::Usage(format!(
-            "tensor `{name}` has shape {:?}, expected [{rows}, {cols}]",
-            raw.shape
-        )));
-    }
-    Array2::from_shape_vec((rows, cols), raw.into_f32())
-        .map_err(|e| ImportError::Usage(format!("tensor `{name}`: {e}")))
-}
-
 /// GPT-2 (`GPT2Model`, `GPT2LMHeadModel`): pre-norm decoder, learned positions, fused QKV
 /// in Conv1D layout, tanh GELU, output tied to the token embeddings unless `lm_head` is there.
 pub fn gpt2(c: &Gpt2Config, t: &mut TensorSet, name: &str) -> Result<Mapped> {
@@ -366,11 +350,15 @@ fn output_matrix(
     vocab: usize,
     d: usize,
 ) -> Result<Option<Array2<f32>>> {
-    match t.take_optional(name)? {
-        Some(_) if tied => Ok(None),
-        Some(raw) => Ok(Some(to_matrix(raw, name, vocab, d)?)),
-        None => Ok(None),
+    if !t.contains(name) {
+        return Ok(None);
     }
+    if tied {
+        // Taken (and checked finite) so it is not reported as unused.
+        t.take(name)?;
+        return Ok(None);
+    }
+    Ok(Some(t.take_matrix(name, vocab, d)?))
 }
 
 /// A decoder-only model's weights: no encoder, no token types, an output without bias.
