@@ -1,0 +1,376 @@
+//! Drawing the scoring lab's views: the score table, the temperature plots, the variance plot.
+
+use super::maths::{
+    all_finite, Column, ScoreKind, ScoreParams, VarianceCurve, D_K_EXPONENTS, SAMPLES,
+};
+use super::{key_names, ScoringInput, ScoringLab, TAU_MAX, TAU_MIN};
+use crate::model::softmax::{entropy_bits, softmax_with_temperature};
+use crate::util::argmax;
+use egui::{Color32, RichText, Stroke};
+use egui_plot::{
+    Bar, BarChart, Corner, HLine, Legend, Line, LineStyle, MarkerShape, Plot, PlotPoints, Points,
+    VLine,
+};
+
+/// Points of the entropy-vs-τ curve.
+const ENTROPY_POINTS: usize = 121;
+/// The argmax key, in the table and in the bar chart; warm so it stands out on the dark theme.
+const HIGHLIGHT: Color32 = Color32::from_rgb(255, 196, 64);
+const BAR: Color32 = Color32::from_rgb(90, 140, 220);
+
+impl ScoringLab {
+    /// The four scorings side by side; returns the scaled-dot scores for the temperature view.
+    pub(super) fn score_table(&mut self, ui: &mut egui::Ui, input: &ScoringInput<'_>) -> Vec<f32> {
+        let h = input.keys.ncols();
+        if !matches!(&self.params, Some((ph, ps, _)) if *ph == h && *ps == self.param_seed) {
+            self.params = Some((h, self.param_seed, ScoreParams::random(h, self.param_seed)));
+        }
+        let Some((_, _, params)) = &self.params else {
+            return Vec::new();
+        };
+        let columns: Vec<Column> = ScoreKind::ALL
+            .iter()
+            .map(|&kind| Column::new(kind, input, params))
+            .collect();
+
+        ui.label(
+            "The same query scored against the same keys four ways. The model itself uses \
+             scaled dot; the bilinear W and the additive W, U, v are random here (seeded, \
+             entries ~ N(0, 1/h)), so compare the shape of each scoring, not its values.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            ui.weak(
+                "weight: softmax of the column at τ = 1. Highlighted: the best-scoring key of \
+                 each column.",
+            );
+            if ui
+                .button("new random W, U, v")
+                .on_hover_text("draw other bilinear and additive parameters")
+                .clicked()
+            {
+                self.param_seed = self.param_seed.wrapping_add(1);
+            }
+        });
+        let names = key_names(input);
+        // Both ways: a wide table scrolls inside itself instead of widening the whole view.
+        egui::ScrollArea::both()
+            .id_salt("scoring_table")
+            .max_height(230.0)
+            .show(ui, |ui| {
+                egui::Grid::new("scoring_table_grid")
+                    .striped(true)
+                    .spacing([12.0, 3.0])
+                    .show(ui, |ui| {
+                        ui.strong("key");
+                        for c in &columns {
+                            ui.strong(c.kind.label());
+                            ui.strong("weight");
+                        }
+                        ui.end_row();
+                        for (i, name) in names.iter().enumerate() {
+                            ui.label(name);
+                            for c in &columns {
+                                let (s, w) = (&c.scores, &c.weights);
+                                let top = c.best == Some(i);
+                                let text = if s[i].is_finite() {
+                                    format!("{:.3}", s[i])
+                                } else {
+                                    "—".to_string()
+                                };
+                                let mut text = RichText::new(text).monospace();
+                                if top {
+                                    text = text.strong().color(HIGHLIGHT);
+                                }
+                                ui.label(text);
+                                weight_cell(ui, w[i], top);
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        columns
+            .into_iter()
+            .find(|c| c.kind == ScoreKind::ScaledDot)
+            .map(|c| c.scores)
+            .unwrap_or_default()
+    }
+
+    pub(super) fn temperature_view(&mut self, ui: &mut egui::Ui, scaled: &[f32], names: &[String]) {
+        ui.strong("Temperature: softmax(s/τ)");
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.temperature, TAU_MIN..=TAU_MAX)
+                .logarithmic(true)
+                .text("temperature τ"),
+        )
+        .on_hover_text("divide the scaled-dot scores by τ before the softmax");
+        if !all_finite(scaled) {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "The scores overflowed to infinity or NaN: nothing to plot.",
+            );
+            return;
+        }
+        let t = scaled.len();
+        let tau = self.temperature;
+        let p = softmax_with_temperature(scaled, tau);
+        let entropy = entropy_bits(&p);
+        let max_bits = (t as f32).log2();
+        ui.label(format!(
+            "entropy at τ = {tau:.2}: {entropy:.3} bits (0 = one-hot … log₂ {t} = {max_bits:.3} = uniform)"
+        ));
+        ui.weak("Small τ sharpens the weights to the argmax; large τ flattens them to uniform.");
+
+        let best = argmax(p.iter().copied()).map(|(i, _)| i);
+        let bars: Vec<Bar> = p
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                Bar::new(i as f64, w as f64)
+                    .name(&names[i])
+                    .width(0.7)
+                    .fill(if best == Some(i) { HIGHLIGHT } else { BAR })
+            })
+            .collect();
+        ui.label("scaled-dot weights at this τ");
+        Plot::new("scoring_temperature_weights")
+            .height(130.0)
+            .allow_scroll(false)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .include_y(0.0)
+            .include_y(1.0)
+            .y_axis_label("weight")
+            .x_axis_formatter(|m, _| crate::app::widgets::category_label(names, m.value))
+            .show(ui, |plot| {
+                plot.bar_chart(BarChart::new("weight", bars));
+                plot.hline(
+                    HLine::new("uniform 1/T", 1.0 / t as f64)
+                        .style(LineStyle::dashed_dense())
+                        .color(Color32::GRAY),
+                );
+            });
+
+        let (lo, hi) = ((TAU_MIN as f64).log10(), (TAU_MAX as f64).log10());
+        let curve: PlotPoints = (0..ENTROPY_POINTS)
+            .map(|i| {
+                let x = lo + (hi - lo) * i as f64 / (ENTROPY_POINTS - 1) as f64;
+                let h = entropy_bits(&softmax_with_temperature(scaled, 10f64.powf(x) as f32));
+                [x, h as f64]
+            })
+            .collect();
+        let now = (tau as f64).log10();
+        ui.label("entropy against τ (dashed: log₂ T, the uniform maximum)");
+        Plot::new("scoring_entropy")
+            .height(150.0)
+            .allow_scroll(false)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .include_y(0.0)
+            .include_y(max_bits.max(0.1))
+            .x_axis_label("τ (log scale)")
+            .y_axis_label("entropy (bits)")
+            .x_axis_formatter(|m, _| tick(10f64.powf(m.value)))
+            .show(ui, |plot| {
+                plot.line(Line::new("entropy", curve).width(2.0));
+                plot.hline(
+                    HLine::new("log₂ T", max_bits as f64)
+                        .style(LineStyle::dashed_dense())
+                        .color(Color32::GRAY),
+                );
+                plot.vline(VLine::new("current τ", now).color(HIGHLIGHT));
+                plot.points(
+                    Points::new("entropy now", vec![[now, entropy as f64]])
+                        .shape(MarkerShape::Circle)
+                        .filled(true)
+                        .radius(4.0)
+                        .color(HIGHLIGHT),
+                );
+            });
+    }
+
+    pub(super) fn scaling_view(&mut self, ui: &mut egui::Ui, head_width: Option<usize>) {
+        ui.strong("Why divide by √d_k");
+        // The slider moves the exponent; the stored d_k is always a power of two in range.
+        let mut e = (self.d_k.max(1) as f64)
+            .log2()
+            .round()
+            .clamp(*D_K_EXPONENTS.start() as f64, *D_K_EXPONENTS.end() as f64)
+            as u32;
+        ui.horizontal_wrapped(|ui| {
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut e, D_K_EXPONENTS)
+                    .text("d_k")
+                    .custom_formatter(|v, _| format!("{}", 1u64 << (v as u32)))
+                    .custom_parser(|s| {
+                        s.trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|d| *d > 0.0)
+                            .map(|d| d.log2().round())
+                    }),
+            );
+            if ui
+                .button("resample")
+                .on_hover_text("draw new q and k (a new seed)")
+                .clicked()
+            {
+                self.seed = self.seed.wrapping_add(1);
+            }
+        });
+        self.d_k = 1 << e;
+        if self.curve.as_ref().is_none_or(|c| c.seed != self.seed) {
+            self.curve = Some(VarianceCurve::new(self.seed));
+        }
+        if let Some(curve) = self.curve.as_mut().filter(|c| !c.done()) {
+            curve.advance(15.0);
+            ui.ctx().request_repaint();
+        }
+        let Some(curve) = &self.curve else { return };
+        if let Some(&(d, raw, scaled)) = curve.points.iter().find(|p| p.0 == self.d_k) {
+            ui.label(
+                RichText::new(format!(
+                    "d_k = {d}:  var(q·k) = {raw:.2} (≈ d_k)   var(q·k/√d_k) = {scaled:.3} (≈ 1)"
+                ))
+                .monospace(),
+            );
+        } else {
+            ui.weak(format!(
+                "measuring: {} of {} widths",
+                curve.points.len(),
+                D_K_EXPONENTS.count()
+            ));
+        }
+        ui.weak(format!(
+            "{SAMPLES} draws of q and k with i.i.d. N(0, 1) entries (seed {}). q·k adds d_k \
+             products of variance 1, so its variance is d_k: wide heads would push the softmax \
+             towards one-hot with vanishing gradients. Dividing by √d_k holds it at 1.",
+            self.seed
+        ));
+        if let Some(h) = head_width {
+            ui.weak(format!(
+                "This head has d_k = {h}, so the model divides its scores by √{h} = {:.2}.",
+                (h as f32).sqrt()
+            ));
+        }
+
+        let log_points = |pick: fn(&(usize, f32, f32)) -> f32| -> PlotPoints {
+            curve
+                .points
+                .iter()
+                .filter(|p| pick(p).is_finite() && pick(p) > 0.0)
+                .map(|p| [(p.0 as f64).log2(), (pick(p) as f64).log2()])
+                .collect()
+        };
+        let (lo, hi) = (*D_K_EXPONENTS.start() as f64, *D_K_EXPONENTS.end() as f64);
+        Plot::new("scoring_variance")
+            .height(260.0)
+            .allow_scroll(false)
+            .allow_drag(false)
+            .allow_zoom(false)
+            .legend(Legend::default().position(Corner::LeftTop))
+            .include_y(-1.0)
+            .include_y(hi + 0.5)
+            .x_axis_label("d_k (log scale)")
+            .y_axis_label("variance (log scale)")
+            .x_axis_formatter(|m, _| pow2_tick(m.value))
+            .y_axis_formatter(|m, _| pow2_tick(m.value))
+            .show(ui, |plot| {
+                plot.line(
+                    Line::new(
+                        "d_k (theory, raw)",
+                        PlotPoints::from(vec![[lo, lo], [hi, hi]]),
+                    )
+                    .style(LineStyle::dashed_dense())
+                    .color(Color32::GRAY),
+                );
+                plot.line(
+                    Line::new(
+                        "1 (theory, scaled)",
+                        PlotPoints::from(vec![[lo, 0.0], [hi, 0.0]]),
+                    )
+                    .style(LineStyle::dashed_dense())
+                    .color(Color32::DARK_GRAY),
+                );
+                let raw = log_points(|p| p.1);
+                let scaled = log_points(|p| p.2);
+                plot.line(Line::new("var(q·k)", raw).width(2.0).color(BAR));
+                plot.line(
+                    Line::new("var(q·k/√d_k)", scaled)
+                        .width(2.0)
+                        .color(HIGHLIGHT),
+                );
+                plot.vline(
+                    VLine::new("chosen d_k", (self.d_k as f64).log2())
+                        .color(Color32::LIGHT_GRAY)
+                        .style(LineStyle::dashed_loose()),
+                );
+            });
+    }
+}
+
+/// A weight as a small bar and its value, so a column of weights reads as a distribution.
+fn weight_cell(ui: &mut egui::Ui, w: f32, top: bool) {
+    // Not wrapped: the bar and its number belong on one line of the table.
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(egui::vec2(36.0, 10.0), egui::Sense::hover());
+        let painter = ui.painter();
+        painter.rect_filled(rect, 1.0, ui.visuals().extreme_bg_color);
+        if w.is_finite() {
+            let mut fill = rect;
+            fill.set_width(rect.width() * w.clamp(0.0, 1.0));
+            painter.rect_filled(fill, 1.0, if top { HIGHLIGHT } else { BAR });
+        }
+        painter.rect_stroke(
+            rect,
+            1.0,
+            Stroke::new(1.0, ui.visuals().weak_text_color()),
+            egui::StrokeKind::Inside,
+        );
+        let text = if w.is_finite() {
+            format!("{w:.3}")
+        } else {
+            "—".to_string()
+        };
+        ui.label(RichText::new(text).monospace());
+    });
+}
+
+/// A τ (or d_k, variance) axis tick written as a plain number.
+fn tick(x: f64) -> String {
+    if x >= 9.95 {
+        format!("{x:.0}")
+    } else if x >= 0.995 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.2}")
+    }
+}
+
+/// Ticks only at whole exponents of a log2 axis, written as 2^e.
+fn pow2_tick(e: f64) -> String {
+    let whole = e.round();
+    if (e - whole).abs() > 1e-6 || !(-20.0..=40.0).contains(&whole) {
+        String::new()
+    } else if whole >= 0.0 {
+        (1u64 << whole as u32).to_string()
+    } else {
+        tick(2f64.powi(whole as i32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_label_whole_powers_only() {
+        assert_eq!(pow2_tick(6.0), "64");
+        assert_eq!(pow2_tick(0.0), "1");
+        assert_eq!(pow2_tick(-1.0), "0.50");
+        assert_eq!(pow2_tick(2.5), "");
+        assert_eq!(tick(10f64.powf(-1.0)), "0.10");
+        assert_eq!(tick(10f64.powf(1.0)), "10");
+    }
+}
