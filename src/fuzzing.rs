@@ -96,7 +96,7 @@ pub fn link(data: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(data);
     let mut app = fresh_app();
     app.open_link(&text);
-    let notices = app.notices.clone();
+    let notices = app.nav.notices.clone();
     assert_reproduces(&app);
     draw_frame(&mut app);
     // Drawing may clamp a selection to the model; the link written afterwards is what a user
@@ -109,7 +109,8 @@ pub fn link(data: &[u8]) -> Vec<String> {
 /// the browser.
 fn fresh_app() -> GlimpseApp {
     let mut app = GlimpseApp::default();
-    app.training.threaded = false;
+    app.lab_mut::<crate::app::labs::training::TrainingLab>()
+        .threaded = false;
     app
 }
 

@@ -3,6 +3,11 @@
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use glimpse::app::decoding::DecodingLab;
+use glimpse::app::explorer::lab::AttentionLab;
+use glimpse::app::labs::training::TrainingLab;
+use glimpse::app::masking::MaskingLab;
+use glimpse::app::positions::PositionsLab;
 use glimpse::app::GlimpseApp;
 use std::time::{Duration, Instant};
 
@@ -24,7 +29,7 @@ fn app_of_size(size: egui::Vec2) -> Harness<'static, GlimpseApp> {
 }
 
 fn status(h: &Harness<'_, GlimpseApp>) -> serde_json::Value {
-    h.state().training.status()
+    h.state().lab::<TrainingLab>().status()
 }
 
 fn steps(h: &Harness<'_, GlimpseApp>) -> u64 {
@@ -33,7 +38,12 @@ fn steps(h: &Harness<'_, GlimpseApp>) -> u64 {
 
 /// The weights the lab's views draw from.
 fn weights(h: &Harness<'_, GlimpseApp>) -> glimpse::model::weights::Weights {
-    let run = h.state().training.run.as_ref().expect("the lab has a run");
+    let run = h
+        .state()
+        .lab::<TrainingLab>()
+        .run
+        .as_ref()
+        .expect("the lab has a run");
     let w = run.progress().model.weights.clone();
     w
 }
@@ -139,7 +149,14 @@ fn changing_the_task_starts_a_fresh_model_for_it() {
 
 /// What this app's head heatmap last drew (the app's own copy: tests run in parallel).
 fn probe(h: &Harness<'_, GlimpseApp>) -> serde_json::Value {
-    serde_json::to_value(h.state().last_probe.as_ref().expect("a heatmap was drawn")).unwrap()
+    serde_json::to_value(
+        h.state()
+            .lab::<AttentionLab>()
+            .last_probe
+            .as_ref()
+            .expect("a heatmap was drawn"),
+    )
+    .unwrap()
 }
 
 /// A fresh app on the Attention tab, its first frames drawn.
@@ -159,9 +176,9 @@ fn clicking_a_thumbnail_in_the_grid_opens_that_head() {
     h.get_by_label("layer 0 head 3").click();
     h.run_steps(2);
     let app = h.state();
-    assert_eq!((app.sel.layer, app.sel.head), (0, 3));
+    assert_eq!((app.bench.sel.layer, app.bench.sel.head), (0, 3));
     assert_eq!(
-        app.explorer.view,
+        app.lab::<AttentionLab>().explorer.view,
         glimpse::app::explorer::ExplorerView::Head
     );
     h.get_by_label("layer 0 · head 3 · cross-attention");
@@ -170,7 +187,7 @@ fn clicking_a_thumbnail_in_the_grid_opens_that_head() {
 #[test]
 fn hovering_a_cell_shows_its_tokens_and_exact_value() {
     let mut h = explorer();
-    let sel = h.state().sel;
+    let sel = h.state().bench.sel;
     let context = sel.describe();
     let rect = h.get_by_label(&format!("heatmap {context}")).rect();
     let probe = probe(&h);
@@ -212,12 +229,12 @@ fn the_softmax_toggle_switches_to_scores() {
     let before = colors(&h);
     h.get_by_label("before softmax (scaled scores)").click();
     h.run_steps(2);
-    assert!(h.state().explorer.pre_softmax);
+    assert!(h.state().lab::<AttentionLab>().explorer.pre_softmax);
     h.get_by_label_contains("Softmax input: QKᵀ/√d_k");
     assert_ne!(colors(&h), before, "the heatmap still shows the weights");
     h.get_by_label("after softmax (weights)").click();
     h.run_steps(2);
-    assert!(!h.state().explorer.pre_softmax);
+    assert!(!h.state().lab::<AttentionLab>().explorer.pre_softmax);
     assert_eq!(colors(&h), before);
 }
 
@@ -235,13 +252,13 @@ fn the_walkthrough_steps_with_buttons_and_arrow_keys() {
     h.get_by_label_contains("Step 3 of 9: S = QKᵀ");
     h.key_press(egui::Key::ArrowLeft);
     h.run_steps(2);
-    assert_eq!(h.state().explorer.step, 1);
+    assert_eq!(h.state().lab::<AttentionLab>().explorer.step, 1);
     // Jump to A·V and pick a query: its weighted sum is written out.
     h.get_by_label("A·V").click();
     h.run_steps(2);
     h.get_by_label("2 european").click();
     h.run_steps(2);
-    assert_eq!(h.state().explorer.query, 2);
+    assert_eq!(h.state().lab::<AttentionLab>().explorer.query, 2);
     h.get_by_label_contains("o2(“european”) = ");
 }
 
@@ -252,8 +269,13 @@ fn the_head_view_toggles_heads() {
     h.run_steps(2);
     h.get_by_label("■ head 0").click();
     h.run_steps(2);
-    assert_eq!(h.state().explorer.heads_shown.first(), Some(&false));
-    assert!(h.state().explorer.heads_shown[1..].iter().all(|&on| on));
+    assert_eq!(
+        h.state().lab::<AttentionLab>().explorer.heads_shown.first(),
+        Some(&false)
+    );
+    assert!(h.state().lab::<AttentionLab>().explorer.heads_shown[1..]
+        .iter()
+        .all(|&on| on));
 }
 
 #[test]
@@ -261,7 +283,7 @@ fn the_scoring_lab_scores_the_selected_query() {
     let mut h = explorer();
     h.get_by_label("Scoring").click();
     h.run_steps(3);
-    h.get_by_label_contains(&format!("{}, query 0", h.state().sel.describe()));
+    h.get_by_label_contains(&format!("{}, query 0", h.state().bench.sel.describe()));
 }
 
 #[test]
@@ -297,7 +319,7 @@ fn clicking_the_mask_makes_a_custom_mask_and_a_blocked_row_is_explained() {
     h.run_steps(3);
     h.get_by_label("causal").click();
     h.run_steps(2);
-    assert_eq!(h.state().masking.modes.mode, MaskMode::Causal);
+    assert_eq!(h.state().lab::<MaskingLab>().modes.mode, MaskMode::Causal);
     // translate's decoder: <bos> + 4 words + 2 <pad> appended.
     let t = 7;
     let rect = h.get_by_label("mask M").rect();
@@ -321,7 +343,7 @@ fn clicking_the_mask_makes_a_custom_mask_and_a_blocked_row_is_explained() {
         modifiers: Default::default(),
     });
     h.run_steps(3);
-    let modes = &h.state().masking.modes;
+    let modes = &h.state().lab::<MaskingLab>().modes;
     assert_eq!(modes.mode, MaskMode::Custom);
     let custom = modes.custom.clone().expect("a custom mask");
     assert_eq!(custom.dim(), (t, t));
@@ -354,7 +376,7 @@ fn the_padding_mask_toggle_changes_what_the_batch_shows() {
     );
     h.get_by_label("padding mask").click();
     h.run_steps(3);
-    assert!(!h.state().masking.batch.mask_padding);
+    assert!(!h.state().lab::<MaskingLab>().batch.mask_padding);
     assert_eq!(
         h.query_all_by_label_contains("most weight on <pad>: 0.0000")
             .count(),
@@ -378,12 +400,12 @@ fn every_positions_section_opens() {
     ] {
         h.get_by_label(section).click();
         h.run_steps(3);
-        assert_eq!(h.state().positions.section.label(), section);
+        assert_eq!(h.state().lab::<PositionsLab>().section.label(), section);
     }
     // The learned table refuses positions past its end with a message.
     h.get_by_label("Learned table").click();
     h.run_steps(2);
-    h.state_mut().positions.learned.position = 55;
+    h.state_mut().lab_mut::<PositionsLab>().learned.position = 55;
     h.run_steps(2);
     h.get_by_label_contains("position 55: the table has 40 rows");
 }
@@ -399,11 +421,11 @@ fn the_decoding_tab_steps_a_beam_search() {
     h.run_steps(2);
     h.get_by_label("Step ▶").click();
     h.run_steps(2);
-    assert_eq!(h.state().decoding.steps(), 2);
+    assert_eq!(h.state().lab::<DecodingLab>().steps(), 2);
     h.get_by_label_contains("step 2 of");
     h.get_by_label("Run to end").click();
     h.run_steps(3);
-    assert!(h.state().decoding.done());
+    assert!(h.state().lab::<DecodingLab>().done());
     h.get_by_label_contains("best: a cat <eos>");
 }
 
@@ -413,7 +435,7 @@ fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
     assert!(h.query_by_label_contains("toy French").is_some());
     h.key_press(egui::Key::F);
     h.run_steps(2);
-    assert!(h.state().presenter);
+    assert!(h.state().look.presenter);
     assert_eq!(h.ctx.zoom_factor(), 1.5);
     assert!(
         h.query_by_label_contains("toy French").is_none(),
@@ -421,7 +443,7 @@ fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
     );
     h.key_press(egui::Key::F);
     h.run_steps(2);
-    assert!(!h.state().presenter);
+    assert!(!h.state().look.presenter);
     assert_eq!(h.ctx.zoom_factor(), 1.0);
     h.state_mut()
         .open_link("#view=attention&model=reverse&src=abcd&hide=controls,tabs&zzz=1");
@@ -435,7 +457,15 @@ fn f_toggles_presenter_mode_and_a_link_can_hide_the_controls() {
         "the tabs are hidden"
     );
     h.get_by_label_contains("ignored unknown key `zzz`");
-    assert_eq!(h.state().last_probe.as_ref().unwrap().model, "reverse");
+    assert_eq!(
+        h.state()
+            .lab::<AttentionLab>()
+            .last_probe
+            .as_ref()
+            .unwrap()
+            .model,
+        "reverse"
+    );
 }
 
 #[test]
@@ -625,7 +655,7 @@ fn empty_emoji_and_huge_input_keep_the_app_working_with_a_message() {
 
 /// The compute section's JSON (`Compute::summary`).
 fn compute(h: &Harness<'_, GlimpseApp>) -> serde_json::Value {
-    h.state().compute.summary()
+    h.state().bench.compute.summary()
 }
 
 #[test]
@@ -652,7 +682,7 @@ fn the_compute_section_shows_the_cpu_timing_without_a_gpu() {
 fn the_gpu_toggle_switches_the_path_and_the_numbers_stay() {
     let mut h = explorer();
     let ctx = h.ctx.clone();
-    h.state_mut().compute.look_for_gpu(&ctx);
+    h.state_mut().bench.compute.look_for_gpu(&ctx);
     let start = Instant::now();
     while compute(&h)["status"] == "Detecting" {
         assert!(

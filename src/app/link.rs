@@ -1,19 +1,18 @@
 //! Links that reproduce a view: the app's state as `key=value` pairs in the URL hash
 //! (`#v=1&view=attention&model=translate&…`). Reading is forgiving: an old, partial or garbage
 //! hash keeps the defaults for whatever it cannot read and says so in a notice; it never panics.
+//!
+//! This file holds only the framing (version, view, hidden controls, presenter mode, theme,
+//! notices). The shared input writes its own keys (`Workbench`), every lab its own
+//! (`Lab::save`/`Lab::load`), the lessons theirs.
 
-use super::explorer::ExplorerView;
-use super::masking::{modes::MaskMode, Section as MaskSection};
-use super::positions::Section as PosSection;
-use super::{GlimpseApp, View};
-use crate::app::decoding::session::SourceKind;
-use crate::app::lessons::content as lessons;
-use crate::model::{builtin, AttentionKind, Positional};
-use crate::train::tasks::TaskKind;
-use crate::train::trainer::TrainConfig;
+use super::GlimpseApp;
 
 /// The link format's version; a newer link is read as far as this version understands it.
 pub const VERSION: u32 = 1;
+
+/// The view that is not a lab: the guided lessons beside a lab.
+pub const LESSONS: &str = "lessons";
 
 /// Controls a link can hide, for focused embeds (`hide=controls,tabs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -24,38 +23,120 @@ pub struct Hidden {
     pub tabs: bool,
 }
 
-const VIEWS: [(View, &str); 7] = [
-    (View::Attention, "attention"),
-    (View::Masking, "masking"),
-    (View::Positions, "positions"),
-    (View::Decoding, "decoding"),
-    (View::Scoring, "scoring"),
-    (View::Training, "training"),
-    (View::Lessons, "lessons"),
-];
-const KINDS: [(AttentionKind, &str); 3] = [
-    (AttentionKind::EncoderSelf, "enc"),
-    (AttentionKind::DecoderSelf, "dec"),
-    (AttentionKind::Cross, "cross"),
-];
-const EXPLORER: [(ExplorerView, &str); 4] = [
-    (ExplorerView::Head, "head"),
-    (ExplorerView::Grid, "grid"),
-    (ExplorerView::Lines, "lines"),
-    (ExplorerView::Walkthrough, "walk"),
-];
-const SOURCES: [(SourceKind, &str); 3] = [
-    (SourceKind::Translate, "translate"),
-    (SourceKind::Lm, "lm"),
-    (SourceKind::Table, "table"),
-];
+/// The framing's own keys.
+const FRAME_KEYS: [&str; 5] = ["v", "view", "present", "theme", "hide"];
 
-fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], v: T) -> &'static str {
+/// Pairs being written, in order.
+#[derive(Default)]
+pub struct LinkWriter {
+    pairs: Vec<(&'static str, String)>,
+}
+
+impl LinkWriter {
+    pub fn put(&mut self, key: &'static str, value: impl ToString) {
+        self.pairs.push((key, value.to_string()));
+    }
+
+    fn finish(&self) -> String {
+        self.pairs
+            .iter()
+            .map(|(k, v)| format!("{k}={}", escape(v)))
+            .collect::<Vec<_>>()
+            .join("&")
+    }
+}
+
+/// A parsed link: its pairs, and notices for what could not be read.
+pub struct LinkReader {
+    pairs: Vec<(String, String)>,
+    pub notices: Vec<String>,
+}
+
+impl LinkReader {
+    /// Parse a link (with or without `#`, or a whole URL). At most 64 pairs are read.
+    pub fn parse(link: &str) -> Self {
+        let hash = link.split_once('#').map_or(link, |(_, h)| h);
+        let mut notices = Vec::new();
+        let mut pairs = Vec::new();
+        for part in hash.split('&').filter(|s| !s.is_empty()).take(64) {
+            match part.split_once('=') {
+                Some((k, v)) => pairs.push((unescape(k), unescape(v))),
+                None => notices.push(format!("ignored `{}` (not key=value)", short(part))),
+            }
+        }
+        Self { pairs, notices }
+    }
+
+    /// The raw value of `key`, if the link has it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `key`'s value when `parse` accepts it; a notice when the link has the key but the
+    /// value is refused (the caller keeps its default).
+    pub fn read<T>(&mut self, key: &str, parse: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+        let value = self.get(key)?.to_string();
+        let parsed = parse(&value);
+        if parsed.is_none() {
+            self.refuse(key, &value);
+        }
+        parsed
+    }
+
+    /// A number in `range`.
+    pub fn number<T>(&mut self, key: &str, range: impl std::ops::RangeBounds<T>) -> Option<T>
+    where
+        T: std::str::FromStr + PartialOrd,
+    {
+        self.read(key, |v| v.parse::<T>().ok().filter(|x| range.contains(x)))
+    }
+
+    /// `1`/`true` or `0`/`false`.
+    pub fn flag(&mut self, key: &str) -> Option<bool> {
+        self.read(key, parse_bool)
+    }
+
+    /// Say that `key=value` could not be read.
+    pub fn refuse(&mut self, key: &str, value: &str) {
+        self.notices.push(format!(
+            "could not read {key}={}: kept the default",
+            short(value)
+        ));
+    }
+
+    /// The link's keys.
+    fn keys(&self) -> impl Iterator<Item = &str> {
+        self.pairs.iter().map(|(k, _)| k.as_str())
+    }
+}
+
+/// A name from a table of (value, name) pairs, and back.
+pub fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], v: T) -> &'static str {
     table.iter().find(|(x, _)| *x == v).map_or("", |(_, n)| n)
 }
 
-fn value_of<T: Copy>(table: &[(T, &'static str)], name: &str) -> Option<T> {
+pub fn value_of<T: Copy>(table: &[(T, &'static str)], name: &str) -> Option<T> {
     table.iter().find(|(_, n)| *n == name).map(|(v, _)| *v)
+}
+
+/// The position of `x` in `all` (a section written as its index), and back.
+pub fn index_of<T: PartialEq>(all: &[T], x: &T) -> usize {
+    all.iter().position(|y| y == x).unwrap_or(0)
+}
+
+pub fn at_index<T: Copy>(all: &[T], v: &str) -> Option<T> {
+    v.parse::<usize>().ok().and_then(|i| all.get(i).copied())
+}
+
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "true" => Some(true),
+        "0" | "false" => Some(false),
+        _ => None,
+    }
 }
 
 /// Percent-encode everything but unreserved characters (RFC 3986).
@@ -98,366 +179,125 @@ pub fn unescape(s: &str) -> String {
 
 /// The app's state as a hash (without the leading `#`).
 pub fn encode(app: &GlimpseApp) -> String {
-    let mut p: Vec<(&str, String)> = vec![
-        ("v", VERSION.to_string()),
-        ("view", name_of(&VIEWS, app.view).into()),
-        ("model", app.model_name.clone()),
-        ("src", app.source.clone()),
-        ("tgt", app.target.clone()),
-        ("kind", name_of(&KINDS, app.sel.kind).into()),
-        ("layer", app.sel.layer.to_string()),
-        ("head", app.sel.head.to_string()),
-        ("tau", app.temperature.to_string()),
-        ("xv", name_of(&EXPLORER, app.explorer.view).into()),
-        ("pre", (app.explorer.pre_softmax as u8).to_string()),
-        ("q", app.explorer.query.to_string()),
-        ("step", app.explorer.step.to_string()),
-    ];
-    let m = &app.masking;
-    p.push((
-        "ms",
-        MaskSection::ALL
-            .iter()
-            .position(|s| *s == m.section)
-            .unwrap_or(0)
-            .to_string(),
-    ));
-    p.push((
-        "mm",
-        MaskMode::ALL
-            .iter()
-            .position(|x| *x == m.modes.mode)
-            .unwrap_or(0)
-            .to_string(),
-    ));
-    p.push(("pads", m.modes.pads.to_string()));
-    p.push(("prefix", m.modes.prefix.to_string()));
-    if let Some(c) = &m.modes.custom {
-        p.push(("custom", super::masking::modes::encode_mask(c)));
+    let mut w = LinkWriter::default();
+    w.put("v", VERSION);
+    w.put("view", app.nav.view);
+    app.bench.save(&mut w);
+    for lab in app.labs.iter() {
+        lab.save(&mut w);
     }
-    p.push((
-        "ps",
-        PosSection::ALL
-            .iter()
-            .position(|s| *s == app.positions.section)
-            .unwrap_or(0)
-            .to_string(),
-    ));
-    let d = &app.decoding.settings;
-    p.push(("ds", name_of(&SOURCES, d.kind).into()));
-    p.push(("beam", d.width.to_string()));
-    p.push(("alpha", d.alpha.to_string()));
-    p.push(("maxlen", d.max_len.to_string()));
-    p.push(("seed", app.training.config.seed.to_string()));
-    p.push(("task", app.training.config.task.name().into()));
-    p.push(("pe", positional_name(app.training.config.positional).into()));
-    p.push(("width", app.training.config.d_model.to_string()));
-    p.push(("stau", app.scoring.temperature.to_string()));
-    p.push(("dk", app.scoring.d_k.to_string()));
-    p.push(("lesson", app.lessons.lesson.to_string()));
-    p.push(("page", app.lessons.page.to_string()));
-    let mut hide = Vec::new();
-    if app.hidden.controls {
-        hide.push("controls");
-    }
-    if app.hidden.tabs {
-        hide.push("tabs");
-    }
+    app.lessons.save(&mut w);
+    let hidden = app.nav.hidden;
+    let hide: Vec<&str> = [("controls", hidden.controls), ("tabs", hidden.tabs)]
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect();
     if !hide.is_empty() {
-        p.push(("hide", hide.join(",")));
+        w.put("hide", hide.join(","));
     }
-    if app.presenter {
-        p.push(("present", "1".into()));
+    if app.look.presenter {
+        w.put("present", 1);
     }
-    if app.light {
-        p.push(("theme", "light".into()));
+    if app.look.light {
+        w.put("theme", "light");
     }
-    p.iter()
-        .map(|(k, v)| format!("{k}={}", escape(v)))
-        .collect::<Vec<_>>()
-        .join("&")
+    w.finish()
 }
 
 /// A link (without `v=`) to every view, lab section and lesson page, for tests that must
 /// visit them all: the UI tests and the browser's presenter walk (`glimpse_every_view`).
 pub fn every_view() -> Vec<String> {
-    let mut links: Vec<String> = EXPLORER
-        .iter()
-        .map(|(_, xv)| format!("view=attention&model=translate&xv={xv}"))
-        .collect();
-    links.extend(
-        (0..MaskSection::ALL.len()).map(|s| format!("view=masking&model=translate&ms={s}")),
-    );
-    links.extend((0..PosSection::ALL.len()).map(|s| format!("view=positions&ps={s}")));
-    links.extend(SOURCES.iter().map(|(_, d)| format!("view=decoding&ds={d}")));
-    links.push("view=scoring".into());
-    links.push("view=training".into());
-    for (l, lesson) in lessons::LESSONS.iter().enumerate() {
-        links.extend((0..lesson.pages.len()).map(|p| format!("view=lessons&lesson={l}&page={p}")));
-    }
+    let labs = super::labs::Labs::default();
+    let mut links: Vec<String> = labs.iter().flat_map(|lab| lab.sections()).collect();
+    links.extend(super::lessons::every_page());
     links
 }
 
 /// Apply a link (with or without `#`, or a whole URL) to the app. Returns notices for
 /// anything that could not be read; what could be read is applied.
 pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
-    let hash = link.split_once('#').map_or(link, |(_, h)| h);
-    let mut notices = Vec::new();
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    for part in hash.split('&').filter(|s| !s.is_empty()).take(64) {
-        match part.split_once('=') {
-            Some((k, v)) => pairs.push((unescape(k), unescape(v))),
-            None => notices.push(format!("ignored `{}` (not key=value)", short(part))),
-        }
-    }
-    let get = |k: &str| {
-        pairs
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.as_str())
-    };
-    match get("v").map(str::parse::<u32>) {
-        Some(Ok(v)) if v > VERSION => notices.push(format!(
+    let mut r = LinkReader::parse(link);
+    match r.get("v").map(str::parse::<u32>) {
+        Some(Ok(v)) if v > VERSION => r.notices.push(format!(
             "this link comes from a newer Glimpse (format {v}); reading what this version understands"
         )),
-        Some(Err(_)) => notices.push("the link's version is unreadable; reading it anyway".into()),
+        Some(Err(_)) => r
+            .notices
+            .push("the link's version is unreadable; reading it anyway".into()),
         _ => {}
     }
-    let mut bad = |k: &str, v: &str| {
-        notices.push(format!("could not read {k}={}: kept the default", short(v)))
-    };
-    // The model first: choosing one resets its example text and the selection.
-    if let Some(m) = get("model") {
-        if builtin::info(m).is_some() {
-            app.select_model(m);
-        } else {
-            bad("model", m);
-        }
+    // The shared input first: choosing a model resets its example text and the selection.
+    app.bench.load(&mut r, &app.store);
+    for lab in app.labs.iter_mut() {
+        lab.load(&mut r);
     }
-    if let Some(v) = get("src") {
-        app.source = v.chars().take(4000).collect();
+    app.lessons.load(&mut r);
+    let views: Vec<&'static str> = std::iter::once(LESSONS)
+        .chain(app.labs.iter().map(|l| l.id()))
+        .collect();
+    if let Some(v) = r.read("view", |v| views.iter().find(|id| **id == v).copied()) {
+        app.nav.view = v;
     }
-    if let Some(v) = get("tgt") {
-        app.target = v.chars().take(4000).collect();
+    if let Some(x) = r.flag("present") {
+        app.look.presenter = x;
     }
-    macro_rules! read {
-        ($key:literal, $parse:expr, $set:expr) => {
-            if let Some(v) = get($key) {
-                match $parse(v) {
-                    Some(x) => $set(x),
-                    None => bad($key, v),
-                }
-            }
-        };
-    }
-    read!("view", |v| value_of(&VIEWS, v), |x| app.view = x);
-    read!("kind", |v| value_of(&KINDS, v), |x| app.sel.kind = x);
-    read!(
-        "layer",
-        |v: &str| v.parse::<usize>().ok().filter(|&l| l < 64),
-        |x| app.sel.layer = x
-    );
-    read!(
-        "head",
-        |v: &str| v.parse::<usize>().ok().filter(|&h| h < 64),
-        |x| {
-            app.sel.head = x;
-            // The link names its head: the first trace must not swap in the sharpest one.
-            app.pick_head = false;
-        }
-    );
-    read!(
-        "tau",
-        |v: &str| v.parse::<f32>().ok().filter(|t| (0.05..=5.0).contains(t)),
-        |x| app.temperature = x
-    );
-    read!("xv", |v| value_of(&EXPLORER, v), |x| app.explorer.view = x);
-    read!("pre", parse_bool, |x| app.explorer.pre_softmax = x);
-    read!(
-        "q",
-        |v: &str| v.parse::<usize>().ok().filter(|&q| q < 4096),
-        |x| app.explorer.query = x
-    );
-    read!(
-        "step",
-        |v: &str| v.parse::<usize>().ok().filter(|&s| s < 64),
-        |x| app.explorer.step = x
-    );
-    read!(
-        "ms",
-        |v: &str| v
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| MaskSection::ALL.get(i).copied()),
-        |x| app.masking.section = x
-    );
-    read!(
-        "mm",
-        |v: &str| v
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| MaskMode::ALL.get(i).copied()),
-        |x| app.masking.modes.mode = x
-    );
-    read!(
-        "pads",
-        |v: &str| v.parse::<usize>().ok().filter(|&p| p <= 6),
-        |x| app.masking.modes.pads = x
-    );
-    read!(
-        "prefix",
-        |v: &str| v.parse::<usize>().ok().filter(|&p| p <= 12),
-        |x| app.masking.modes.prefix = x
-    );
-    read!(
-        "custom",
-        |v| super::masking::modes::decode_mask(v).ok(),
-        |x| app.masking.modes.custom = Some(x)
-    );
-    read!(
-        "ps",
-        |v: &str| v
-            .parse::<usize>()
-            .ok()
-            .and_then(|i| PosSection::ALL.get(i).copied()),
-        |x| app.positions.section = x
-    );
-    read!("ds", |v| value_of(&SOURCES, v), |x| app
-        .decoding
-        .settings
-        .kind = x);
-    read!(
-        "beam",
-        |v: &str| v.parse::<usize>().ok().filter(|w| (1..=8).contains(w)),
-        |x| app.decoding.settings.width = x
-    );
-    read!(
-        "alpha",
-        |v: &str| v.parse::<f32>().ok().filter(|a| (0.0..=2.0).contains(a)),
-        |x| app.decoding.settings.alpha = x
-    );
-    read!(
-        "maxlen",
-        |v: &str| v.parse::<usize>().ok().filter(|m| (1..=30).contains(m)),
-        |x| app.decoding.settings.max_len = x
-    );
-    read!("task", TaskKind::from_name, |x| {
-        // The task's own defaults first; the seed and the rest of the link come after.
-        app.training.config = TrainConfig::for_task(x);
+    let theme = r.read("theme", |v| match v {
+        "light" => Some(true),
+        "dark" => Some(false),
+        _ => None,
     });
-    read!("seed", |v: &str| v.parse::<u64>().ok(), |x| app
-        .training
-        .config
-        .seed = x);
-    read!("pe", positional_from_name, |x| app
-        .training
-        .config
-        .positional = x);
-    read!(
-        "width",
-        |v: &str| v.parse::<usize>().ok().filter(|w| [16, 32, 64].contains(w)),
-        |x| {
-            app.training.config.d_model = x;
-            app.training.config.d_ff = 2 * x;
-        }
-    );
-    read!(
-        "stau",
-        |v: &str| v.parse::<f32>().ok().filter(|t| (0.05..=20.0).contains(t)),
-        |x| app.scoring.temperature = x
-    );
-    read!(
-        "dk",
-        |v: &str| v
-            .parse::<usize>()
-            .ok()
-            .filter(|d| d.is_power_of_two() && (2..=512).contains(d)),
-        |x| app.scoring.d_k = x
-    );
-    // A lesson and a page that exist (the page checked against the lesson read).
-    read!(
-        "lesson",
-        |v: &str| v
-            .parse::<usize>()
-            .ok()
-            .filter(|&l| l < lessons::LESSONS.len()),
-        |x| {
-            app.lessons.lesson = x;
-            app.lessons.page = 0;
-        }
-    );
-    let pages = lessons::LESSONS[app.lessons.lesson.min(lessons::LESSONS.len() - 1)]
-        .pages
-        .len();
-    read!(
-        "page",
-        |v: &str| v.parse::<usize>().ok().filter(|&p| p < pages),
-        |x| app.lessons.page = x
-    );
-    read!("present", parse_bool, |x| app.presenter = x);
-    read!(
-        "theme",
-        |v| match v {
-            "light" => Some(true),
-            "dark" => Some(false),
-            _ => None,
-        },
-        |x| app.light = x
-    );
-    if let Some(v) = get("hide") {
-        app.hidden = Hidden::default();
+    if let Some(x) = theme {
+        app.look.light = x;
+    }
+    if let Some(v) = r.get("hide").map(str::to_string) {
+        app.nav.hidden = Hidden::default();
         for part in v.split(',') {
             match part {
-                "controls" => app.hidden.controls = true,
-                "tabs" => app.hidden.tabs = true,
+                "controls" => app.nav.hidden.controls = true,
+                "tabs" => app.nav.hidden.tabs = true,
                 "" => {}
-                other => bad("hide", other),
+                other => r.refuse("hide", other),
             }
         }
     }
-    for (k, _) in &pairs {
-        if !KEYS.contains(&k.as_str()) {
-            notices.push(format!("ignored unknown key `{}`", short(k)));
-        }
+    let known = known_keys(app);
+    let unknown: Vec<String> = r
+        .keys()
+        .filter(|k| !known.contains(k))
+        .map(|k| format!("ignored unknown key `{}`", short(k)))
+        .collect();
+    r.notices.extend(unknown);
+    r.notices
+}
+
+/// Apply a lesson page's link to the shared input and to the lab it names, leaving the rest
+/// of the app (the open tab, other labs) as it is. Returns the lab's id and any notices.
+pub fn apply_page(app: &mut GlimpseApp, fragment: &str) -> (Option<&'static str>, Vec<String>) {
+    let mut r = LinkReader::parse(fragment);
+    app.bench.load(&mut r, &app.store);
+    let view = r.get("view").map(str::to_string);
+    let lab = app
+        .labs
+        .iter_mut()
+        .find(|l| Some(l.id()) == view.as_deref());
+    let id = lab.map(|lab| {
+        lab.load(&mut r);
+        lab.id()
+    });
+    if id.is_none() {
+        r.refuse("view", view.as_deref().unwrap_or(""));
     }
-    app.computed = None;
-    notices
+    (id, r.notices)
 }
 
 /// Every key a link may hold.
-const KEYS: [&str; 34] = [
-    "lesson", "page", "task", "pe", "width", "stau", "dk", "v", "view", "model", "src", "tgt",
-    "kind", "layer", "head", "tau", "xv", "pre", "q", "step", "ms", "mm", "pads", "prefix",
-    "custom", "ps", "ds", "beam", "alpha", "maxlen", "seed", "present", "theme", "hide",
-];
-
-/// The training lab's positional schemes by name.
-const SCHEMES: [(&str, Positional); 6] = [
-    ("none", Positional::None),
-    ("sinusoidal", Positional::Sinusoidal { base: 10000.0 }),
-    ("learned", Positional::Learned),
-    ("rope", Positional::Rope { base: 10000.0 }),
-    ("alibi", Positional::Alibi),
-    ("relative", Positional::Relative { max_distance: 8 }),
-];
-
-fn positional_name(p: Positional) -> &'static str {
-    SCHEMES
-        .iter()
-        .find(|(_, s)| *s == p)
-        .map_or("sinusoidal", |(n, _)| n)
-}
-
-fn positional_from_name(v: &str) -> Option<Positional> {
-    SCHEMES.iter().find(|(n, _)| *n == v).map(|(_, s)| *s)
-}
-
-fn parse_bool(v: &str) -> Option<bool> {
-    match v {
-        "1" | "true" => Some(true),
-        "0" | "false" => Some(false),
-        _ => None,
-    }
+pub fn known_keys(app: &GlimpseApp) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = FRAME_KEYS.to_vec();
+    keys.extend(super::workbench::Workbench::KEYS);
+    keys.extend(app.labs.iter().flat_map(|l| l.keys().iter().copied()));
+    keys.extend(super::lessons::Lessons::KEYS);
+    keys
 }
 
 /// At most 40 characters of something a user pasted, for a notice.
@@ -475,6 +315,7 @@ mod compat;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::masking::{modes::MaskMode, MaskingLab};
 
     #[test]
     fn escaping_round_trips_any_text() {
@@ -493,24 +334,25 @@ mod tests {
     #[test]
     fn a_link_reproduces_the_view() {
         let mut app = GlimpseApp::default();
-        app.select_model("reverse");
-        app.view = View::Masking;
-        app.source = "abc".into();
-        app.sel.layer = 0;
-        app.sel.head = 3;
-        app.masking.modes.mode = MaskMode::Prefix;
-        app.masking.modes.prefix = 2;
-        app.presenter = true;
-        app.hidden.controls = true;
+        app.bench.select_model(&app.store, "reverse");
+        app.nav.view = "masking";
+        app.bench.source = "abc".into();
+        app.bench.sel.layer = 0;
+        app.bench.sel.head = 3;
+        let masking = app.lab_mut::<MaskingLab>();
+        masking.modes.mode = MaskMode::Prefix;
+        masking.modes.prefix = 2;
+        app.look.presenter = true;
+        app.nav.hidden.controls = true;
         let link = encode(&app);
         let mut fresh = GlimpseApp::default();
         let notices = apply(&mut fresh, &format!("https://example.org/glimpse/#{link}"));
         assert!(notices.is_empty(), "{notices:?}");
         assert_eq!(encode(&fresh), link);
-        assert_eq!(fresh.view, View::Masking);
-        assert_eq!(fresh.model_name, "reverse");
-        assert_eq!(fresh.sel.head, 3);
-        assert!(fresh.presenter && fresh.hidden.controls && !fresh.hidden.tabs);
+        assert_eq!(fresh.nav.view, "masking");
+        assert_eq!(fresh.bench.model_name, "reverse");
+        assert_eq!(fresh.bench.sel.head, 3);
+        assert!(fresh.look.presenter && fresh.nav.hidden.controls && !fresh.nav.hidden.tabs);
     }
 
     #[test]
@@ -532,8 +374,8 @@ mod tests {
                 assert!(notices.iter().any(|n| n.contains("newer Glimpse")));
                 assert!(notices.iter().any(|n| n.contains("view=nowhere")));
                 assert!(notices.iter().any(|n| n.contains("unknown key `zzz`")));
-                assert_eq!(app.view, View::Attention);
-                assert_eq!(app.model_name, "translate");
+                assert_eq!(app.nav.view, "attention");
+                assert_eq!(app.bench.model_name, "translate");
             }
             if garbage.is_empty() || garbage == "#" || garbage == "&&&" {
                 assert_eq!(encode(&app), default, "{garbage:?}");

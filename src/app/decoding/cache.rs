@@ -50,7 +50,7 @@ pub fn cache_floats(config: &ModelConfig, positions: usize) -> usize {
 /// Greedy decoding one step at a time, with each step's work and the prefix length fed.
 fn measured(
     settings: &Settings,
-    models: &mut Models,
+    models: &Models,
     use_cache: bool,
 ) -> Result<Vec<(u32, String, Work, usize)>, String> {
     let mut built = build(settings, models, settings.temperature, use_cache)?;
@@ -76,7 +76,7 @@ fn measured(
     Ok(out)
 }
 
-fn compare(settings: &Settings, models: &mut Models) -> Result<KvRun, String> {
+fn compare(settings: &Settings, models: &Models) -> Result<KvRun, String> {
     let config = models.get(settings.kind)?.config.clone();
     let cached = measured(settings, models, true)?;
     let plain = measured(settings, models, false)?;
@@ -98,7 +98,7 @@ fn compare(settings: &Settings, models: &mut Models) -> Result<KvRun, String> {
 pub fn ensure<'a>(
     slot: &'a mut Option<KvComparison>,
     settings: &Settings,
-    models: &mut Models,
+    models: &Models,
 ) -> &'a KvComparison {
     let k = key(settings);
     if slot.as_ref().is_some_and(|c| c.key != k) {
@@ -110,12 +110,7 @@ pub fn ensure<'a>(
     })
 }
 
-pub fn show(
-    ui: &mut Ui,
-    slot: &mut Option<KvComparison>,
-    settings: &Settings,
-    models: &mut Models,
-) {
+pub fn show(ui: &mut Ui, slot: &mut Option<KvComparison>, settings: &Settings, models: &Models) {
     if settings.kind == SourceKind::Table {
         ui.label("A typed table computes nothing: it has no keys and values to cache.");
         return;
@@ -250,8 +245,8 @@ mod tests {
     #[test]
     fn the_cache_computes_one_position_a_step_and_agrees() {
         let settings = Settings::default();
-        let mut models = Models::default();
-        let run = compare(&settings, &mut models).unwrap();
+        let models = Models::from_store(&crate::app::store::ModelStore::default());
+        let run = compare(&settings, &models).unwrap();
         assert!(run.same && run.rows.len() > 2);
         for (i, r) in run.rows.iter().enumerate() {
             assert_eq!(r.cached.positions, 1);

@@ -13,6 +13,10 @@ pub mod tree;
 #[cfg(test)]
 mod tests;
 
+use crate::app::export;
+use crate::app::labs::{Lab, Shared};
+use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
+use crate::app::store::ModelStore;
 use attention::AttentionView;
 use cache::KvComparison;
 use egui::{Key, Modifiers, RichText, Ui};
@@ -50,8 +54,89 @@ pub enum Part {
     KvCache,
 }
 
+pub const SOURCES: [(SourceKind, &str); 3] = [
+    (SourceKind::Translate, "translate"),
+    (SourceKind::Lm, "lm"),
+    (SourceKind::Table, "table"),
+];
+
+const PARTS: [(Part, &str); 2] = [(Part::Sampling, "sampling"), (Part::KvCache, "cache")];
+
+impl Lab for DecodingLab {
+    fn id(&self) -> &'static str {
+        "decoding"
+    }
+
+    fn title(&self) -> &'static str {
+        "Decoding"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        false
+    }
+
+    fn about(&self) -> &'static str {
+        "beam search as a tree, one step at a time; greedy, sampling and the KV cache"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
+        let rect = ui.max_rect();
+        ui.horizontal_wrapped(|ui| {
+            let tree = || serde_json::to_vec_pretty(&self.current()?.beam).ok();
+            let data: [export::DataFile<'_>; 1] =
+                [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-beam-tree.png", &data);
+        });
+        self.draw(ui, shared.store);
+    }
+
+    /// `open` asks for a part below the tree to be opened once (a lesson's request, not
+    /// state), so it is read but never written.
+    fn keys(&self) -> &'static [&'static str] {
+        &["ds", "beam", "alpha", "maxlen", "open"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        let d = &self.settings;
+        w.put("ds", name_of(&SOURCES, d.kind));
+        w.put("beam", d.width);
+        w.put("alpha", d.alpha);
+        w.put("maxlen", d.max_len);
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        let d = &mut self.settings;
+        if let Some(x) = r.read("ds", |v| value_of(&SOURCES, v)) {
+            d.kind = x;
+        }
+        if let Some(x) = r.number("beam", 1..=8) {
+            d.width = x;
+        }
+        if let Some(x) = r.number("alpha", 0.0..=2.0) {
+            d.alpha = x;
+        }
+        if let Some(x) = r.number("maxlen", 1..=30) {
+            d.max_len = x;
+        }
+        if let Some(x) = r.read("open", |v| value_of(&PARTS, v)) {
+            self.open = Some(x);
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        SOURCES
+            .iter()
+            .map(|(_, d)| format!("view=decoding&ds={d}"))
+            .collect()
+    }
+}
+
 impl DecodingLab {
-    pub fn ui(&mut self, ui: &mut Ui) {
+    /// The lab, on the store's models.
+    pub fn draw(&mut self, ui: &mut Ui, store: &ModelStore) {
+        if self.models.get(SourceKind::Translate).is_err() {
+            self.models = Models::from_store(store);
+        }
         egui::ScrollArea::vertical()
             .id_salt("decoding_lab")
             .auto_shrink(false)
@@ -85,7 +170,7 @@ impl DecodingLab {
 
     /// A fresh search replayed to `steps` steps.
     fn rebuild(&mut self, steps: usize) {
-        self.search = Some(replay(&self.settings, &mut self.models, steps));
+        self.search = Some(replay(&self.settings, &self.models, steps));
         self.built_from = Some(self.settings.clone());
         self.playing = false;
         let nodes = self.current().map_or(0, |s| s.beam.nodes.len());
@@ -127,7 +212,7 @@ impl DecodingLab {
         self.source_picker(ui);
         self.controls(ui);
         self.refresh();
-        self.keys(ui);
+        self.keyboard(ui);
         self.tick(ui);
         self.stepping(ui);
         ui.separator();
@@ -146,13 +231,13 @@ impl DecodingLab {
             .id_salt("decoding_sampling")
             .open((open == Some(Part::Sampling)).then_some(true))
             .show(ui, |ui| {
-                self.sampling.show(ui, &self.settings, &mut self.models);
+                self.sampling.show(ui, &self.settings, &self.models);
             });
         egui::CollapsingHeader::new("KV cache")
             .id_salt("decoding_kv")
             .open((open == Some(Part::KvCache)).then_some(true))
             .show(ui, |ui| {
-                cache::show(ui, &mut self.kv, &self.settings, &mut self.models);
+                cache::show(ui, &mut self.kv, &self.settings, &self.models);
             });
     }
 
@@ -223,7 +308,7 @@ impl DecodingLab {
 
     /// Right arrow steps, left goes back, space plays or pauses, unless a widget (a text
     /// box) has the keyboard.
-    fn keys(&mut self, ui: &mut Ui) {
+    fn keyboard(&mut self, ui: &mut Ui) {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }

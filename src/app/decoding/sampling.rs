@@ -56,11 +56,11 @@ impl Sampling {
     }
 
     /// Draw a whole sequence from the current source with these settings.
-    pub fn draw(&mut self, settings: &Settings, models: &mut Models) {
+    pub fn draw(&mut self, settings: &Settings, models: &Models) {
         self.result = Some(self.run(settings, models));
     }
 
-    fn run(&self, settings: &Settings, models: &mut Models) -> Result<SampleRun, String> {
+    fn run(&self, settings: &Settings, models: &Models) -> Result<SampleRun, String> {
         let mut built = build(settings, models, self.temperature, true)?;
         let cfg = self.config(built.max_len);
         let steps = sample(built.source.as_mut(), &built.prompt, &cfg)?;
@@ -78,7 +78,7 @@ impl Sampling {
         })
     }
 
-    pub fn show(&mut self, ui: &mut Ui, settings: &Settings, models: &mut Models) {
+    pub fn show(&mut self, ui: &mut Ui, settings: &Settings, models: &Models) {
         ui.label(
             "Instead of keeping the best hypotheses, pick one next token at random from the \
              renormalised candidates. The seed fixes the random draws: the same seed and \

@@ -1,11 +1,13 @@
 //! The search being shown: the settings it was built from, its source of probabilities, and
 //! the beam tree so far. Rebuilt from scratch whenever a setting changes; "back" replays.
 
+use crate::app::store::ModelStore;
 use crate::decode::beam::greedy;
 use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
 use crate::model::builtin;
 use crate::model::tokenizer::BOS;
 use crate::model::Model;
+use std::sync::Arc;
 
 /// Where next-token probabilities come from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,24 +84,39 @@ impl Settings {
     }
 }
 
-/// The two built-in models, loaded the first time they are needed.
-#[derive(Default)]
+/// The two built-in models, as the store handed them out.
 pub struct Models {
-    translate: Option<Result<Model, String>>,
-    lm: Option<Result<Model, String>>,
+    translate: Result<Arc<Model>, String>,
+    lm: Result<Arc<Model>, String>,
+}
+
+impl Default for Models {
+    /// Nothing yet: the lab takes its models from the store when it first draws.
+    fn default() -> Self {
+        let none = || Err("the model is not loaded yet".to_string());
+        Self {
+            translate: none(),
+            lm: none(),
+        }
+    }
 }
 
 impl Models {
-    pub fn get(&mut self, kind: SourceKind) -> Result<&Model, String> {
+    pub fn from_store(store: &ModelStore) -> Self {
+        let get = |kind: SourceKind| store.get(kind.model_name().unwrap_or_default());
+        Self {
+            translate: get(SourceKind::Translate),
+            lm: get(SourceKind::Lm),
+        }
+    }
+
+    pub fn get(&self, kind: SourceKind) -> Result<&Model, String> {
         let slot = match kind {
-            SourceKind::Translate => &mut self.translate,
-            SourceKind::Lm => &mut self.lm,
+            SourceKind::Translate => &self.translate,
+            SourceKind::Lm => &self.lm,
             SourceKind::Table => return Err("a typed table has no model".into()),
         };
-        let name = kind.model_name().unwrap_or_default();
-        slot.get_or_insert_with(|| builtin::load(name).map_err(|e| format!("{name}: {e}")))
-            .as_ref()
-            .map_err(Clone::clone)
+        slot.as_deref().map_err(Clone::clone)
     }
 }
 
@@ -117,7 +134,7 @@ pub struct Built {
 /// A fresh source for `settings`, with its own temperature and cache choice.
 pub fn build(
     settings: &Settings,
-    models: &mut Models,
+    models: &Models,
     temperature: f32,
     use_cache: bool,
 ) -> Result<Built, String> {
@@ -173,7 +190,7 @@ pub struct Search {
 }
 
 impl Search {
-    pub fn new(settings: &Settings, models: &mut Models) -> Result<Self, String> {
+    pub fn new(settings: &Settings, models: &Models) -> Result<Self, String> {
         let built = build(settings, models, settings.temperature, settings.use_cache)?;
         let config = BeamConfig {
             width: settings.width,
@@ -242,7 +259,7 @@ pub fn join(kind: SourceKind, tokens: &[String]) -> String {
 
 /// A search for `settings` that has taken `steps` steps (the engine is deterministic, so
 /// going back is replaying one step fewer).
-pub fn replay(settings: &Settings, models: &mut Models, steps: usize) -> Result<Search, String> {
+pub fn replay(settings: &Settings, models: &Models, steps: usize) -> Result<Search, String> {
     let mut s = Search::new(settings, models)?;
     for _ in 0..steps {
         if !s.step() {
@@ -266,8 +283,8 @@ mod tests {
 
     #[test]
     fn the_textbook_table_beats_greedy_in_three_steps() {
-        let mut models = Models::default();
-        let mut s = Search::new(&table(2), &mut models).unwrap();
+        let models = Models::from_store(&ModelStore::default());
+        let mut s = Search::new(&table(2), &models).unwrap();
         for _ in 0..3 {
             assert!(s.step());
         }
@@ -275,20 +292,20 @@ mod tests {
         let best = s.beam.ranking()[0];
         assert_eq!(s.hypothesis(best), "a cat <eos>");
         assert_eq!(s.greedy.as_ref().unwrap().0.join(" "), "the cat <eos>");
-        let back = replay(&table(2), &mut models, 2).unwrap();
+        let back = replay(&table(2), &models, 2).unwrap();
         assert_eq!(back.steps(), 2);
     }
 
     #[test]
     fn the_lm_prompt_keeps_the_search_inside_the_model() {
-        let mut models = Models::default();
+        let models = Models::from_store(&ModelStore::default());
         let settings = Settings {
             kind: SourceKind::Lm,
             max_len: 30,
             width: 2,
             ..Default::default()
         };
-        let mut s = Search::new(&settings, &mut models).unwrap();
+        let mut s = Search::new(&settings, &models).unwrap();
         assert_eq!(s.built.prompt[0], BOS);
         s.run_to_end();
         assert!(s.error.is_none(), "{:?}", s.error);
@@ -297,16 +314,16 @@ mod tests {
 
     #[test]
     fn bad_text_is_an_error() {
-        let mut models = Models::default();
+        let models = Models::from_store(&ModelStore::default());
         let bad = Settings {
             table_text: "<bos> the 0.5".into(),
             ..table(2)
         };
-        assert!(Search::new(&bad, &mut models).is_err());
+        assert!(Search::new(&bad, &models).is_err());
         let empty = Settings {
             translate_text: String::new(),
             ..Default::default()
         };
-        assert!(Search::new(&empty, &mut models).is_err());
+        assert!(Search::new(&empty, &models).is_err());
     }
 }

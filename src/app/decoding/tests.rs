@@ -6,10 +6,11 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 fn harness(lab: DecodingLab) -> Harness<'static, DecodingLab> {
+    let store = crate::app::store::ModelStore::default();
     Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_context_setup(crate::app::GlimpseApp::style)
-        .build_ui_state(|ui, s: &mut DecodingLab| s.ui(ui), lab)
+        .build_ui_state(move |ui, s: &mut DecodingLab| s.draw(ui, &store), lab)
 }
 
 fn textbook() -> DecodingLab {

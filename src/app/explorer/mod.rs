@@ -3,6 +3,7 @@
 
 pub mod grid;
 pub mod head;
+pub mod lab;
 pub mod lines;
 pub mod walkthrough;
 

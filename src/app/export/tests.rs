@@ -207,10 +207,10 @@ fn app_head_view_exports_csv_and_json() {
         other => panic!("no export: {other:?}"),
     };
     h.get_by_label_contains("exported: ");
-    let computed = app.computed.as_ref().expect("a trace");
-    let trace = &computed.result.as_ref().expect("the model runs").1;
-    let attn = trace.attention(app.sel.kind, app.sel.layer).unwrap();
-    let weights = attn.weights.index_axis(ndarray::Axis(0), app.sel.head);
+    let trace = app.bench.trace().expect("a trace of the model");
+    let sel = app.bench.sel;
+    let attn = trace.attention(sel.kind, sel.layer).unwrap();
+    let weights = attn.weights.index_axis(ndarray::Axis(0), sel.head);
 
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()

@@ -6,6 +6,8 @@
 
 use super::training_run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
 use crate::app::export::{self, Exporter};
+use crate::app::labs::{Lab, Layout, Shared};
+use crate::app::link::{value_of, LinkReader, LinkWriter};
 use crate::app::probe;
 use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
@@ -70,6 +72,80 @@ impl Default for TrainingLab {
     }
 }
 
+/// The training lab's positional schemes by name, in links.
+const SCHEMES: [(Positional, &str); 6] = [
+    (Positional::None, "none"),
+    (Positional::Sinusoidal { base: 10000.0 }, "sinusoidal"),
+    (Positional::Learned, "learned"),
+    (Positional::Rope { base: 10000.0 }, "rope"),
+    (Positional::Alibi, "alibi"),
+    (Positional::Relative { max_distance: 8 }, "relative"),
+];
+
+impl Lab for TrainingLab {
+    fn id(&self) -> &'static str {
+        "training"
+    }
+
+    fn title(&self) -> &'static str {
+        "Training"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        false
+    }
+
+    fn about(&self) -> &'static str {
+        "train a model with Glimpse's own backward pass and watch its attention form"
+    }
+
+    fn layout(&self) -> Layout {
+        Layout::OwnPanels
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
+        self.draw(ui, shared.exporter);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["task", "seed", "pe", "width"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        let c = &self.config;
+        w.put("seed", c.seed);
+        w.put("task", c.task.name());
+        let scheme = SCHEMES.iter().find(|(p, _)| *p == c.positional);
+        w.put("pe", scheme.map_or("sinusoidal", |(_, n)| n));
+        w.put("width", c.d_model);
+    }
+
+    /// A different task starts a fresh run from that task's defaults; the seed, scheme and
+    /// width are then read on top.
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(task) = r.read("task", TaskKind::from_name) {
+            if task != self.config.task {
+                self.config = TrainConfig::for_task(task);
+                if self.run.is_some() {
+                    self.reset();
+                }
+            }
+        }
+        if let Some(x) = r.read("seed", |v| v.parse::<u64>().ok()) {
+            self.config.seed = x;
+        }
+        if let Some(x) = r.read("pe", |v| value_of(&SCHEMES, v)) {
+            self.config.positional = x;
+        }
+        if let Some(x) = r.read("width", |v| {
+            v.parse::<usize>().ok().filter(|w| [16, 32, 64].contains(w))
+        }) {
+            self.config.d_model = x;
+            self.config.d_ff = 2 * x;
+        }
+    }
+}
+
 impl TrainingLab {
     /// A fresh model from the current config: the same seed gives the same initial weights.
     pub fn reset(&mut self) {
@@ -85,7 +161,7 @@ impl TrainingLab {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui, exporter: &mut Exporter) {
+    pub fn draw(&mut self, ui: &mut egui::Ui, exporter: &mut Exporter) {
         if self.run.is_none() && self.error.is_none() {
             self.reset();
         }

@@ -1,14 +1,9 @@
-//! The lessons' text and the app state each page shows, in the curriculum's order.
+//! The lessons' text and, for each page, the link fragment that sets the labs up for it, in
+//! the curriculum's order. A fragment is read like any link (`view=` names the lab shown
+//! beside the text; `model=` opens a model on its example text at its most telling
+//! attention; section keys are indices: `ps`, `ms` and `mm` as in `tests/fixtures/links.txt`).
 
-use super::{Input, Lesson, Page, Setup};
-use crate::app::decoding::{self, session::SourceKind};
-use crate::app::explorer::ExplorerView;
-use crate::app::masking::{modes::MaskMode, Section as MaskSection};
-use crate::app::positions::Section as PosSection;
-use crate::model::AttentionKind;
-use crate::train::tasks::TaskKind;
-
-const TRANSLATE: Input = Input::model("translate");
+use super::{Lesson, Page};
 
 pub static LESSONS: &[Lesson] = &[
     Lesson {
@@ -32,12 +27,7 @@ pub static LESSONS: &[Lesson] = &[
                      dot product qᵀk/√d_k of the next lesson, not with Bahdanau's additive \
                      form, but its weights are read the same way.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    view: ExplorerView::Head,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=translate&kind=cross&xv=head&q=0&step=0",
             },
             Page {
                 title: "Alignment nobody taught",
@@ -55,12 +45,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Try other heads and layers with the controls in the left column, or type \
                      another sentence from the model's small vocabulary.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    view: ExplorerView::Lines,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=translate&kind=cross&xv=lines&q=0&step=0",
             },
             Page {
                 title: "Ways to score a query against a key",
@@ -75,12 +60,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Pick another query word above the table and compare which key each \
                      scoring function prefers.",
                 ],
-                setup: Setup::Scoring {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    query: 1,
-                    temperature: 1.0,
-                    d_k: 64,
-                },
+                link: "view=scoring&model=translate&kind=cross&q=1&stau=1&dk=64",
             },
         ],
     },
@@ -101,12 +81,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The walkthrough on the right goes from X to the output one matrix at a \
                      time. Step with its buttons or the ← → keys.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    view: ExplorerView::Walkthrough,
-                    query: 1,
-                    step: 1,
-                },
+                link: "view=attention&model=translate&kind=cross&xv=walk&q=1&step=1",
             },
             Page {
                 title: "Scaled dot-product attention",
@@ -120,12 +95,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The walkthrough now stands at ÷√d_k. Step on through softmax and A·V, and \
                      select a query to see its weighted sum written out.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    view: ExplorerView::Walkthrough,
-                    query: 1,
-                    step: 3,
-                },
+                link: "view=attention&model=translate&kind=cross&xv=walk&q=1&step=3",
             },
             Page {
                 title: "Why divide by √d_k",
@@ -139,12 +109,7 @@ pub static LESSONS: &[Lesson] = &[
                      The variance plot in the lab shows raw and scaled scores as d_k grows; \
                      move the d_k slider.",
                 ],
-                setup: Setup::Scoring {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    query: 1,
-                    temperature: 1.0,
-                    d_k: 256,
-                },
+                link: "view=scoring&model=translate&kind=cross&q=1&stau=1&dk=256",
             },
             Page {
                 title: "Temperature and entropy",
@@ -157,12 +122,7 @@ pub static LESSONS: &[Lesson] = &[
                      temperature slider (Input and attention controls, left) and watch the \
                      heatmap and the entropy above it.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross).temperature(0.3),
-                    view: ExplorerView::Head,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=translate&kind=cross&tau=0.3&xv=head&q=0&step=0",
             },
         ],
     },
@@ -180,12 +140,7 @@ pub static LESSONS: &[Lesson] = &[
                     "On the right, every head of every layer of the translation model's \
                      encoder self-attention. Click a thumbnail to open that head.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
-                    view: ExplorerView::Grid,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=translate&kind=enc&xv=grid&q=0&step=0",
             },
             Page {
                 title: "Order means nothing to attention",
@@ -199,9 +154,7 @@ pub static LESSONS: &[Lesson] = &[
                      outputs with and without the positional encodings: without them the rows \
                      are only reordered; with them every row changes.",
                 ],
-                setup: Setup::Positions {
-                    section: PosSection::Permutation,
-                },
+                link: "view=positions&ps=5",
             },
             Page {
                 title: "What it costs",
@@ -215,12 +168,7 @@ pub static LESSONS: &[Lesson] = &[
                     "On the right, the character model's attention on a longer text: every \
                      cell of the square is one pair it had to score.",
                 ],
-                setup: Setup::Explorer {
-                    input: Input::model("lm"),
-                    view: ExplorerView::Head,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=lm&xv=head&q=0&step=0",
             },
         ],
     },
@@ -237,9 +185,7 @@ pub static LESSONS: &[Lesson] = &[
                      band: one step means 1/(N−1), so the same offset means different things \
                      in sentences of different length.",
                 ],
-                setup: Setup::Positions {
-                    section: PosSection::Naive,
-                },
+                link: "view=positions&ps=1",
             },
             Page {
                 title: "Sinusoidal encodings",
@@ -256,9 +202,7 @@ pub static LESSONS: &[Lesson] = &[
                      is PE(t) rotated by a matrix that depends only on o. It is defined for \
                      any t.",
                 ],
-                setup: Setup::Positions {
-                    section: PosSection::Sinusoidal,
-                },
+                link: "view=positions&ps=0",
             },
             Page {
                 title: "RoPE: rotate queries and keys",
@@ -270,9 +214,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Type a few small vectors and positions in the panel and read the \
                      rotated vectors in its table.",
                 ],
-                setup: Setup::Positions {
-                    section: PosSection::Rope,
-                },
+                link: "view=positions&ps=4",
             },
             Page {
                 title: "Longer than trained",
@@ -284,9 +226,7 @@ pub static LESSONS: &[Lesson] = &[
                      longer inputs. Compare where each one's exact-match rate falls: \
                      positions it never saw, and offsets larger than any it learned.",
                 ],
-                setup: Setup::Positions {
-                    section: PosSection::Extrapolation,
-                },
+                link: "view=positions&ps=6",
             },
         ],
     },
@@ -304,12 +244,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Switch between the mask modes on the right; the model is the \
                      translation model's decoder, running live.",
                 ],
-                setup: Setup::Masking {
-                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
-                    section: MaskSection::Modes,
-                    mode: MaskMode::Causal,
-                    pads: 2,
-                },
+                link: "view=masking&model=translate&kind=dec&ms=0&mm=1&pads=2",
             },
             Page {
                 title: "Padding in a batch",
@@ -319,12 +254,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Both masks add up: softmax(E + M + P). Without P, real tokens would \
                      spend weight on padding and their outputs would change with the batch.",
                 ],
-                setup: Setup::Masking {
-                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
-                    section: MaskSection::Batch,
-                    mode: MaskMode::CausalPadding,
-                    pads: 2,
-                },
+                link: "view=masking&model=translate&kind=dec&ms=1&mm=3&pads=2",
             },
             Page {
                 title: "Teacher forcing",
@@ -336,12 +266,7 @@ pub static LESSONS: &[Lesson] = &[
                     "At inference the model reads its own guesses instead. It never saw its \
                      mistakes in training, so one error can lead to more: exposure bias.",
                 ],
-                setup: Setup::Masking {
-                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
-                    section: MaskSection::TeacherForcing,
-                    mode: MaskMode::Causal,
-                    pads: 2,
-                },
+                link: "view=masking&model=translate&kind=dec&ms=3&mm=1&pads=2",
             },
         ],
     },
@@ -358,12 +283,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The grid shows every head of a small model trained on repeated random \
                      sequences, with the pattern each head most resembles.",
                 ],
-                setup: Setup::Explorer {
-                    input: Input::model("repeat"),
-                    view: ExplorerView::Grid,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=repeat&xv=grid&q=0&step=0",
             },
             Page {
                 title: "A previous-token head",
@@ -373,12 +293,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Nobody designed it. Training found that knowing the previous token is \
                      useful, and the head copies it into each position's output.",
                 ],
-                setup: Setup::Explorer {
-                    input: Input::model("repeat").layer(0).head(1),
-                    view: ExplorerView::Head,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=repeat&layer=0&head=1&xv=head&q=0&step=0",
             },
             Page {
                 title: "An induction head",
@@ -392,12 +307,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Type another repeated string in the controls and watch the off-diagonal \
                      stripe move with the period.",
                 ],
-                setup: Setup::Explorer {
-                    input: Input::model("repeat").layer(1).head(0),
-                    view: ExplorerView::Head,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=repeat&layer=1&head=0&xv=head&q=0&step=0",
             },
             Page {
                 title: "Sharing keys and values: MQA and GQA",
@@ -413,12 +323,7 @@ pub static LESSONS: &[Lesson] = &[
                      heads share 2 key/value heads. Heads 0 and 1 use the same K and V but \
                      their own Q, so their patterns still differ.",
                 ],
-                setup: Setup::Explorer {
-                    input: Input::model("demo-decoder").layer(0).head(0),
-                    view: ExplorerView::Grid,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=demo-decoder&layer=0&head=0&xv=grid&q=0&step=0",
             },
         ],
     },
@@ -434,12 +339,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The walkthrough stands at the concat step of the encoder's \
                      self-attention; step on to W_O.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
-                    view: ExplorerView::Walkthrough,
-                    query: 0,
-                    step: 7,
-                },
+                link: "view=attention&model=translate&kind=enc&xv=walk&q=0&step=7",
             },
             Page {
                 title: "Add & Norm and the feed-forward layer",
@@ -459,12 +359,7 @@ pub static LESSONS: &[Lesson] = &[
                      The model on the right is pre-norm, Y = X + MHSA(LN(X)), \
                      Z = Y + FFN(LN(Y)), and small: d_ff = 64 = 2·d_model.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::EncoderSelf),
-                    view: ExplorerView::Walkthrough,
-                    query: 0,
-                    step: 8,
-                },
+                link: "view=attention&model=translate&kind=enc&xv=walk&q=0&step=8",
             },
             Page {
                 title: "Cross-attention",
@@ -477,12 +372,7 @@ pub static LESSONS: &[Lesson] = &[
                      the vocabulary picks the word.",
                     "The grid shows every cross-attention head of both decoder layers.",
                 ],
-                setup: Setup::Explorer {
-                    input: TRANSLATE.kind(AttentionKind::Cross),
-                    view: ExplorerView::Grid,
-                    query: 0,
-                    step: 0,
-                },
+                link: "view=attention&model=translate&kind=cross&xv=grid&q=0&step=0",
             },
             Page {
                 title: "One block, three families",
@@ -495,12 +385,7 @@ pub static LESSONS: &[Lesson] = &[
                      causal decoder, and cross-attention between them.",
                     "The panel shows each family's masks and attention on trained models.",
                 ],
-                setup: Setup::Masking {
-                    input: TRANSLATE.kind(AttentionKind::DecoderSelf),
-                    section: MaskSection::Families,
-                    mode: MaskMode::Causal,
-                    pads: 2,
-                },
+                link: "view=masking&model=translate&kind=dec&ms=2&mm=1&pads=2",
             },
         ],
     },
@@ -522,9 +407,7 @@ pub static LESSONS: &[Lesson] = &[
                      cross-attention below turn into an anti-diagonal: output i looks at input \
                      n−1−i.",
                 ],
-                setup: Setup::Training {
-                    task: TaskKind::Reverse,
-                },
+                link: "view=training&task=reverse",
             },
             Page {
                 title: "Warmup and clipping",
@@ -540,9 +423,7 @@ pub static LESSONS: &[Lesson] = &[
                      one bad batch cannot throw the weights far. The same line shows the norm \
                      before clipping: watch it spike early and settle.",
                 ],
-                setup: Setup::Training {
-                    task: TaskKind::Reverse,
-                },
+                link: "view=training&task=reverse",
             },
             Page {
                 title: "Another task, another pattern",
@@ -554,9 +435,7 @@ pub static LESSONS: &[Lesson] = &[
                      and train again: the held-out accuracy says whether the model generalises to inputs \
                      it never saw.",
                 ],
-                setup: Setup::Training {
-                    task: TaskKind::Sort,
-                },
+                link: "view=training&task=sort",
             },
         ],
     },
@@ -571,12 +450,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The lab runs a small typed table of next-token probabilities with beam \
                      width 1, which is greedy. Step through it with the buttons or the → key.",
                 ],
-                setup: Setup::Decoding {
-                    kind: SourceKind::Table,
-                    width: 1,
-                    alpha: 0.0,
-                    open: None,
-                },
+                link: "view=decoding&ds=table&beam=1&alpha=0",
             },
             Page {
                 title: "Beam search",
@@ -589,12 +463,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Long hypotheses collect more negative terms, so scores are often \
                      normalised: score / L^α. Try the α slider.",
                 ],
-                setup: Setup::Decoding {
-                    kind: SourceKind::Table,
-                    width: 2,
-                    alpha: 0.0,
-                    open: None,
-                },
+                link: "view=decoding&ds=table&beam=2&alpha=0",
             },
             Page {
                 title: "Beam search on a real model",
@@ -604,12 +473,7 @@ pub static LESSONS: &[Lesson] = &[
                     "Past keys and values never change, so a decoder caches them: each new \
                      step costs O(t·d) instead of recomputing the whole prefix.",
                 ],
-                setup: Setup::Decoding {
-                    kind: SourceKind::Translate,
-                    width: 3,
-                    alpha: 0.0,
-                    open: None,
-                },
+                link: "view=decoding&ds=translate&beam=3&alpha=0",
             },
             Page {
                 title: "Sampling: temperature, top-k, top-p",
@@ -625,12 +489,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The Sampling panel runs the character LM with a seed, so a sample can be \
                      reproduced: change τ, k or p and compare.",
                 ],
-                setup: Setup::Decoding {
-                    kind: SourceKind::Lm,
-                    width: 1,
-                    alpha: 0.0,
-                    open: Some(decoding::Part::Sampling),
-                },
+                link: "view=decoding&ds=lm&beam=1&alpha=0&open=sampling",
             },
             Page {
                 title: "The KV cache",
@@ -645,12 +504,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The KV cache panel decodes greedily twice, with and without the cache: the \
                      same tokens, and the work per step side by side.",
                 ],
-                setup: Setup::Decoding {
-                    kind: SourceKind::Translate,
-                    width: 1,
-                    alpha: 0.0,
-                    open: Some(decoding::Part::KvCache),
-                },
+                link: "view=decoding&ds=translate&beam=1&alpha=0&open=cache",
             },
         ],
     },

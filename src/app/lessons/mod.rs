@@ -1,19 +1,16 @@
-//! Guided lessons: short pages of text beside the real labs. Each page carries a [`Setup`]
-//! that puts the app into the state the text talks about; it is applied once when the page
-//! opens, so the student can then change anything and play.
+//! Guided lessons: short pages of text beside the real labs. Each page carries a link
+//! fragment that puts the labs into the state the text talks about; it is applied through the
+//! link reader once when the page opens, so the student can then change anything and play.
+//! There is no other way a lesson sets state.
 
 pub mod content;
 #[cfg(test)]
 mod tests;
 
-use super::decoding::session::SourceKind;
-use super::explorer::ExplorerView;
-use super::masking::modes::MaskMode;
+use super::labs::{Layout, Shared};
+use super::link::{LinkReader, LinkWriter, LESSONS as VIEW};
 use super::probe::scrolling_view;
-use super::{decoding, masking, positions, probe, GlimpseApp};
-use crate::model::{builtin, AttentionKind};
-use crate::train::tasks::TaskKind;
-use crate::train::trainer::TrainConfig;
+use super::{link, probe, GlimpseApp};
 use egui::{Key, Modifiers, RichText, Ui};
 
 /// One lesson: a title and its pages, read in order.
@@ -22,145 +19,21 @@ pub struct Lesson {
     pub pages: &'static [Page],
 }
 
-/// One page: a title, a few short paragraphs, and the app state it shows.
+/// One page: a title, a few short paragraphs, and the link that sets up the lab it shows.
 pub struct Page {
     pub title: &'static str,
     pub paragraphs: &'static [&'static str],
-    pub setup: Setup,
+    /// A link fragment; its `view=` names the lab drawn beside the text.
+    pub link: &'static str,
 }
 
-/// The model and input a page runs, and which attention it selects.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Input {
-    pub model: &'static str,
-    /// `None`: the model's example text.
-    pub source: Option<&'static str>,
-    pub target: Option<&'static str>,
-    /// `None`: the model's most telling kind (cross-attention when there is one).
-    pub kind: Option<AttentionKind>,
-    /// `None`: the last layer.
-    pub layer: Option<usize>,
-    /// `None`: the sharpest head of the layer, as when a model is first opened.
-    pub head: Option<usize>,
-    pub temperature: f32,
-}
-
-impl Input {
-    pub const fn model(model: &'static str) -> Self {
-        Self {
-            model,
-            source: None,
-            target: None,
-            kind: None,
-            layer: None,
-            head: None,
-            temperature: 1.0,
-        }
-    }
-
-    pub const fn source(mut self, s: &'static str) -> Self {
-        self.source = Some(s);
-        self
-    }
-
-    pub const fn target(mut self, t: &'static str) -> Self {
-        self.target = Some(t);
-        self
-    }
-
-    pub const fn kind(mut self, k: AttentionKind) -> Self {
-        self.kind = Some(k);
-        self
-    }
-
-    pub const fn layer(mut self, l: usize) -> Self {
-        self.layer = Some(l);
-        self
-    }
-
-    pub const fn head(mut self, h: usize) -> Self {
-        self.head = Some(h);
-        self
-    }
-
-    pub const fn temperature(mut self, t: f32) -> Self {
-        self.temperature = t;
-        self
-    }
-}
-
-/// What a page configures, as data: which lab, and the few settings the text relies on.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Setup {
-    /// The attention explorer on a model and input.
-    Explorer {
-        input: Input,
-        view: ExplorerView,
-        query: usize,
-        step: usize,
-    },
-    /// The scoring lab on one query of the selected head.
-    Scoring {
-        input: Input,
-        query: usize,
-        temperature: f32,
-        d_k: usize,
-    },
-    /// The masking lab; the first two sections run `input`.
-    Masking {
-        input: Input,
-        section: masking::Section,
-        mode: MaskMode,
-        pads: usize,
-    },
-    Positions {
-        section: positions::Section,
-    },
-    Decoding {
-        kind: SourceKind,
-        width: usize,
-        alpha: f32,
-        /// A part below the tree to open (sampling, the KV cache).
-        open: Option<decoding::Part>,
-    },
-    /// The training lab on a task, from fresh weights.
-    Training {
-        task: TaskKind,
-    },
-}
-
-/// The labs a page can show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lab {
-    Explorer,
-    Scoring,
-    Masking,
-    Positions,
-    Decoding,
-    Training,
-}
-
-impl Setup {
-    pub fn lab(&self) -> Lab {
-        match self {
-            Setup::Explorer { .. } => Lab::Explorer,
-            Setup::Scoring { .. } => Lab::Scoring,
-            Setup::Masking { .. } => Lab::Masking,
-            Setup::Positions { .. } => Lab::Positions,
-            Setup::Decoding { .. } => Lab::Decoding,
-            Setup::Training { .. } => Lab::Training,
-        }
-    }
-
-    /// The built-in model the page runs (the positions lab brings its own models).
-    pub fn model(&self) -> Option<&'static str> {
-        match self {
-            Setup::Explorer { input, .. }
-            | Setup::Scoring { input, .. }
-            | Setup::Masking { input, .. } => Some(input.model),
-            Setup::Positions { .. } | Setup::Training { .. } => None,
-            Setup::Decoding { kind, .. } => kind.model_name(),
-        }
+impl Page {
+    /// The id of the lab the page shows.
+    pub fn lab(&self) -> &'static str {
+        let link: &'static str = self.link;
+        link.split('&')
+            .find_map(|pair| pair.strip_prefix("view="))
+            .unwrap_or("")
     }
 }
 
@@ -170,9 +43,32 @@ pub struct Lessons {
     pub lesson: usize,
     pub page: usize,
     applied: Option<(usize, usize)>,
+    /// The lab the current page shows (set when its link is applied).
+    lab: Option<&'static str>,
 }
 
 impl Lessons {
+    pub const KEYS: [&'static str; 2] = ["lesson", "page"];
+
+    pub fn save(&self, w: &mut LinkWriter) {
+        w.put("lesson", self.lesson);
+        w.put("page", self.page);
+    }
+
+    /// A lesson and a page that exist (the page checked against the lesson read).
+    pub fn load(&mut self, r: &mut LinkReader) {
+        if let Some(x) = r.number("lesson", 0..content::LESSONS.len()) {
+            self.lesson = x;
+            self.page = 0;
+        }
+        let pages = content::LESSONS[self.lesson.min(content::LESSONS.len() - 1)]
+            .pages
+            .len();
+        if let Some(x) = r.number("page", 0..pages) {
+            self.page = x;
+        }
+    }
+
     pub fn current(&self) -> &'static Page {
         let lesson = &content::LESSONS[self.lesson.min(content::LESSONS.len() - 1)];
         &lesson.pages[self.page.min(lesson.pages.len() - 1)]
@@ -219,111 +115,35 @@ impl Lessons {
     }
 }
 
-/// Put the app into the state `setup` describes.
-pub fn apply(setup: &Setup, app: &mut GlimpseApp) {
-    match *setup {
-        Setup::Explorer {
-            input,
-            view,
-            query,
-            step,
-        } => {
-            load(&input, app);
-            app.explorer.view = view;
-            app.explorer.query = query;
-            app.explorer.step = step;
-        }
-        Setup::Scoring {
-            input,
-            query,
-            temperature,
-            d_k,
-        } => {
-            load(&input, app);
-            app.explorer.query = query;
-            app.scoring.temperature = temperature;
-            app.scoring.d_k = d_k;
-        }
-        Setup::Masking {
-            input,
-            section,
-            mode,
-            pads,
-        } => {
-            load(&input, app);
-            app.masking.section = section;
-            app.masking.modes.mode = mode;
-            app.masking.modes.pads = pads;
-        }
-        Setup::Positions { section } => app.positions.section = section,
-        Setup::Decoding {
-            kind,
-            width,
-            alpha,
-            open,
-        } => {
-            // The lab restarts its search by itself when its settings change.
-            let s = &mut app.decoding.settings;
-            s.kind = kind;
-            s.width = width;
-            s.alpha = alpha;
-            app.decoding.open = open;
-        }
-        Setup::Training { task } => {
-            // A fresh run on the task, unless this task's run is already under way.
-            if app.training.config.task != task {
-                app.training.config = TrainConfig::for_task(task);
-                app.training.reset();
-            }
-        }
+/// A link to every lesson page (for the tests' walk over every view).
+pub fn every_page() -> Vec<String> {
+    let mut links = Vec::new();
+    for (l, lesson) in content::LESSONS.iter().enumerate() {
+        links.extend((0..lesson.pages.len()).map(|p| format!("view={VIEW}&lesson={l}&page={p}")));
     }
+    links
 }
 
-/// Load the model (only when it changes: loading resets the input) and select the attention.
-fn load(input: &Input, app: &mut GlimpseApp) {
-    if app.model_name != input.model || app.model.is_err() {
-        app.select_model(input.model);
-    }
-    let info = builtin::info(input.model);
-    app.source = input
-        .source
-        .or(info.map(|i| i.example_source))
-        .unwrap_or_default()
-        .to_string();
-    app.target = input
-        .target
-        .or(info.map(|i| i.example_target))
-        .unwrap_or_default()
-        .to_string();
-    app.temperature = input.temperature;
-    if let Ok(m) = &app.model {
-        app.sel.kind = input
-            .kind
-            .unwrap_or_else(|| AttentionKind::most_telling(m.config.family));
-        app.sel.layer = input.layer.unwrap_or(m.config.n_layers.saturating_sub(1));
-    }
-    app.sel.head = input.head.unwrap_or(0);
-    app.pick_head = input.head.is_none();
-    // Recompute now so the sharpest head is chosen for this page's layer.
-    app.computed = None;
-    app.refresh();
-}
-
-/// Apply the current page's setup if it has not been applied yet.
+/// Apply the current page's link if it has not been applied yet.
 fn settle(app: &mut GlimpseApp) {
     let here = (app.lessons.lesson, app.lessons.page);
     if app.lessons.applied != Some(here) {
-        apply(&app.lessons.current().setup, app);
+        let (lab, notices) = link::apply_page(app, app.lessons.current().link);
+        // A page's link is ours: anything it cannot read is a defect the tests catch.
+        for n in notices {
+            log::warn!("lesson page {here:?}: {n}");
+        }
+        app.lessons.lab = lab;
         app.lessons.applied = Some(here);
+        // Compute now, so the sharpest head is chosen for this page's layer.
+        app.bench.refresh(&app.store);
     }
 }
 
-/// Whether the current page runs the app's own model (so the model picker applies).
-pub fn uses_app_model(app: &GlimpseApp) -> bool {
-    matches!(
-        app.lessons.current().setup.lab(),
-        Lab::Explorer | Lab::Scoring | Lab::Masking
-    )
+/// Whether the current page's lab runs the shared model (so the model picker applies).
+pub fn uses_shared_input(app: &GlimpseApp) -> bool {
+    let id = app.lessons.current().lab();
+    app.labs.by_id(id).is_some_and(|l| l.uses_shared_input())
 }
 
 /// The Lessons view: the page's text and navigation on the left, its live lab on the right.
@@ -355,20 +175,29 @@ pub fn show(app: &mut GlimpseApp, ui: &mut Ui) {
     egui::CentralPanel::default()
         .frame(egui::Frame::central_panel(ui.style()).fill(fill))
         .show(ui, |ui| {
-            let lab = app.lessons.current().setup.lab();
-            if lab == Lab::Training {
-                // Its own panels: controls beside views that scroll by themselves.
-                app.training.ui(ui, &mut app.exporter);
+            let id = app.lessons.lab.unwrap_or_default();
+            let GlimpseApp {
+                labs,
+                store,
+                bench,
+                exporter,
+                frames,
+                ..
+            } = app;
+            let Some(lab) = labs.by_id_mut(id) else {
+                return;
+            };
+            let mut shared = Shared {
+                store,
+                bench,
+                exporter,
+                frames: *frames,
+            };
+            if lab.layout() == Layout::OwnPanels {
+                lab.ui(ui, &mut shared);
                 return;
             }
-            scrolling_view(ui, "lesson lab", |ui| match lab {
-                Lab::Explorer => app.attention_view(ui),
-                Lab::Scoring => app.scoring_view(ui),
-                Lab::Masking => app.masking_view(ui),
-                Lab::Positions => app.positions.ui(ui),
-                Lab::Decoding => app.decoding.ui(ui),
-                Lab::Training => {} // drawn above
-            });
+            scrolling_view(ui, "lesson lab", |ui| lab.ui(ui, &mut shared));
             probe::check_fits("view", ui);
         });
 }
@@ -403,10 +232,10 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     if ui.button("Set this page up again").clicked() {
         app.lessons.applied = None;
     }
-    if uses_app_model(app) {
+    if uses_shared_input(app) {
         egui::CollapsingHeader::new("Input and attention controls")
             .default_open(false)
-            .show(ui, |ui| app.controls(ui));
+            .show(ui, |ui| app.bench.controls(ui));
     }
 }
 

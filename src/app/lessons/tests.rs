@@ -1,8 +1,10 @@
 //! Every page applies and draws; navigation by buttons, contents and keys.
 
 use super::content::LESSONS;
-use super::{apply, Lab};
-use crate::app::{GlimpseApp, View};
+use super::Page;
+use crate::app::explorer::lab::AttentionLab;
+use crate::app::link;
+use crate::app::GlimpseApp;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
@@ -21,8 +23,30 @@ fn lessons_tab() -> Harness<'static, GlimpseApp> {
     h.run_steps(2);
     h.get_by_label("Lessons").click();
     h.run_steps(2);
-    assert_eq!(h.state().view, View::Lessons);
+    assert_eq!(h.state().nav.view, link::LESSONS);
     h
+}
+
+/// Set the app up for `page` as opening it does (its link, then the forward pass).
+fn apply(page: &Page, app: &mut GlimpseApp) {
+    let (lab, notices) = link::apply_page(app, page.link);
+    assert!(notices.is_empty(), "{}: {notices:?}", page.title);
+    assert_eq!(lab, Some(page.lab()), "{}", page.title);
+    app.bench.refresh(&app.store);
+}
+
+/// The built-in model a page runs: its `model=`, or the decoding source's model.
+fn page_model(page: &Page) -> Option<&'static str> {
+    let link: &'static str = page.link;
+    let value = |key: &str| {
+        link.split('&')
+            .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
+    };
+    value("model").or(match value("ds") {
+        Some("translate") => Some("translate"),
+        Some("lm") => Some("lm"),
+        _ => None,
+    })
 }
 
 #[test]
@@ -35,15 +59,9 @@ fn every_page_has_text_and_a_model_that_loads() {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
             assert!(page.paragraphs.iter().all(|p| !p.trim().is_empty()));
-            let needs_model = !matches!(page.setup.lab(), Lab::Positions | Lab::Training)
-                && !matches!(
-                    page.setup,
-                    super::Setup::Decoding {
-                        kind: crate::app::decoding::session::SourceKind::Table,
-                        ..
-                    }
-                );
-            match page.setup.model() {
+            let needs_model =
+                !matches!(page.lab(), "positions" | "training") && !page.link.contains("ds=table");
+            match page_model(page) {
                 Some(name) => {
                     crate::model::builtin::load(name)
                         .unwrap_or_else(|e| panic!("{}: {name}: {e}", page.title));
@@ -55,20 +73,21 @@ fn every_page_has_text_and_a_model_that_loads() {
 }
 
 #[test]
-fn every_setup_applies_to_a_working_app() {
+fn every_page_link_applies_to_a_working_app() {
     let mut app = GlimpseApp::default();
     for lesson in LESSONS {
         for page in lesson.pages {
-            apply(&page.setup, &mut app);
-            if let Some(name) = page
-                .setup
-                .model()
-                .filter(|_| page.setup.lab() != Lab::Decoding)
-            {
-                assert_eq!(app.model_name, name, "{}", page.title);
-                assert!(app.model.is_ok(), "{}", page.title);
-                let ok = app.computed.as_ref().is_some_and(|c| c.result.is_ok());
-                assert!(ok, "{}: forward pass failed", page.title);
+            apply(page, &mut app);
+            let lab = app.labs.by_id(page.lab()).expect("the page names a lab");
+            if lab.uses_shared_input() {
+                let name = page_model(page).expect("a model for the shared input");
+                assert_eq!(app.bench.model_name, name, "{}", page.title);
+                assert!(app.bench.model.is_ok(), "{}", page.title);
+                assert!(
+                    app.bench.trace().is_some(),
+                    "{}: forward pass failed",
+                    page.title
+                );
             }
         }
     }
@@ -118,7 +137,7 @@ fn contents_jumps_to_a_page() {
     h.get_by_label_contains("Lesson 5 of");
     h.get_by_label_contains("page 2 of");
     assert_eq!(
-        h.state().masking.section,
+        h.state().lab::<crate::app::masking::MaskingLab>().section,
         crate::app::masking::Section::Batch
     );
 }
@@ -138,22 +157,30 @@ fn page_keys_move_between_pages() {
 fn a_setup_is_applied_once_so_the_student_can_change_it() {
     use crate::app::explorer::ExplorerView;
     let mut h = lessons_tab();
-    assert_eq!(h.state().explorer.view, ExplorerView::Head);
+    assert_eq!(
+        h.state().lab::<AttentionLab>().explorer.view,
+        ExplorerView::Head
+    );
     h.get_by_label("All heads").click();
     h.run_steps(2);
-    assert_eq!(h.state().explorer.view, ExplorerView::Grid);
+    assert_eq!(
+        h.state().lab::<AttentionLab>().explorer.view,
+        ExplorerView::Grid
+    );
     h.get_by_label("Set this page up again").click();
     h.run_steps(2);
-    assert_eq!(h.state().explorer.view, ExplorerView::Head);
+    assert_eq!(
+        h.state().lab::<AttentionLab>().explorer.view,
+        ExplorerView::Head
+    );
 }
 
 /// The weights of the head the app has selected, on its current input.
 fn selected_weights(app: &GlimpseApp) -> ndarray::Array2<f32> {
-    let Some(Ok((_, trace))) = app.computed.as_ref().map(|c| &c.result) else {
-        panic!("no trace");
-    };
-    let w = trace.weights(app.sel.kind, app.sel.layer).expect("weights");
-    w.index_axis(ndarray::Axis(0), app.sel.head).to_owned()
+    let trace = app.bench.trace().expect("a trace");
+    let sel = app.bench.sel;
+    let w = trace.weights(sel.kind, sel.layer).expect("weights");
+    w.index_axis(ndarray::Axis(0), sel.head).to_owned()
 }
 
 /// The multi-head pages name the heads their text describes.
@@ -165,10 +192,10 @@ fn the_head_pages_show_the_heads_they_describe() {
         .find(|l| l.title == "Multi-head attention")
         .unwrap();
     let mut app = GlimpseApp::default();
-    apply(&lesson.pages[1].setup, &mut app);
+    apply(&lesson.pages[1], &mut app);
     let prev = previous_token_score(selected_weights(&app).view());
     assert!(prev > 0.7, "previous-token score {prev}");
-    apply(&lesson.pages[2].setup, &mut app);
+    apply(&lesson.pages[2], &mut app);
     // "glimpsehow" twice after <bos>: the repeat starts at 1 with period 10.
     let ind = induction_score(selected_weights(&app).view(), 1, 10);
     assert!(ind > 0.6, "induction score {ind}");
@@ -178,7 +205,7 @@ fn the_head_pages_show_the_heads_they_describe() {
 #[test]
 fn the_alignment_page_shows_the_alignment_it_describes() {
     let mut app = GlimpseApp::default();
-    apply(&LESSONS[0].pages[1].setup, &mut app);
+    apply(&LESSONS[0].pages[1], &mut app);
     let w = selected_weights(&app);
     let argmax = |row: usize| crate::util::argmax(w.row(row).iter().copied()).map(|(j, _)| j);
     // Rows: <bos> the european economic area; keys: la zone économique européenne.
@@ -202,14 +229,13 @@ fn walkthrough_pages_open_on_the_step_they_name() {
             .flat_map(|l| l.pages)
             .find(|p| p.title == title)
             .unwrap();
-        apply(&page.setup, &mut app);
-        assert_eq!(app.explorer.view, ExplorerView::Walkthrough);
-        let Some(Ok((_, trace))) = app.computed.as_ref().map(|c| &c.result) else {
-            panic!("no trace");
-        };
-        let model = app.model.as_ref().unwrap();
-        let chain = walkthrough::build(model, trace, &app.sel, app.temperature).unwrap();
-        assert_eq!(chain.steps[app.explorer.step].title, step, "{title}");
+        apply(page, &mut app);
+        let explorer = &app.lab::<AttentionLab>().explorer;
+        assert_eq!(explorer.view, ExplorerView::Walkthrough);
+        let trace = app.bench.trace().expect("a trace");
+        let model = app.bench.model.as_ref().unwrap();
+        let chain = walkthrough::build(model, trace, &app.bench.sel, app.bench.temperature);
+        assert_eq!(chain.unwrap().steps[explorer.step].title, step, "{title}");
     }
 }
 
@@ -267,7 +293,7 @@ fn the_norm_page_describes_the_model_it_shows() {
         .flat_map(|l| l.pages)
         .find(|p| p.title == "Add & Norm and the feed-forward layer")
         .unwrap();
-    let m = crate::model::builtin::load(page.setup.model().unwrap()).unwrap();
+    let m = crate::model::builtin::load(page_model(page).unwrap()).unwrap();
     assert_eq!(m.config.norm, crate::model::NormPlacement::Pre);
     assert!(text.contains("on the right is pre-norm"), "{text}");
     let said = format!(

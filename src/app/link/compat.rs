@@ -5,16 +5,23 @@
 //! each key's value is read back from the app's fields, and the opened state encodes back to the
 //! same pairs. A change to the link format or to how labs restore themselves fails here.
 
-use super::{encode, unescape, EXPLORER, KEYS, SOURCES, VERSION, VIEWS};
+use super::{encode, known_keys, unescape, VERSION};
 use crate::app::decoding::session::SourceKind;
+use crate::app::decoding::{DecodingLab, SOURCES};
+use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::explorer::ExplorerView;
+use crate::app::labs::{scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
-use crate::app::masking::{modes, Section as MaskSection};
-use crate::app::positions::Section as PosSection;
-use crate::app::{GlimpseApp, View};
+use crate::app::masking::{modes, MaskingLab, Section as MaskSection};
+use crate::app::positions::{PositionsLab, Section as PosSection};
+use crate::app::GlimpseApp;
 use crate::model::{AttentionKind, Positional};
 use egui_kittest::Harness;
 use std::collections::BTreeMap;
+
+/// A request a lab acts on once when the link opens (the decoding lab's `open=sampling`
+/// opens that part), not state: nothing reads it back and links never write it.
+const ONE_SHOT: &str = "open";
 
 const TABLE: &str = include_str!("../../../tests/fixtures/links.txt");
 
@@ -57,49 +64,44 @@ fn index_of<T: PartialEq>(all: &[T], x: &T) -> String {
 /// What the app's own fields hold for `key`, written as a link writes it. Kept apart from
 /// `link.rs` on purpose: it is the meaning of each key, frozen, not a second copy of `encode`.
 fn observed(app: &GlimpseApp, key: &str) -> String {
-    let train = &app.training.config;
-    let modes = &app.masking.modes;
-    let d = &app.decoding.settings;
+    let train = &app.lab::<TrainingLab>().config;
+    let masking = app.lab::<MaskingLab>();
+    let modes = &masking.modes;
+    let d = &app.lab::<DecodingLab>().settings;
+    let explorer = &app.lab::<AttentionLab>().explorer;
+    let scoring = app.lab::<ScoringLab>();
+    let bench = &app.bench;
     match key {
         "v" => VERSION.to_string(),
-        "view" => match app.view {
-            View::Lessons => "lessons",
-            View::Attention => "attention",
-            View::Masking => "masking",
-            View::Positions => "positions",
-            View::Decoding => "decoding",
-            View::Scoring => "scoring",
-            View::Training => "training",
-        }
-        .into(),
-        "model" => app.model_name.clone(),
-        "src" => app.source.clone(),
-        "tgt" => app.target.clone(),
-        "kind" => match app.sel.kind {
+        "view" => app.nav.view.into(),
+        "model" => bench.model_name.clone(),
+        "src" => bench.source.clone(),
+        "tgt" => bench.target.clone(),
+        "kind" => match bench.sel.kind {
             AttentionKind::EncoderSelf => "enc",
             AttentionKind::DecoderSelf => "dec",
             AttentionKind::Cross => "cross",
         }
         .into(),
-        "layer" => app.sel.layer.to_string(),
-        "head" => app.sel.head.to_string(),
-        "tau" => app.temperature.to_string(),
-        "xv" => match app.explorer.view {
+        "layer" => bench.sel.layer.to_string(),
+        "head" => bench.sel.head.to_string(),
+        "tau" => bench.temperature.to_string(),
+        "xv" => match explorer.view {
             ExplorerView::Head => "head",
             ExplorerView::Grid => "grid",
             ExplorerView::Lines => "lines",
             ExplorerView::Walkthrough => "walk",
         }
         .into(),
-        "pre" => (app.explorer.pre_softmax as u8).to_string(),
-        "q" => app.explorer.query.to_string(),
-        "step" => app.explorer.step.to_string(),
-        "ms" => index_of(&MaskSection::ALL, &app.masking.section),
+        "pre" => (explorer.pre_softmax as u8).to_string(),
+        "q" => bench.query.to_string(),
+        "step" => explorer.step.to_string(),
+        "ms" => index_of(&MaskSection::ALL, &masking.section),
         "mm" => index_of(&modes::MaskMode::ALL, &modes.mode),
         "pads" => modes.pads.to_string(),
         "prefix" => modes.prefix.to_string(),
         "custom" => modes.custom.as_ref().map_or("-".into(), modes::encode_mask),
-        "ps" => index_of(&PosSection::ALL, &app.positions.section),
+        "ps" => index_of(&PosSection::ALL, &app.lab::<PositionsLab>().section),
         "ds" => match d.kind {
             SourceKind::Translate => "translate",
             SourceKind::Lm => "lm",
@@ -124,18 +126,21 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         // The width sets the FFN too, at twice the model width.
         "width" if train.d_ff == 2 * train.d_model => train.d_model.to_string(),
         "width" => format!("d_ff {} ≠ 2·{}", train.d_ff, train.d_model),
-        "stau" => app.scoring.temperature.to_string(),
-        "dk" => app.scoring.d_k.to_string(),
+        "stau" => scoring.temperature.to_string(),
+        "dk" => scoring.d_k.to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),
-        "present" => (app.presenter as u8).to_string(),
-        "theme" => if app.light { "light" } else { "dark" }.into(),
-        "hide" => [("controls", app.hidden.controls), ("tabs", app.hidden.tabs)]
-            .iter()
-            .filter(|(_, on)| *on)
-            .map(|(n, _)| *n)
-            .collect::<Vec<_>>()
-            .join(","),
+        "present" => (app.look.presenter as u8).to_string(),
+        "theme" => if app.look.light { "light" } else { "dark" }.into(),
+        "hide" => [
+            ("controls", app.nav.hidden.controls),
+            ("tabs", app.nav.hidden.tabs),
+        ]
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(","),
         other => panic!("the table uses the key `{other}`, which this test does not know"),
     }
 }
@@ -155,11 +160,11 @@ fn every_link_in_the_table_opens_the_state_it_describes() {
     for link in links() {
         let h = open(link);
         let app = h.state();
-        if !app.notices.is_empty() {
-            failures.push(format!("{link}\n  notices: {:?}", app.notices));
+        if !app.nav.notices.is_empty() {
+            failures.push(format!("{link}\n  notices: {:?}", app.nav.notices));
         }
         let want = pairs(link);
-        for (key, value) in &want {
+        for (key, value) in want.iter().filter(|(k, _)| *k != ONE_SHOT) {
             let got = observed(app, key);
             if !same(key, &got, value) {
                 failures.push(format!(
@@ -168,7 +173,11 @@ fn every_link_in_the_table_opens_the_state_it_describes() {
             }
         }
         let back = pairs(&encode(app));
-        let keys: std::collections::BTreeSet<&String> = want.keys().chain(back.keys()).collect();
+        let keys: std::collections::BTreeSet<&String> = want
+            .keys()
+            .chain(back.keys())
+            .filter(|k| *k != ONE_SHOT)
+            .collect();
         for key in keys {
             let (w, b) = (want.get(key), back.get(key));
             let equal = match (w, b) {
@@ -196,7 +205,9 @@ fn the_table_covers_every_view_section_lesson_and_key() {
             .iter()
             .any(|p| p["view"] == view && p.get(key).is_some_and(|v| v == value))
     };
-    for (_, view) in VIEWS {
+    let app = GlimpseApp::default();
+    let views = app.labs.iter().map(|l| l.id()).chain(["lessons"]);
+    for view in views {
         assert!(table.iter().any(|p| p["view"] == view), "no link to {view}");
     }
     for (_, xv) in EXPLORER {
@@ -224,8 +235,11 @@ fn the_table_covers_every_view_section_lesson_and_key() {
         );
     }
     // Every key, somewhere with a value other than a fresh app's.
-    let default = pairs(&encode(&GlimpseApp::default()));
-    for key in KEYS.iter().filter(|k| **k != "v") {
+    let default = pairs(&encode(&app));
+    for key in known_keys(&app)
+        .iter()
+        .filter(|k| !["v", ONE_SHOT].contains(*k))
+    {
         let differs = table
             .iter()
             .any(|p| p.get(*key).is_some_and(|v| default.get(*key) != Some(v)));

@@ -2,6 +2,7 @@
 //! with and without the padding mask. Without it, weight leaks onto `<pad>` and a sequence's
 //! outputs change when padding is added; with it, they do not change at all.
 
+use crate::app::store::Stored;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::tokenizer::PAD;
 use crate::model::{AttentionKind, ForwardOptions, Model, ModelInput, Trace};
@@ -31,7 +32,7 @@ impl Default for BatchState {
 /// One sequence of the batch.
 #[derive(Debug, Clone)]
 pub struct SeqReport {
-    pub trace: Trace,
+    pub trace: std::sync::Arc<Trace>,
     /// Real (non-pad) tokens.
     pub real: usize,
     /// Largest attention weight any real query puts on `<pad>` keys in total (any layer, head).
@@ -66,7 +67,7 @@ fn stack_output(t: &Trace, kind: AttentionKind) -> Option<&ndarray::Array2<f32>>
 
 /// Pad every text to the longest (+ `extra`) and measure what padding does.
 pub fn batch_report(
-    model: &Model,
+    model: &Stored<'_>,
     texts: &[String],
     mask_padding: bool,
     extra: usize,
@@ -85,12 +86,12 @@ pub fn batch_report(
     inputs
         .into_iter()
         .map(|input| {
-            let alone = model.forward(&input, &opts).map_err(|e| e.to_string())?;
+            let alone = model.forward(&input, &opts)?;
             let mut padded = input.clone();
             let s = side(&mut padded, kind);
             let real = s.len();
             s.resize(width.max(real), PAD);
-            let trace = model.forward(&padded, &opts).map_err(|e| e.to_string())?;
+            let trace = model.forward(&padded, &opts)?;
             let pad_keys: Vec<bool> = side(&mut padded, kind)
                 .iter()
                 .map(|&id| id == PAD)
@@ -167,7 +168,7 @@ pub fn default_texts(model: &Model) -> Vec<String> {
         .collect()
 }
 
-pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchState) {
+pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut BatchState) {
     if st.for_model != model.config.name || st.texts.is_empty() {
         st.texts = default_texts(model);
         st.for_model = model.config.name.clone();
@@ -264,6 +265,7 @@ pub fn ui(ui: &mut Ui, model: &Model, layer: usize, head: usize, st: &mut BatchS
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::store::ModelStore;
     use crate::model::builtin;
 
     fn texts() -> Vec<String> {
@@ -287,7 +289,8 @@ mod tests {
 
     #[test]
     fn with_the_padding_mask_real_tokens_do_not_change() {
-        let model = builtin::load("reverse").unwrap();
+        let store = ModelStore::default();
+        let model = store.stored("reverse").unwrap();
         for extra in [0, 1, 4] {
             for r in batch_report(&model, &texts(), true, extra).unwrap() {
                 assert_eq!(r.pad_weight, 0.0);
@@ -298,7 +301,8 @@ mod tests {
 
     #[test]
     fn without_it_weight_leaks_onto_padding_and_outputs_change() {
-        let model = builtin::load("reverse").unwrap();
+        let store = ModelStore::default();
+        let model = store.stored("reverse").unwrap();
         let reports = batch_report(&model, &texts(), false, 2).unwrap();
         // Every sequence is padded here (extra 2), so every one is disturbed.
         for r in &reports {
@@ -309,7 +313,8 @@ mod tests {
 
     #[test]
     fn a_causal_decoder_hides_right_padding_by_itself() {
-        let model = builtin::load("lm").unwrap();
+        let store = ModelStore::default();
+        let model = store.stored("lm").unwrap();
         for r in batch_report(&model, &texts(), false, 3).unwrap() {
             assert_eq!(r.pad_weight, 0.0);
             assert!(r.drift < 1e-6);

@@ -3,12 +3,12 @@
 //! may see. Shown on the shipped trained models: each attention's mask and the weights of
 //! its sharpest last-layer head.
 
+use crate::app::store::ModelStore;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::builtin;
 use crate::model::heads::sharpest_head;
 use crate::model::trace::{AttentionKind, Trace};
-use crate::model::transformer::{ForwardOptions, Model};
+use crate::model::transformer::ForwardOptions;
 use egui::{RichText, Ui};
 use ndarray::{Array2, Axis};
 
@@ -61,7 +61,13 @@ pub struct FamilyAttention {
     pub weights: Array2<f32>,
 }
 
-fn forward(model: &Model, source: &str, target: &str) -> Result<Trace, String> {
+fn forward(
+    store: &ModelStore,
+    name: &str,
+    source: &str,
+    target: &str,
+) -> Result<std::sync::Arc<Trace>, String> {
+    let model = store.get(name)?;
     let prepared = model.prepare(source, target);
     if prepared.unknown > 0 || prepared.truncated > 0 {
         return Err(format!(
@@ -69,9 +75,7 @@ fn forward(model: &Model, source: &str, target: &str) -> Result<Trace, String> {
             model.config.name
         ));
     }
-    model
-        .forward(&prepared.input, &ForwardOptions::default())
-        .map_err(|e| e.to_string())
+    store.forward(name, &prepared.input, &ForwardOptions::default())
 }
 
 /// The last layer of one attention kind, with its sharpest head.
@@ -101,10 +105,9 @@ fn pick(
 }
 
 /// The four attentions of the three families, in column order.
-pub fn family_attentions() -> Result<Vec<FamilyAttention>, String> {
-    let load = |name| builtin::load(name).map_err(|e| format!("{name}: {e}"));
-    let translate = forward(&load("translate")?, TRANSLATE_SOURCE, TRANSLATE_TARGET)?;
-    let lm = forward(&load("lm")?, LM_TEXT, "")?;
+pub fn family_attentions(store: &ModelStore) -> Result<Vec<FamilyAttention>, String> {
+    let translate = forward(store, "translate", TRANSLATE_SOURCE, TRANSLATE_TARGET)?;
+    let lm = forward(store, "lm", LM_TEXT, "")?;
     Ok(vec![
         pick(
             &translate,
@@ -137,8 +140,8 @@ pub fn family_attentions() -> Result<Vec<FamilyAttention>, String> {
 }
 
 /// The label and mask of each of the four attentions.
-pub fn family_masks() -> Result<Vec<(String, Array2<bool>)>, String> {
-    Ok(family_attentions()?
+pub fn family_masks(store: &ModelStore) -> Result<Vec<(String, Array2<bool>)>, String> {
+    Ok(family_attentions(store)?
         .into_iter()
         .map(|a| (a.label, a.mask))
         .collect())
@@ -151,8 +154,10 @@ pub struct Families {
 }
 
 impl Families {
-    pub fn ui(&mut self, ui: &mut Ui) {
-        let computed = self.computed.get_or_insert_with(family_attentions);
+    pub fn ui(&mut self, ui: &mut Ui, store: &ModelStore) {
+        let computed = self
+            .computed
+            .get_or_insert_with(|| family_attentions(store));
         egui::ScrollArea::vertical()
             .id_salt("families")
             .auto_shrink(false)
@@ -230,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_four_masks_have_their_families_shapes() {
-        let masks = family_masks().unwrap();
+        let masks = family_masks(&ModelStore::default()).unwrap();
         let labels: Vec<&str> = masks.iter().map(|(l, _)| l.as_str()).collect();
         assert_eq!(
             labels,
@@ -256,7 +261,7 @@ mod tests {
 
     #[test]
     fn weights_respect_the_masks_and_rows_sum_to_one() {
-        for a in family_attentions().unwrap() {
+        for a in family_attentions(&ModelStore::default()).unwrap() {
             assert_eq!(a.weights.dim(), a.mask.dim(), "{}", a.label);
             for (row, mask) in a.weights.rows().into_iter().zip(a.mask.rows()) {
                 assert!((row.sum() - 1.0).abs() < 1e-4, "{}", a.label);
@@ -267,10 +272,14 @@ mod tests {
 
     #[test]
     fn the_panel_draws_three_columns_of_heatmaps() {
+        let store = ModelStore::default();
         let mut h = egui_kittest::Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .with_context_setup(crate::app::GlimpseApp::style)
-            .build_ui_state(|ui, s: &mut Families| s.ui(ui), Families::default());
+            .build_ui_state(
+                move |ui, s: &mut Families| s.ui(ui, &store),
+                Families::default(),
+            );
         h.run_steps(3);
         h.get_by_label("encoder-only: no mask");
         h.get_by_label("decoder-only: causal");

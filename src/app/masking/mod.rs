@@ -6,7 +6,11 @@ pub mod families;
 pub mod modes;
 pub mod teacher;
 
-use crate::model::Model;
+use crate::app::export;
+use crate::app::labs::{Lab, Shared};
+use crate::app::link::{at_index, index_of, LinkReader, LinkWriter};
+use crate::app::store::ModelStore;
+use crate::app::workbench::Workbench;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
@@ -55,17 +59,12 @@ impl Default for MaskingLab {
 }
 
 impl MaskingLab {
-    /// The lab over the app's model, input and selected layer/head (the first two sections);
-    /// the last two bring their own shipped models.
-    pub fn ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        model: Option<&Model>,
-        source: &str,
-        target: &str,
-        layer: usize,
-        head: usize,
-    ) {
+    /// The lab over the shared model, input and selected layer/head (the first two
+    /// sections); the last two bring their own shipped models.
+    pub fn draw(&mut self, ui: &mut egui::Ui, store: &ModelStore, bench: &Workbench) {
+        let model = store.stored(&bench.model_name).ok();
+        let (source, target) = (bench.source.as_str(), bench.target.as_str());
+        let (layer, head) = (bench.sel.layer, bench.sel.head);
         ui.horizontal_wrapped(|ui| {
             for s in Section::ALL {
                 let tab = ui.selectable_value(&mut self.section, s, s.label());
@@ -75,19 +74,94 @@ impl MaskingLab {
         ui.separator();
         // The last two sections scroll by themselves.
         match (self.section, model) {
-            (Section::Families, _) => self.families.ui(ui),
-            (Section::TeacherForcing, _) => self.teacher.ui(ui),
+            (Section::Families, _) => self.families.ui(ui, store),
+            (Section::TeacherForcing, _) => self.teacher.ui(ui, store),
             (section, Some(m)) => {
                 egui::ScrollArea::vertical()
                     .id_salt("masking_lab")
                     .show(ui, |ui| match section {
-                        Section::Batch => batch::ui(ui, m, layer, head, &mut self.batch),
-                        _ => modes::ui(ui, m, source, target, layer, head, &mut self.modes),
+                        Section::Batch => batch::ui(ui, &m, layer, head, &mut self.batch),
+                        _ => modes::ui(ui, &m, source, target, layer, head, &mut self.modes),
                     });
             }
             (_, None) => {
                 ui.label("load a model first (the model picker above)");
             }
         }
+    }
+}
+
+impl Lab for MaskingLab {
+    fn id(&self) -> &'static str {
+        "masking"
+    }
+
+    fn title(&self) -> &'static str {
+        "Masking"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        true
+    }
+
+    /// The lab on the shared model, input and selected head, under its export menu.
+    fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
+        let bench = &*shared.bench;
+        let rect = ui.max_rect();
+        ui.horizontal_wrapped(|ui| {
+            let name = format!("glimpse-masking-{}", bench.model_name);
+            let modes = (self.section == Section::Modes)
+                .then_some(&self.modes.shown)
+                .and_then(Option::as_ref);
+            let csv = || modes.map(|(a, q, k)| export::matrix_csv(a.view(), q, k).into_bytes());
+            let json = || modes.map(|(a, q, k)| export::matrix_json(a.view(), q, k).into_bytes());
+            let data: &[export::DataFile<'_>] = match modes {
+                Some(_) => &[
+                    ("A (weights) as CSV", format!("{name}.csv"), &csv),
+                    ("A (weights) as JSON", format!("{name}.json"), &json),
+                ],
+                None => &[],
+            };
+            export::view_menu(ui, shared.exporter, rect, &format!("{name}.png"), data);
+        });
+        self.draw(ui, shared.store, bench);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["ms", "mm", "pads", "prefix", "custom"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        w.put("ms", index_of(&Section::ALL, &self.section));
+        w.put("mm", index_of(&modes::MaskMode::ALL, &self.modes.mode));
+        w.put("pads", self.modes.pads);
+        w.put("prefix", self.modes.prefix);
+        if let Some(c) = &self.modes.custom {
+            w.put("custom", modes::encode_mask(c));
+        }
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(x) = r.read("ms", |v| at_index(&Section::ALL, v)) {
+            self.section = x;
+        }
+        if let Some(x) = r.read("mm", |v| at_index(&modes::MaskMode::ALL, v)) {
+            self.modes.mode = x;
+        }
+        if let Some(x) = r.number("pads", 0..=6) {
+            self.modes.pads = x;
+        }
+        if let Some(x) = r.number("prefix", 0..=12) {
+            self.modes.prefix = x;
+        }
+        if let Some(x) = r.read("custom", |v| modes::decode_mask(v).ok()) {
+            self.modes.custom = Some(x);
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        (0..Section::ALL.len())
+            .map(|s| format!("view=masking&model=translate&ms={s}"))
+            .collect()
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::{builtin, position, AttentionKind, ForwardOptions, Model, Positional, Trace};
+use crate::model::{position, AttentionKind, ForwardOptions, Model, Positional, Trace};
 use egui::Ui;
 use ndarray::Axis;
 
@@ -19,7 +19,7 @@ pub struct BiasPanel {
     pub layer: usize,
     pub length: usize,
     pub text: String,
-    models: Vec<(Scheme, Result<Model, String>)>,
+    models: Vec<(Scheme, Result<std::sync::Arc<Model>, String>)>,
 }
 
 impl Default for BiasPanel {
@@ -70,12 +70,15 @@ pub fn bias_matrix(
 }
 
 impl BiasPanel {
-    fn model(&mut self) -> &Result<Model, String> {
+    fn model(
+        &mut self,
+        store: &crate::app::store::ModelStore,
+    ) -> &Result<std::sync::Arc<Model>, String> {
         let s = self.scheme;
         let at = match self.models.iter().position(|(k, _)| *k == s) {
             Some(i) => i,
             None => {
-                let loaded = builtin::load(model_name(s)).map_err(|e| e.to_string());
+                let loaded = store.get(model_name(s));
                 self.models.push((s, loaded));
                 self.models.len() - 1
             }
@@ -83,7 +86,7 @@ impl BiasPanel {
         &self.models[at].1
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) {
+    pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
         ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.scheme, Scheme::Alibi, "ALiBi");
             ui.selectable_value(&mut self.scheme, Scheme::Relative, "learned relative bias");
@@ -91,7 +94,7 @@ impl BiasPanel {
         let (mut head, mut layer, mut length) = (self.head, self.layer, self.length);
         let text = self.text.clone();
         let scheme = self.scheme;
-        let model = match self.model() {
+        let model = match self.model(store) {
             Ok(m) => m.clone(),
             Err(e) => {
                 ui.colored_label(ui.visuals().error_fg_color, e.as_str());
@@ -232,7 +235,7 @@ mod tests {
     #[test]
     fn the_bias_shown_is_the_bias_the_model_adds() {
         for name in ["extrap-alibi", "extrap-relative"] {
-            let m = builtin::load(name).unwrap();
+            let m = crate::model::builtin::load(name).unwrap();
             let t = m
                 .forward(&m.prepare("abcdefg", "").input, &ForwardOptions::default())
                 .unwrap();
@@ -249,7 +252,7 @@ mod tests {
 
     #[test]
     fn alibi_bias_is_minus_slope_times_distance() {
-        let m = builtin::load("extrap-alibi").unwrap();
+        let m = crate::model::builtin::load("extrap-alibi").unwrap();
         let b = bias_matrix(&m, 0, 1, 5).unwrap();
         let slope = 2f32.powf(-8.0 * 2.0 / 4.0);
         assert!((b[[4, 1]] + 3.0 * slope).abs() < 1e-6);

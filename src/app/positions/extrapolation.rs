@@ -1,7 +1,7 @@
 //! Extrapolation: the reverse task trained on 3–8 letters with five positional schemes, run
 //! on 3–18 letters. Measured live, a few lengths per frame, and plotted.
 
-use crate::model::{builtin, Model};
+use crate::model::Model;
 use crate::train::tasks::TaskKind;
 use crate::train::trainer::exact_at_length;
 use egui::Ui;
@@ -21,33 +21,33 @@ pub const EXAMPLES: usize = 50;
 
 #[derive(Default)]
 pub struct ExtrapolationPanel {
-    models: Vec<Model>,
+    models: Vec<std::sync::Arc<Model>>,
     /// `[model][length − 3]`: exact match, measured so far.
     pub results: Vec<Vec<Option<f32>>>,
     pub error: Option<String>,
 }
 
 impl ExtrapolationPanel {
-    fn load(&mut self) {
+    fn load(&mut self, store: &crate::app::store::ModelStore) {
         if !self.models.is_empty() || self.error.is_some() {
             return;
         }
         match MODELS
             .iter()
-            .map(|(_, n)| builtin::load(n))
+            .map(|(_, n)| store.get(n))
             .collect::<Result<Vec<_>, _>>()
         {
             Ok(m) => {
                 self.results = vec![Vec::new(); m.len()];
                 self.models = m;
             }
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(e),
         }
     }
 
     /// Measure the next cell; true while there is more to do.
-    pub fn measure_next(&mut self) -> bool {
-        self.load();
+    pub fn measure_next(&mut self, store: &crate::app::store::ModelStore) -> bool {
+        self.load(store);
         let n = LENGTHS.count();
         let Some(i) = self.results.iter().position(|r| r.len() < n) else {
             return false;
@@ -63,10 +63,10 @@ impl ExtrapolationPanel {
         true
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) {
+    pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
         // About 40 ms of measuring per frame, so the page stays responsive.
         let start = web_time::Instant::now();
-        while start.elapsed().as_millis() < 40 && self.measure_next() {}
+        while start.elapsed().as_millis() < 40 && self.measure_next(store) {}
         let total: usize = self.results.iter().map(Vec::len).sum();
         let all = MODELS.len() * LENGTHS.count();
         if total < all && self.error.is_none() {
@@ -115,7 +115,7 @@ mod tests {
     #[test]
     fn every_cell_gets_measured_and_in_distribution_is_high() {
         let mut p = ExtrapolationPanel::default();
-        while p.measure_next() {}
+        while p.measure_next(&crate::app::store::ModelStore::default()) {}
         assert!(p.error.is_none());
         for (i, r) in p.results.iter().enumerate() {
             assert_eq!(r.len(), LENGTHS.count());

@@ -3,7 +3,7 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::{builtin, ForwardOptions, Model};
+use crate::model::{ForwardOptions, Model};
 use egui::Ui;
 
 pub const MODEL: &str = "extrap-learned";
@@ -13,7 +13,7 @@ pub const MODEL: &str = "extrap-learned";
 pub const TRAINED_POSITIONS: usize = 9;
 
 pub struct LearnedPanel {
-    model: Option<Result<Model, String>>,
+    model: Option<Result<std::sync::Arc<Model>, String>>,
     pub position: usize,
     pub text: String,
 }
@@ -47,10 +47,8 @@ pub fn row_of(model: &Model, t: usize) -> Result<Vec<f32>, String> {
 }
 
 impl LearnedPanel {
-    pub fn ui(&mut self, ui: &mut Ui) {
-        let model = self
-            .model
-            .get_or_insert_with(|| builtin::load(MODEL).map_err(|e| e.to_string()));
+    pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
+        let model = self.model.get_or_insert_with(|| store.get(MODEL));
         let model = match model {
             Ok(m) => m,
             Err(e) => {
@@ -147,7 +145,7 @@ mod tests {
 
     #[test]
     fn past_the_table_there_is_a_message_not_a_panic() {
-        let m = builtin::load(MODEL).unwrap();
+        let m = crate::model::builtin::load(MODEL).unwrap();
         let n = m.weights.pos_embed.as_ref().unwrap().nrows();
         assert_eq!(row_of(&m, n - 1).unwrap().len(), m.config.d_model);
         let e = row_of(&m, n).unwrap_err();
@@ -169,7 +167,7 @@ mod tests {
         use crate::train::tasks::{Split, TaskKind};
         use crate::train::trainer::make_example;
         use crate::util::rng::Rng;
-        let m = builtin::load(MODEL).unwrap();
+        let m = crate::model::builtin::load(MODEL).unwrap();
         let mut rng = Rng::new(1);
         let mut longest = 0;
         for _ in 0..2000 {
@@ -192,7 +190,7 @@ mod tests {
     /// reached turned, and every other row only shrank (AdamW's decay, which touches all rows).
     #[test]
     fn untrained_rows_are_their_initial_values_decayed() {
-        let m = builtin::load(MODEL).unwrap();
+        let m = crate::model::builtin::load(MODEL).unwrap();
         // The recipe's seed (assets/models/extrap-learned.recipe.json).
         let init = Model::random(m.config.clone(), 1).unwrap();
         let (t, t0) = (
@@ -228,7 +226,7 @@ mod tests {
     #[test]
     fn trained_rows_moved_and_untrained_rows_did_not_learn_much() {
         // Rows the training never reached keep their small random initialisation.
-        let m = builtin::load(MODEL).unwrap();
+        let m = crate::model::builtin::load(MODEL).unwrap();
         let t = m.weights.pos_embed.as_ref().unwrap();
         let norm = |r: usize| t.row(r).mapv(|x| x * x).sum().sqrt();
         let trained = (0..TRAINED_POSITIONS).map(norm).sum::<f32>() / TRAINED_POSITIONS as f32;

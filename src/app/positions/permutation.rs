@@ -4,7 +4,7 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::{builtin, ForwardOptions, Model, Positional};
+use crate::model::{ForwardOptions, Model, Positional};
 use crate::util::rng::Rng;
 use egui::Ui;
 use ndarray::Array2;
@@ -14,7 +14,7 @@ pub const MODEL: &str = "extrap-sinusoidal";
 pub struct PermutationPanel {
     pub text: String,
     pub seed: u64,
-    model: Option<Result<Model, String>>,
+    model: Option<Result<std::sync::Arc<Model>, String>>,
 }
 
 impl Default for PermutationPanel {
@@ -94,10 +94,8 @@ pub fn without_positions(model: &Model) -> Model {
 }
 
 impl PermutationPanel {
-    pub fn ui(&mut self, ui: &mut Ui) {
-        let model = self
-            .model
-            .get_or_insert_with(|| builtin::load(MODEL).map_err(|e| e.to_string()));
+    pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
+        let model = self.model.get_or_insert_with(|| store.get(MODEL));
         let on = match model {
             Ok(m) => m.clone(),
             Err(e) => {
@@ -199,7 +197,7 @@ mod tests {
 
     #[test]
     fn without_positions_outputs_permute_with_the_input() {
-        let on = builtin::load(MODEL).unwrap();
+        let on = crate::model::builtin::load(MODEL).unwrap();
         let off = without_positions(&on);
         for seed in 1..5 {
             let c = compare(&off, "abcdefgh", seed).unwrap();

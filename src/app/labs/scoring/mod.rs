@@ -7,6 +7,7 @@
 //! `model::softmax`, so tests check the mathematics without drawing; `draw` draws the views.
 
 mod draw;
+mod lab;
 mod maths;
 
 pub use maths::{dot_variance, scores, ScoreKind, ScoreParams};

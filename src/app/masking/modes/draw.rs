@@ -1,9 +1,9 @@
 //! Drawing the mask-modes section: its controls, E, M (clickable), E + M and A.
 
 use super::{encode_mask, kind, row_sums, run, MaskMode, ModesState, Target};
+use crate::app::store::Stored;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::Model;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, Axis};
 
@@ -108,7 +108,7 @@ fn mask_panel(
 /// The section's UI. `layer` and `head` come from the app's selection.
 pub fn ui(
     ui: &mut Ui,
-    model: &Model,
+    model: &Stored<'_>,
     source: &str,
     target_text: &str,
     layer: usize,

@@ -11,9 +11,11 @@ mod draw;
 pub use code::{decode_mask, encode_mask};
 pub use draw::ui;
 
+use crate::app::store::Stored;
 use crate::model::tokenizer::PAD;
 use crate::model::{AttentionKind, ForwardOptions, MaskChoice, Model, ModelInput, Trace};
 use ndarray::Array2;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MaskMode {
@@ -152,29 +154,27 @@ pub fn padded_input(
 
 /// Run the mode; keeps the custom mask the right size (starting from the current mask).
 pub fn run(
-    model: &Model,
+    model: &Stored<'_>,
     source: &str,
     target_text: &str,
     st: &mut ModesState,
-) -> Result<Trace, String> {
+) -> Result<Arc<Trace>, String> {
     let input = padded_input(model, source, target_text, st.target, st.pads);
     let kind = kind(model, st.target);
     let shape_now = |t: &Trace| t.attention(kind, 0).map(|a| a.mask.dim());
     if st.mode == MaskMode::Custom {
         // Size the custom mask to the input: from causal + padding when it does not fit.
-        let base = model
-            .forward(
-                &input,
-                &options(MaskMode::CausalPadding, st.prefix, None, st.target),
-            )
-            .map_err(|e| e.to_string())?;
+        let base = model.forward(
+            &input,
+            &options(MaskMode::CausalPadding, st.prefix, None, st.target),
+        )?;
         let dim = shape_now(&base);
         if st.custom.as_ref().map(|m| m.dim()) != dim {
             st.custom = base.attention(kind, 0).map(|a| a.mask.clone());
         }
     }
     let opts = options(st.mode, st.prefix, st.custom.as_ref(), st.target);
-    model.forward(&input, &opts).map_err(|e| e.to_string())
+    model.forward(&input, &opts)
 }
 
 /// "row 2: 3 visible keys, weights sum to 1.000000" for every query row.
@@ -201,11 +201,13 @@ pub fn row_sums(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::store::ModelStore;
     use crate::model::builtin;
     use ndarray::Axis;
 
-    fn trace_for(name: &str, mode: MaskMode, target: Target) -> (Model, Trace) {
-        let model = builtin::load(name).unwrap();
+    fn trace_for(name: &str, mode: MaskMode, target: Target) -> (Arc<Model>, Arc<Trace>) {
+        let store = ModelStore::default();
+        let model = store.stored(name).unwrap();
         let info = builtin::info(name).unwrap();
         let mut st = ModesState {
             mode,
@@ -213,7 +215,7 @@ mod tests {
             ..Default::default()
         };
         let t = run(&model, info.example_source, info.example_target, &mut st).unwrap();
-        (model, t)
+        (store.get(name).unwrap(), t)
     }
 
     #[test]
@@ -243,7 +245,8 @@ mod tests {
 
     #[test]
     fn modes_build_the_masks_they_name() {
-        let model = builtin::load("lm").unwrap();
+        let store = ModelStore::default();
+        let model = store.stored("lm").unwrap();
         let mut st = ModesState {
             mode: MaskMode::Prefix,
             prefix: 4,
@@ -299,7 +302,8 @@ mod tests {
 
     #[test]
     fn a_custom_mask_with_a_blocked_row_gives_zeros_not_nan() {
-        let model = builtin::load("translate").unwrap();
+        let store = ModelStore::default();
+        let model = store.stored("translate").unwrap();
         let mut st = ModesState {
             mode: MaskMode::Custom,
             ..Default::default()

@@ -15,8 +15,8 @@ pub use forcing::{
     token_loss, ForcedRow, ForcedRun, Generation,
 };
 
+use crate::app::store::ModelStore;
 use crate::model::attention::MaskChoice;
-use crate::model::builtin;
 use crate::model::transformer::Model;
 use draw::{generations, lookahead, runs, sequences};
 use egui::Ui;
@@ -43,27 +43,26 @@ impl Which {
     }
 }
 
-/// The two trained models, loaded once; a load error is kept to be shown.
+/// The two trained models from the store; a load error is kept to be shown.
 struct Models {
-    reverse: Result<Model, String>,
-    nomask: Result<Model, String>,
+    reverse: Result<std::sync::Arc<Model>, String>,
+    nomask: Result<std::sync::Arc<Model>, String>,
 }
 
 impl Models {
-    fn load() -> Self {
-        let load = |name| builtin::load(name).map_err(|e| format!("{name}: {e}"));
+    fn load(store: &ModelStore) -> Self {
         Self {
-            reverse: load(REVERSE),
-            nomask: load(REVERSE_NOMASK),
+            reverse: store.get(REVERSE),
+            nomask: store.get(REVERSE_NOMASK),
         }
     }
 
     fn get(&self, which: Which) -> Result<&Model, String> {
         match which {
-            Which::Reverse => self.reverse.as_ref(),
-            Which::NoMask => self.nomask.as_ref(),
+            Which::Reverse => self.reverse.as_deref(),
+            Which::NoMask => self.nomask.as_deref(),
         }
-        .map_err(Clone::clone)
+        .map_err(|e| e.to_string())
     }
 }
 
@@ -149,16 +148,16 @@ impl Default for TeacherForcing {
 }
 
 impl TeacherForcing {
-    pub fn ui(&mut self, ui: &mut Ui) {
+    pub fn ui(&mut self, ui: &mut Ui, store: &ModelStore) {
         egui::ScrollArea::vertical()
             .id_salt("teacher_forcing")
             .auto_shrink(false)
-            .show(ui, |ui| self.contents(ui));
+            .show(ui, |ui| self.contents(ui, store));
     }
 
     /// Load the models once; recompute only when the source text changed.
-    fn refresh(&mut self) {
-        let models = self.models.get_or_insert_with(Models::load);
+    fn refresh(&mut self, store: &ModelStore) {
+        let models = self.models.get_or_insert_with(|| Models::load(store));
         if self
             .computed
             .as_ref()
@@ -168,7 +167,7 @@ impl TeacherForcing {
         }
     }
 
-    fn contents(&mut self, ui: &mut Ui) {
+    fn contents(&mut self, ui: &mut Ui, store: &ModelStore) {
         ui.heading("Teacher forcing and the causal mask");
         ui.label(
             "In training the decoder does not read its own guesses: it reads the right answer \
@@ -180,7 +179,7 @@ impl TeacherForcing {
             ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(200.0))
                 .labelled_by(label.id);
         });
-        self.refresh();
+        self.refresh(store);
         let Some(c) = &self.computed else { return };
         let Some(first) = c.runs.iter().find_map(|r| r.as_ref().ok()) else {
             if let Some(Err(e)) = c.runs.first() {
@@ -204,11 +203,12 @@ mod tests {
     use egui_kittest::kittest::Queryable;
 
     fn harness() -> egui_kittest::Harness<'static, TeacherForcing> {
+        let store = ModelStore::default();
         egui_kittest::Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .with_context_setup(crate::app::GlimpseApp::style)
             .build_ui_state(
-                |ui, s: &mut TeacherForcing| s.ui(ui),
+                move |ui, s: &mut TeacherForcing| s.ui(ui, &store),
                 TeacherForcing::default(),
             )
     }

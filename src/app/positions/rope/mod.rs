@@ -56,7 +56,7 @@ pub struct RopePanel {
     pub text: String,
     pub layer: usize,
     pub head: usize,
-    model: Option<Result<Model, String>>,
+    model: Option<Result<std::sync::Arc<Model>, String>>,
     trace: Option<TraceCache>,
 }
 
@@ -90,7 +90,7 @@ impl Default for RopePanel {
 }
 
 impl RopePanel {
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
         self.sanitize();
         self.tick(ui);
         egui::ScrollArea::vertical()
@@ -113,7 +113,7 @@ impl RopePanel {
                 ui.separator();
                 self.table_section(ui);
                 ui.separator();
-                self.model_section(ui);
+                self.model_section(ui, store);
             });
     }
 

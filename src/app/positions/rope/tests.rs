@@ -4,10 +4,14 @@ use super::*;
 use egui_kittest::kittest::Queryable;
 
 fn harness() -> egui_kittest::Harness<'static, RopePanel> {
+    let store = crate::app::store::ModelStore::default();
     egui_kittest::Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .with_context_setup(crate::app::GlimpseApp::style)
-        .build_ui_state(|ui, p: &mut RopePanel| p.ui(ui), RopePanel::default())
+        .build_ui_state(
+            move |ui, p: &mut RopePanel| p.ui(ui, &store),
+            RopePanel::default(),
+        )
 }
 
 #[test]

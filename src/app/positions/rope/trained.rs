@@ -3,7 +3,7 @@
 
 use super::{RopePanel, MODEL_NAME};
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::{builtin, ForwardOptions, Model, Positional, Trace};
+use crate::model::{ForwardOptions, Model, Positional, Trace};
 use egui::Vec2;
 use ndarray::Axis;
 
@@ -24,11 +24,13 @@ pub(super) fn trace_of(model: &Model, text: &str) -> Result<(Trace, usize, usize
 }
 
 impl RopePanel {
-    pub(super) fn model_section(&mut self, ui: &mut egui::Ui) {
+    pub(super) fn model_section(
+        &mut self,
+        ui: &mut egui::Ui,
+        store: &crate::app::store::ModelStore,
+    ) {
         ui.strong("5. A model trained with RoPE");
-        let model = self
-            .model
-            .get_or_insert_with(|| builtin::load(MODEL_NAME).map_err(|e| e.to_string()));
+        let model = self.model.get_or_insert_with(|| store.get(MODEL_NAME));
         let model = match model {
             Ok(m) => m,
             Err(e) => {

@@ -76,7 +76,7 @@ pub struct SinusoidalPanel {
     pub shift: usize,
     derived: Option<Derived>,
     /// The trained model shown at the end (loaded once).
-    trained: Option<Result<crate::model::Model, String>>,
+    trained: Option<Result<std::sync::Arc<crate::model::Model>, String>>,
 }
 
 impl Default for SinusoidalPanel {
@@ -100,12 +100,12 @@ impl SinusoidalPanel {
         self.derived.as_ref().map(|d| &d.pe)
     }
 
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
         self.sanitize();
         egui::ScrollArea::vertical()
             .id_salt("positions_sinusoidal")
             .auto_shrink(false)
-            .show(ui, |ui| self.contents(ui));
+            .show(ui, |ui| self.contents(ui, store));
     }
 
     /// Keep state set from outside (tests, saved sessions) inside what the sliders allow.
@@ -121,7 +121,7 @@ impl SinusoidalPanel {
         self.shift = self.shift.min(MAX_SHIFT);
     }
 
-    fn contents(&mut self, ui: &mut egui::Ui) {
+    fn contents(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
         ui.heading("Sinusoidal positional encoding");
         ui.label(
             RichText::new(
@@ -191,15 +191,13 @@ impl SinusoidalPanel {
         self.rotation_view(ui);
         self.derived = Some(derived);
         ui.separator();
-        self.trained_view(ui);
+        self.trained_view(ui, store);
     }
 
     /// A trained model that adds exactly these encodings (d 32, base 10000): its encoder
     /// self-attention on a short input.
-    fn trained_view(&mut self, ui: &mut egui::Ui) {
-        let model = self.trained.get_or_insert_with(|| {
-            crate::model::builtin::load("reverse").map_err(|e| e.to_string())
-        });
+    fn trained_view(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
+        let model = self.trained.get_or_insert_with(|| store.get("reverse"));
         let Ok(model) = model else {
             return;
         };
@@ -236,11 +234,12 @@ mod tests {
     use egui_kittest::kittest::Queryable;
 
     fn harness() -> egui_kittest::Harness<'static, SinusoidalPanel> {
+        let store = crate::app::store::ModelStore::default();
         egui_kittest::Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .with_context_setup(crate::app::GlimpseApp::style)
             .build_ui_state(
-                |ui, p: &mut SinusoidalPanel| p.ui(ui),
+                move |ui, p: &mut SinusoidalPanel| p.ui(ui, &store),
                 SinusoidalPanel::default(),
             )
     }

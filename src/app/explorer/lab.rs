@@ -1,0 +1,291 @@
+//! The Attention tab: the explorer's four views over the shared input's trace, with their
+//! exports, and the probe that tells the browser and desktop tests what the heatmap drew.
+
+use super::{Explorer, ExplorerView, Selection};
+use crate::app::labs::{Lab, Shared};
+use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
+use crate::app::probe::{self, Probe, ProbeHeatmap};
+use crate::app::{export, widgets};
+use crate::model::attention::AttentionTrace;
+
+pub const VIEWS: [(ExplorerView, &str); 4] = [
+    (ExplorerView::Head, "head"),
+    (ExplorerView::Grid, "grid"),
+    (ExplorerView::Lines, "lines"),
+    (ExplorerView::Walkthrough, "walk"),
+];
+
+pub struct AttentionLab {
+    pub explorer: Explorer,
+    /// What the head heatmap last drew (also published for the browser and desktop tests).
+    pub last_probe: Option<Probe>,
+    /// Where the head heatmap was drawn last frame: the region its PNG export captures.
+    head_rect: egui::Rect,
+}
+
+impl Default for AttentionLab {
+    fn default() -> Self {
+        Self {
+            explorer: Explorer::default(),
+            last_probe: None,
+            head_rect: egui::Rect::NOTHING,
+        }
+    }
+}
+
+impl Lab for AttentionLab {
+    fn id(&self) -> &'static str {
+        "attention"
+    }
+
+    fn title(&self) -> &'static str {
+        "Attention"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
+        // The views follow the workbench's query row (the scoring lab shares it).
+        self.explorer.query = shared.bench.query;
+        self.views(ui, shared);
+        shared.bench.query = self.explorer.query;
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["xv", "pre", "step"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        w.put("xv", name_of(&VIEWS, self.explorer.view));
+        w.put("pre", self.explorer.pre_softmax as u8);
+        w.put("step", self.explorer.step);
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(x) = r.read("xv", |v| value_of(&VIEWS, v)) {
+            self.explorer.view = x;
+        }
+        if let Some(x) = r.flag("pre") {
+            self.explorer.pre_softmax = x;
+        }
+        if let Some(x) = r.number("step", 0..64) {
+            self.explorer.step = x;
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        VIEWS
+            .iter()
+            .map(|(_, xv)| format!("view=attention&model=translate&xv={xv}"))
+            .collect()
+    }
+}
+
+impl AttentionLab {
+    fn views(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
+        let bench = &mut *shared.bench;
+        let Some(computed) = &bench.computed else {
+            return;
+        };
+        let trace = match &computed.result {
+            Ok((_, t)) => t,
+            Err(e) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+                return;
+            }
+        };
+        bench.sel.clamp_to(trace);
+        let view_rect = ui.max_rect();
+        let (kind, layer) = (bench.sel.kind, bench.sel.layer);
+        // Made only when chosen from the menu: a layer's trace is large.
+        let layer_json = || {
+            let a = trace.attention(kind, layer)?;
+            serde_json::to_vec(a).ok()
+        };
+        ui.horizontal_wrapped(|ui| {
+            for v in ExplorerView::ALL {
+                let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
+                probe::control(&format!("view:{}", v.label()), tab.rect);
+            }
+            if self.explorer.view != ExplorerView::Head {
+                // The whole view as a picture, and this layer's attention (every head, every
+                // intermediate) as JSON.
+                let name = format!(
+                    "glimpse-{}-{}-L{}-{}",
+                    bench.model_name,
+                    kind.label().replace(' ', "-"),
+                    layer,
+                    self.explorer.view.label().replace(' ', "-").to_lowercase()
+                );
+                ui.separator();
+                export::view_menu(
+                    ui,
+                    shared.exporter,
+                    view_rect,
+                    &format!("{name}.png"),
+                    &[("layer as JSON", format!("{name}.json"), &layer_json)],
+                );
+            }
+        });
+        ui.separator();
+        let Some(attn) = trace.attention(bench.sel.kind, bench.sel.layer) else {
+            return;
+        };
+        let stats = computed
+            .stats
+            .iter()
+            .find(|(k, _)| *k == bench.sel.kind)
+            .map_or(&[][..], |(_, s)| s.as_slice());
+        ui.heading(bench.sel.describe());
+        match self.explorer.view {
+            ExplorerView::Head => {
+                if let Some(s) = stats
+                    .get(bench.sel.layer)
+                    .and_then(|l| l.get(bench.sel.head))
+                {
+                    ui.label(format!(
+                        "entropy {:.2} of at most {:.2} bits · mean distance {:.2} · {}",
+                        s.entropy_bits,
+                        s.max_entropy_bits,
+                        s.mean_distance,
+                        super::grid::caption(s)
+                    ));
+                }
+                head_export_menu(
+                    ui,
+                    shared.exporter,
+                    self.head_rect,
+                    &bench.model_name,
+                    &bench.sel,
+                    self.explorer.pre_softmax,
+                    attn,
+                );
+                if let Some(out) = super::head::show(ui, attn, &bench.sel, &mut self.explorer) {
+                    self.head_rect = out.block;
+                    let weights = attn.weights.index_axis(ndarray::Axis(0), bench.sel.head);
+                    let probe = probe_of(
+                        ui,
+                        shared.frames,
+                        &bench.model_name,
+                        &bench.source,
+                        &bench.sel,
+                        &out,
+                        weights,
+                    );
+                    probe::publish(&probe);
+                    self.last_probe = Some(probe);
+                }
+            }
+            ExplorerView::Grid => {
+                if super::grid::show(ui, trace, &mut bench.sel, stats) {
+                    self.explorer.view = ExplorerView::Head;
+                }
+            }
+            ExplorerView::Lines => {
+                super::lines::show(ui, attn, &mut self.explorer.heads_shown);
+            }
+            ExplorerView::Walkthrough => {
+                let chain = bench.model.as_ref().ok().and_then(|m| {
+                    super::walkthrough::build(m, trace, &bench.sel, bench.temperature)
+                });
+                match chain {
+                    Some(c) => super::walkthrough::show(ui, &c, &bench.sel, &mut self.explorer),
+                    None => {
+                        ui.label("no walkthrough for this selection");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the head heatmap drew, for the browser and desktop tests.
+fn probe_of(
+    ui: &egui::Ui,
+    frames: u64,
+    model: &str,
+    input: &str,
+    sel: &Selection,
+    out: &widgets::heatmap::HeatmapOutput,
+    weights: ndarray::ArrayView2<f32>,
+) -> Probe {
+    let probe = Probe {
+        frames,
+        pixels_per_point: ui.ctx().pixels_per_point(),
+        model: model.to_string(),
+        input: input.to_string(),
+        layer: sel.layer,
+        head: sel.head,
+        heatmap: ProbeHeatmap {
+            rect: [
+                out.cells.left(),
+                out.cells.top(),
+                out.cells.right(),
+                out.cells.bottom(),
+            ],
+            rows: out.colors.len(),
+            cols: out.colors.first().map_or(0, Vec::len),
+            colors: out
+                .colors
+                .iter()
+                .map(|r| r.iter().map(|c| [c.r(), c.g(), c.b()]).collect())
+                .collect(),
+            values: weights.rows().into_iter().map(|r| r.to_vec()).collect(),
+            textured: out.textured,
+        },
+    };
+    if frames <= 1 {
+        log::info!(
+            "glimpse: first heatmap drawn ({}×{})",
+            probe.heatmap.rows,
+            probe.heatmap.cols
+        );
+    }
+    probe
+}
+
+/// Export of the One head view: the matrix shown (weights, or the softmax input with
+/// masked cells left empty) and the heatmap as drawn last frame.
+fn head_export_menu(
+    ui: &mut egui::Ui,
+    exporter: &mut export::Exporter,
+    rect: egui::Rect,
+    model_name: &str,
+    sel: &Selection,
+    pre_softmax: bool,
+    attn: &AttentionTrace,
+) {
+    let head = sel.head;
+    let (values, what) = if pre_softmax {
+        let mut logits = attn.logits.index_axis(ndarray::Axis(0), head).to_owned();
+        logits.zip_mut_with(&attn.mask, |v, &allowed| {
+            if !allowed {
+                *v = f32::NAN;
+            }
+        });
+        (logits, "scores")
+    } else {
+        (
+            attn.weights.index_axis(ndarray::Axis(0), head).to_owned(),
+            "weights",
+        )
+    };
+    let name = format!(
+        "glimpse-{}-{}-L{}-H{}-{what}",
+        model_name,
+        sel.kind.label().replace(' ', "-"),
+        sel.layer,
+        head
+    );
+    ui.horizontal_wrapped(|ui| {
+        export::export_menu(
+            ui,
+            exporter,
+            rect,
+            &name,
+            Some((values.view(), &attn.query_tokens, &attn.key_tokens)),
+        );
+    });
+}

@@ -1,0 +1,212 @@
+//! One model store: every model the app shows is loaded here once and handed out shared, and
+//! forward passes are memoised by exactly what they depend on (the model, the input ids and
+//! the options), so a frame that changes nothing runs no forward pass.
+//!
+//! A model is `Ready`, `Failed` (the reason is shown where the model would be) or `Loading`
+//! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
+
+use crate::model::{builtin, ForwardOptions, Model, ModelInput, Trace};
+use std::cell::{Cell, RefCell};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+/// Where one model is.
+#[derive(Clone)]
+pub enum ModelState {
+    Ready(Arc<Model>),
+    Failed(String),
+    /// Bytes received so far, of `total` when known.
+    Loading {
+        received: u64,
+        total: Option<u64>,
+    },
+}
+
+/// Traces kept: enough for the most forward passes one view runs per frame (the padding
+/// batch runs two per sentence), so drawing a view again never recomputes.
+const MEMO_CAPACITY: usize = 24;
+
+struct Memo {
+    model: String,
+    input: ModelInput,
+    opts: ForwardOptions,
+    trace: Result<Arc<Trace>, String>,
+}
+
+/// Owns every loaded model and the memo of recent forward passes. Shared by reference: labs
+/// receive `&ModelStore` each frame and ask it, never the loader.
+#[derive(Default)]
+pub struct ModelStore {
+    models: RefCell<HashMap<String, ModelState>>,
+    memo: RefCell<VecDeque<Memo>>,
+    forward_passes: Cell<u64>,
+}
+
+impl ModelStore {
+    /// The model called `name`: a built-in is loaded on first use; a failure is remembered
+    /// (and reported again) rather than retried every frame.
+    pub fn get(&self, name: &str) -> Result<Arc<Model>, String> {
+        match self.state(name) {
+            ModelState::Ready(m) => Ok(m),
+            ModelState::Failed(e) => Err(e),
+            ModelState::Loading { received, total } => Err(match total {
+                Some(t) => format!("{name} is loading ({received} of {t} bytes)"),
+                None => format!("{name} is loading ({received} bytes)"),
+            }),
+        }
+    }
+
+    /// `name`'s state, loading a built-in the first time it is asked for.
+    pub fn state(&self, name: &str) -> ModelState {
+        if let Some(s) = self.models.borrow().get(name) {
+            return s.clone();
+        }
+        let state = match builtin::load(name) {
+            Ok(m) => ModelState::Ready(Arc::new(m)),
+            Err(e) => ModelState::Failed(format!("{name}: {e}")),
+        };
+        self.models
+            .borrow_mut()
+            .insert(name.to_string(), state.clone());
+        state
+    }
+
+    /// Put a model (or its progress, or why it failed) under `name`, replacing what was there
+    /// and forgetting traces of the old one.
+    pub fn insert(&self, name: &str, state: ModelState) {
+        self.memo.borrow_mut().retain(|m| m.model != name);
+        self.models.borrow_mut().insert(name.to_string(), state);
+    }
+
+    /// The forward pass of model `name` on `input`, computed once per distinct
+    /// (model, input, options) among the recent ones.
+    pub fn forward(
+        &self,
+        name: &str,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+    ) -> Result<Arc<Trace>, String> {
+        let cached = self
+            .memo
+            .borrow()
+            .iter()
+            .find(|m| m.model == name && m.input == *input && m.opts == *opts)
+            .map(|m| m.trace.clone());
+        if let Some(trace) = cached {
+            return trace;
+        }
+        let trace = self.get(name).and_then(|model| {
+            self.count_forward_pass();
+            model
+                .forward(input, opts)
+                .map(Arc::new)
+                .map_err(|e| e.to_string())
+        });
+        let mut memo = self.memo.borrow_mut();
+        if memo.len() == MEMO_CAPACITY {
+            memo.pop_front();
+        }
+        memo.push_back(Memo {
+            model: name.to_string(),
+            input: input.clone(),
+            opts: opts.clone(),
+            trace: trace.clone(),
+        });
+        trace
+    }
+
+    /// Record a forward pass run outside `forward` (the explorer's CPU/GPU path).
+    pub fn count_forward_pass(&self) {
+        self.forward_passes.set(self.forward_passes.get() + 1);
+    }
+
+    /// Forward passes run since the store was made (the idle-frame test reads it).
+    pub fn forward_passes(&self) -> u64 {
+        self.forward_passes.get()
+    }
+}
+
+/// A model of the store under its name: derefs to the model, and runs its forward passes
+/// through the store's memo.
+pub struct Stored<'a> {
+    store: &'a ModelStore,
+    name: String,
+    model: Arc<Model>,
+}
+
+impl ModelStore {
+    /// `name`'s model, ready to run through the memo.
+    pub fn stored(&self, name: &str) -> Result<Stored<'_>, String> {
+        Ok(Stored {
+            store: self,
+            name: name.to_string(),
+            model: self.get(name)?,
+        })
+    }
+}
+
+impl Stored<'_> {
+    /// The memoised forward pass (shadows `Model::forward`, which always computes).
+    pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Arc<Trace>, String> {
+        self.store.forward(&self.name, input, opts)
+    }
+}
+
+impl std::ops::Deref for Stored<'_> {
+    type Target = Model;
+    fn deref(&self) -> &Model {
+        &self.model
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_is_loaded_once_and_shared() {
+        let store = ModelStore::default();
+        let a = store.get("reverse").unwrap();
+        let b = store.get("reverse").unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let err = store.get("no-such-model").unwrap_err();
+        assert!(err.contains("no-such-model"), "{err}");
+    }
+
+    #[test]
+    fn forward_passes_are_memoised_by_model_input_and_options() {
+        let store = ModelStore::default();
+        let model = store.get("reverse").unwrap();
+        let input = model.prepare("abc", "cba").input;
+        let opts = ForwardOptions::default();
+        let first = store.forward("reverse", &input, &opts).unwrap();
+        let again = store.forward("reverse", &input, &opts).unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        assert_eq!(store.forward_passes(), 1);
+        let hotter = ForwardOptions {
+            temperature: 2.0,
+            ..Default::default()
+        };
+        store.forward("reverse", &input, &hotter).unwrap();
+        let other = model.prepare("abd", "dba").input;
+        store.forward("reverse", &other, &opts).unwrap();
+        assert_eq!(store.forward_passes(), 3);
+        // The memo is the model's own forward pass, not an approximation of it.
+        assert_eq!(first.logits, model.forward(&input, &opts).unwrap().logits);
+    }
+
+    #[test]
+    fn a_loading_or_failed_model_says_so() {
+        let store = ModelStore::default();
+        store.insert(
+            "big",
+            ModelState::Loading {
+                received: 10,
+                total: Some(100),
+            },
+        );
+        assert!(store.get("big").unwrap_err().contains("10 of 100"));
+        store.insert("big", ModelState::Failed("big: truncated file".into()));
+        assert_eq!(store.get("big").unwrap_err(), "big: truncated file");
+    }
+}

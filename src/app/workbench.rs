@@ -1,0 +1,330 @@
+//! The shared workbench: the model picked in the top bar, the user's text, the selected
+//! attention (kind, layer, head, query) and temperature, and the trace of that input, which
+//! the explorer, masking and scoring labs and the lessons all read. Its forward pass runs
+//! only when one of these changes (or the compute path does).
+
+use super::link::{name_of, value_of, LinkReader, LinkWriter};
+use super::store::ModelStore;
+use super::{compute, explorer, probe, widgets};
+use crate::model::heads::HeadStats;
+use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
+use explorer::Selection;
+use std::sync::Arc;
+
+/// What the trace was computed from; a change re-runs the forward pass.
+#[derive(Debug, Clone, PartialEq)]
+struct RunKey {
+    model: String,
+    source: String,
+    target: String,
+    temperature: f32,
+}
+
+/// A trace of the shared input, with every head's summary.
+pub struct Computed {
+    key: RunKey,
+    pub result: Result<(PreparedInput, Trace), String>,
+    /// Per attention kind, every head's summary (`[layer][head]`).
+    pub stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
+}
+
+const KINDS: [(AttentionKind, &str); 3] = [
+    (AttentionKind::EncoderSelf, "enc"),
+    (AttentionKind::DecoderSelf, "dec"),
+    (AttentionKind::Cross, "cross"),
+];
+
+pub struct Workbench {
+    pub model_name: String,
+    pub model: Result<Arc<Model>, String>,
+    pub source: String,
+    pub target: String,
+    pub sel: Selection,
+    /// The query row the walkthrough and the scoring lab look at.
+    pub query: usize,
+    pub temperature: f32,
+    pub computed: Option<Computed>,
+    /// CPU or GPU, and how long each took.
+    pub compute: compute::Compute,
+    /// Choose the sharpest head once the first trace of a newly selected model exists.
+    pub pick_head: bool,
+}
+
+impl Default for Workbench {
+    /// No model yet: `GlimpseApp` opens the first built-in through the store.
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model: Err(String::new()),
+            source: String::new(),
+            target: String::new(),
+            sel: Selection {
+                kind: AttentionKind::DecoderSelf,
+                layer: 0,
+                head: 0,
+            },
+            query: 0,
+            temperature: 1.0,
+            computed: None,
+            compute: Default::default(),
+            pick_head: false,
+        }
+    }
+}
+
+impl Workbench {
+    pub const KEYS: [&'static str; 8] =
+        ["model", "src", "tgt", "kind", "layer", "head", "tau", "q"];
+
+    /// Open `name` on its example text, at its most telling attention: cross-attention when
+    /// there is one, in the last layer, where trained models show their clearest alignment.
+    pub fn select_model(&mut self, store: &ModelStore, name: &str) {
+        self.model_name = name.to_string();
+        self.model = store.get(name);
+        if let Some(info) = builtin::info(name) {
+            self.source = info.example_source.to_string();
+            self.target = info.example_target.to_string();
+        }
+        self.computed = None;
+        if let Ok(m) = &self.model {
+            self.sel.kind = AttentionKind::most_telling(m.config.family);
+            self.sel.layer = m.config.n_layers.saturating_sub(1);
+        }
+        self.sel.head = 0;
+        self.pick_head = true;
+    }
+
+    /// The trace of the shared input, when the forward pass succeeded.
+    pub fn trace(&self) -> Option<&Trace> {
+        match self.computed.as_ref().map(|c| &c.result) {
+            Some(Ok((_, t))) => Some(t),
+            _ => None,
+        }
+    }
+
+    fn key(&self) -> RunKey {
+        RunKey {
+            model: self.model_name.clone(),
+            source: self.source.clone(),
+            target: self.target.clone(),
+            temperature: self.temperature,
+        }
+    }
+
+    /// Re-run the forward pass when anything it depends on changed.
+    pub fn refresh(&mut self, store: &ModelStore) {
+        let key = self.key();
+        if self.computed.as_ref().is_some_and(|c| c.key == key) && !self.compute.wants_rerun() {
+            self.take_gpu_answer();
+            return;
+        }
+        let result = match &self.model {
+            Ok(m) => {
+                let prepared = m.prepare(&self.source, &self.target);
+                let opts = ForwardOptions {
+                    temperature: self.temperature,
+                    ..Default::default()
+                };
+                // The CPU/GPU path times and compares its runs, so it is not memoised by the
+                // store; the key above is its memo. The store still counts it.
+                store.count_forward_pass();
+                self.compute
+                    .forward(m, &prepared.input, &opts)
+                    .map(|t| (prepared, t))
+                    .map_err(|e| e.to_string())
+            }
+            Err(e) => Err(e.clone()),
+        };
+        self.accept(key, result);
+    }
+
+    /// The browser's GPU answers a frame or more after the CPU: show its trace when it comes.
+    fn take_gpu_answer(&mut self) {
+        let Some(Computed {
+            key,
+            result: Ok((prepared, trace)),
+            ..
+        }) = &self.computed
+        else {
+            return;
+        };
+        if let Some(gpu_trace) = self.compute.poll(trace) {
+            let (key, prepared) = (key.clone(), prepared.clone());
+            self.accept(key, Ok((prepared, gpu_trace)));
+        }
+    }
+
+    /// Shows a new trace: keeps the selection valid and summarises every head.
+    fn accept(&mut self, key: RunKey, result: Result<(PreparedInput, Trace), String>) {
+        if let Ok((_, trace)) = &result {
+            let kinds = trace.attention_kinds();
+            if !kinds.contains(&self.sel.kind) {
+                self.sel.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
+            }
+        }
+        if let (true, Ok((_, trace))) = (self.pick_head, &result) {
+            if let Some(w) = trace.weights(self.sel.kind, self.sel.layer) {
+                self.sel.head = crate::model::heads::sharpest_head(w);
+            }
+            self.pick_head = false;
+        }
+        let stats = match &result {
+            Ok((prepared, trace)) => trace
+                .attention_kinds()
+                .into_iter()
+                .map(|k| {
+                    let ids = match k {
+                        AttentionKind::EncoderSelf => &prepared.input.source,
+                        _ => &prepared.input.target,
+                    };
+                    (k, explorer::grid::all_stats(trace, k, ids))
+                })
+                .collect(),
+            Err(_) => vec![],
+        };
+        self.computed = Some(Computed { key, result, stats });
+    }
+
+    /// The model picker of the top bar, with the model's one-line description.
+    pub fn model_picker(&mut self, ui: &mut egui::Ui, store: &ModelStore, presenter: bool) {
+        let mut chosen = self.model_name.clone();
+        egui::ComboBox::from_label("model")
+            .selected_text(&chosen)
+            .show_ui(ui, |ui| {
+                for b in builtin::BUILTINS {
+                    ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
+                        .on_hover_text(b.description);
+                }
+            });
+        if chosen != self.model_name {
+            self.select_model(store, &chosen);
+            self.refresh(store);
+        }
+        // On a projector the room reads the view, not the blurb: presenter mode drops it.
+        let about = builtin::info(&self.model_name)
+            .map(|b| b.description)
+            .filter(|_| !presenter);
+        if let Some(text) = about {
+            ui.weak(text);
+        }
+    }
+
+    /// The input box(es) and the attention selection: the left panel of the labs on the
+    /// shared input.
+    pub fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.heading("Input");
+        let family = self.model.as_ref().map(|m| m.config.family).ok();
+        let two_sided = family.is_some_and(|f| f.has_encoder() && f.has_decoder());
+        let source_label = ui.label(if two_sided {
+            "Source (encoder)"
+        } else {
+            "Text"
+        });
+        ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(f32::INFINITY))
+            .labelled_by(source_label.id);
+        if two_sided {
+            let target_label = ui.label("Target (decoder, after <bos>)");
+            ui.add(egui::TextEdit::singleline(&mut self.target).desired_width(f32::INFINITY))
+                .labelled_by(target_label.id);
+        }
+        if let Some(Ok((prepared, _))) = self.computed.as_ref().map(|c| &c.result) {
+            if prepared.unknown > 0 {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "{} piece(s) not in the vocabulary are shown as <unk>",
+                        prepared.unknown
+                    ),
+                );
+            }
+            if prepared.truncated > 0 {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "input cut: {} token(s) past the model's limit",
+                        prepared.truncated
+                    ),
+                );
+            }
+        }
+        ui.separator();
+        ui.heading("Attention");
+        let Some(trace) = self.trace() else {
+            return;
+        };
+        let kinds = trace.attention_kinds();
+        let layers = trace.layers(self.sel.kind);
+        let heads = trace
+            .weights(self.sel.kind, 0)
+            .map_or(1, |w| w.len_of(ndarray::Axis(0)));
+        for kind in kinds {
+            ui.radio_value(&mut self.sel.kind, kind, kind.label());
+        }
+        if let Some(Ok((_, trace))) = self.computed.as_ref().map(|c| &c.result) {
+            self.sel.clamp_to(trace);
+        }
+        widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1)).text("layer"),
+        );
+        widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1)).text("head"),
+        );
+        widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut self.temperature, 0.05..=5.0)
+                .logarithmic(true)
+                .text("temperature τ"),
+        );
+        ui.separator();
+        ui.heading("Compute");
+        self.compute.ui(ui);
+        probe::publish_compute(&self.compute.summary());
+    }
+
+    pub fn save(&self, w: &mut LinkWriter) {
+        w.put("model", &self.model_name);
+        w.put("src", &self.source);
+        w.put("tgt", &self.target);
+        w.put("kind", name_of(&KINDS, self.sel.kind));
+        w.put("layer", self.sel.layer);
+        w.put("head", self.sel.head);
+        w.put("tau", self.temperature);
+        w.put("q", self.query);
+    }
+
+    /// `model=` opens that model afresh (its example text, most telling attention, sharpest
+    /// head, τ = 1, first query); the other keys then adjust it.
+    pub fn load(&mut self, r: &mut LinkReader, store: &ModelStore) {
+        if let Some(m) = r.read("model", |m| builtin::info(m).map(|_| m.to_string())) {
+            self.select_model(store, &m);
+            self.temperature = 1.0;
+            self.query = 0;
+        }
+        if let Some(v) = r.get("src") {
+            self.source = v.chars().take(4000).collect();
+        }
+        if let Some(v) = r.get("tgt") {
+            self.target = v.chars().take(4000).collect();
+        }
+        if let Some(x) = r.read("kind", |v| value_of(&KINDS, v)) {
+            self.sel.kind = x;
+        }
+        if let Some(x) = r.number("layer", 0..64) {
+            self.sel.layer = x;
+        }
+        if let Some(x) = r.number("head", 0..64) {
+            self.sel.head = x;
+            // The link names its head: the first trace must not swap in the sharpest one.
+            self.pick_head = false;
+        }
+        if let Some(x) = r.number("tau", 0.05..=5.0) {
+            self.temperature = x;
+        }
+        if let Some(x) = r.number("q", 0..4096) {
+            self.query = x;
+        }
+        self.computed = None;
+    }
+}
