@@ -15,6 +15,8 @@ pub mod masking;
 pub mod positions;
 pub mod probe;
 pub mod store;
+#[cfg(test)]
+mod tests;
 pub mod widgets;
 pub mod workbench;
 

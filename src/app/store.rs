@@ -6,7 +6,7 @@
 //! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
 
 use crate::model::{builtin, ForwardOptions, Model, ModelInput, Trace};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -39,7 +39,6 @@ struct Memo {
 pub struct ModelStore {
     models: RefCell<HashMap<String, ModelState>>,
     memo: RefCell<VecDeque<Memo>>,
-    forward_passes: Cell<u64>,
 }
 
 impl ModelStore {
@@ -96,7 +95,6 @@ impl ModelStore {
             return trace;
         }
         let trace = self.get(name).and_then(|model| {
-            self.count_forward_pass();
             model
                 .forward(input, opts)
                 .map(Arc::new)
@@ -113,16 +111,6 @@ impl ModelStore {
             trace: trace.clone(),
         });
         trace
-    }
-
-    /// Record a forward pass run outside `forward` (the explorer's CPU/GPU path).
-    pub fn count_forward_pass(&self) {
-        self.forward_passes.set(self.forward_passes.get() + 1);
-    }
-
-    /// Forward passes run since the store was made (the idle-frame test reads it).
-    pub fn forward_passes(&self) -> u64 {
-        self.forward_passes.get()
     }
 }
 
@@ -179,10 +167,12 @@ mod tests {
         let model = store.get("reverse").unwrap();
         let input = model.prepare("abc", "cba").input;
         let opts = ForwardOptions::default();
+        let runs = crate::model::transformer::forward_passes_on_this_thread;
+        let start = runs();
         let first = store.forward("reverse", &input, &opts).unwrap();
         let again = store.forward("reverse", &input, &opts).unwrap();
         assert!(Arc::ptr_eq(&first, &again));
-        assert_eq!(store.forward_passes(), 1);
+        assert_eq!(runs() - start, 1);
         let hotter = ForwardOptions {
             temperature: 2.0,
             ..Default::default()
@@ -190,7 +180,7 @@ mod tests {
         store.forward("reverse", &input, &hotter).unwrap();
         let other = model.prepare("abd", "dba").input;
         store.forward("reverse", &other, &opts).unwrap();
-        assert_eq!(store.forward_passes(), 3);
+        assert_eq!(runs() - start, 3);
         // The memo is the model's own forward pass, not an approximation of it.
         assert_eq!(first.logits, model.forward(&input, &opts).unwrap().logits);
     }

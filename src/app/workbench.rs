@@ -113,6 +113,13 @@ impl Workbench {
 
     /// Re-run the forward pass when anything it depends on changed.
     pub fn refresh(&mut self, store: &ModelStore) {
+        // A model still loading when it was picked is taken as soon as the store has it.
+        if self.model.is_err() {
+            if let Ok(m) = store.get(&self.model_name) {
+                self.model = Ok(m);
+                self.computed = None;
+            }
+        }
         let key = self.key();
         if self.computed.as_ref().is_some_and(|c| c.key == key) && !self.compute.wants_rerun() {
             self.take_gpu_answer();
@@ -126,8 +133,7 @@ impl Workbench {
                     ..Default::default()
                 };
                 // The CPU/GPU path times and compares its runs, so it is not memoised by the
-                // store; the key above is its memo. The store still counts it.
-                store.count_forward_pass();
+                // store: the key above is its memo.
                 self.compute
                     .forward(m, &prepared.input, &opts)
                     .map(|t| (prepared, t))

@@ -16,6 +16,17 @@ use super::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
 use super::weights::{init_tensors, parameter_count, BlockWeights, StackWeights, Weights};
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 
+thread_local! {
+    /// Forward passes (whole inputs, and cached decoding steps) run on this thread. The app's
+    /// frame tests read it to prove that a frame which changes nothing computes nothing.
+    static FORWARD_PASSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times `Model::forward` and `Model::decode_step` have run on the calling thread.
+pub fn forward_passes_on_this_thread() -> u64 {
+    FORWARD_PASSES.with(std::cell::Cell::get)
+}
+
 /// Largest model `Model::random` will allocate (parameters).
 pub const MAX_RANDOM_PARAMETERS: usize = 64 * 1024 * 1024;
 
@@ -753,6 +764,7 @@ impl Model {
 
     /// The traced forward pass over a whole input.
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
+        FORWARD_PASSES.with(|n| n.set(n.get() + 1));
         let plan = self.plan(input, opts)?;
         let encoder = match (&self.weights.encoder, &plan.encoder) {
             (Some(stack), Some(p)) => {
@@ -840,6 +852,7 @@ impl Model {
         token: u32,
         opts: &ForwardOptions,
     ) -> Result<StepOutput> {
+        FORWARD_PASSES.with(|n| n.set(n.get() + 1));
         self.check_options(opts)?;
         let stack = self
             .weights

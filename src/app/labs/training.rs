@@ -12,7 +12,7 @@ use crate::app::probe;
 use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional};
+use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional, Trace};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
@@ -51,6 +51,9 @@ pub struct TrainingLab {
     pub head: usize,
     /// Why there is no run (a config the trainer refused).
     pub error: Option<String>,
+    /// The probe input's trace for the (config, step) it was run at: recomputed only when
+    /// training has moved on, not on every frame.
+    probe: Option<((TrainConfig, u64), Result<Trace, String>)>,
 }
 
 impl Default for TrainingLab {
@@ -68,6 +71,7 @@ impl Default for TrainingLab {
             },
             head: 0,
             error: None,
+            probe: None,
         }
     }
 }
@@ -427,14 +431,20 @@ impl TrainingLab {
                 });
         });
         ui.separator();
-        let task = self.config.task;
-        let ex = make_example(task, &model.tokenizer, &task.probe_pair());
-        let trace = match model.forward(&ex.input, &ForwardOptions::default()) {
-            Ok(tr) => tr,
-            Err(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        let key = (self.config.clone(), p.steps);
+        if self.probe.as_ref().is_none_or(|(k, _)| *k != key) {
+            let task = self.config.task;
+            let ex = make_example(task, &model.tokenizer, &task.probe_pair());
+            let trace = model.forward(&ex.input, &ForwardOptions::default());
+            self.probe = Some((key, trace.map_err(|e| e.to_string())));
+        }
+        let trace = match self.probe.as_ref().map(|(_, t)| t) {
+            Some(Ok(tr)) => tr,
+            Some(Err(e)) => {
+                ui.colored_label(ui.visuals().error_fg_color, e);
                 return;
             }
+            None => return,
         };
         let kind = AttentionKind::most_telling(model.config.family);
         let layer = model.config.n_layers - 1;

@@ -182,10 +182,11 @@ impl BiasPanel {
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(240.0))
                 .labelled_by(l.id);
         });
-        match model.forward(&model.prepare(&text, "").input, &ForwardOptions::default()) {
+        let input = model.prepare(&text, "").input;
+        match store.forward(model_name(self.scheme), &input, &ForwardOptions::default()) {
             Ok(trace) => added_to_scores(ui, &trace, layer, head),
             Err(e) => {
-                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                ui.colored_label(ui.visuals().error_fg_color, e);
             }
         }
     }

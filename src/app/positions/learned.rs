@@ -128,7 +128,7 @@ impl LearnedPanel {
                 .labelled_by(l.id);
         });
         let input = model.prepare(&self.text, "").input;
-        match model.forward(&input, &ForwardOptions::default()) {
+        match store.forward(MODEL, &input, &ForwardOptions::default()) {
             Ok(_) => ui.label(format!(
                 "{} source tokens: fine (the table has {} rows; longer text is cut at the limit with a notice in the explorer).",
                 input.source.len(),

@@ -207,7 +207,8 @@ impl SinusoidalPanel {
             model.config.d_model
         ));
         let input = model.prepare("abcdefgh", "").input;
-        let Ok(trace) = model.forward(&input, &crate::model::ForwardOptions::default()) else {
+        let Ok(trace) = store.forward("reverse", &input, &crate::model::ForwardOptions::default())
+        else {
             return;
         };
         let Some(a) = trace.attention(crate::model::AttentionKind::EncoderSelf, 0) else {
