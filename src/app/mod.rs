@@ -131,6 +131,26 @@ impl GlimpseApp {
         self.labs.get_mut().expect("every lab type is registered")
     }
 
+    /// The lab `id`, and what it is given to draw (the app borrowed field by field).
+    fn lab_and_shared(&mut self, id: &str) -> Option<(&mut Box<dyn labs::Lab>, Shared<'_>)> {
+        let Self {
+            store,
+            bench,
+            labs,
+            exporter,
+            frames,
+            ..
+        } = self;
+        let lab = labs.by_id_mut(id)?;
+        let shared = Shared {
+            store,
+            bench,
+            exporter,
+            frames: *frames,
+        };
+        Some((lab, shared))
+    }
+
     /// A link pasted into the address bar of an open tab changes only the hash (no reload):
     /// open it as the page load would have.
     #[cfg(target_arch = "wasm32")]
@@ -298,29 +318,15 @@ impl GlimpseApp {
     /// The open lab below the top bar, with the input controls on the left for labs on the
     /// shared input.
     fn body(&mut self, ui: &mut egui::Ui) {
-        let Self {
-            nav,
-            store,
-            bench,
-            labs,
-            exporter,
-            frames,
-            ..
-        } = self;
-        let Some(lab) = labs.by_id_mut(nav.view) else {
+        let hide_controls = self.nav.hidden.controls;
+        let Some((lab, mut shared)) = self.lab_and_shared(self.nav.view) else {
             return;
-        };
-        let mut shared = Shared {
-            store,
-            bench,
-            exporter,
-            frames: *frames,
         };
         if lab.layout() == Layout::OwnPanels {
             lab.ui(ui, &mut shared);
             return;
         }
-        if lab.uses_shared_input() && !nav.hidden.controls {
+        if lab.uses_shared_input() && !hide_controls {
             // A third of a narrow screen at most, so the view keeps most of a tablet.
             let width = (ui.available_width() * 0.3).clamp(180.0, 300.0);
             egui::Panel::left("controls")

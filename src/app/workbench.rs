@@ -234,23 +234,18 @@ impl Workbench {
                 .labelled_by(target_label.id);
         }
         if let Some(Ok((prepared, _))) = self.computed.as_ref().map(|c| &c.result) {
-            if prepared.unknown > 0 {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "{} piece(s) not in the vocabulary are shown as <unk>",
-                        prepared.unknown
-                    ),
-                );
-            }
-            if prepared.truncated > 0 {
-                ui.colored_label(
-                    ui.visuals().warn_fg_color,
-                    format!(
-                        "input cut: {} token(s) past the model's limit",
-                        prepared.truncated
-                    ),
-                );
+            let warnings = [
+                (
+                    prepared.unknown,
+                    "piece(s) not in the vocabulary are shown as <unk>",
+                ),
+                (
+                    prepared.truncated,
+                    "token(s) past the model's limit were cut off",
+                ),
+            ];
+            for (n, what) in warnings.into_iter().filter(|(n, _)| *n > 0) {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("{n} {what}"));
             }
         }
         ui.separator();

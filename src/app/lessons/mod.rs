@@ -7,7 +7,7 @@ pub mod content;
 #[cfg(test)]
 mod tests;
 
-use super::labs::{Layout, Shared};
+use super::labs::Layout;
 use super::link::{LinkReader, LinkWriter, LESSONS as VIEW};
 use super::probe::scrolling_view;
 use super::{link, probe, GlimpseApp};
@@ -176,22 +176,8 @@ pub fn show(app: &mut GlimpseApp, ui: &mut Ui) {
         .frame(egui::Frame::central_panel(ui.style()).fill(fill))
         .show(ui, |ui| {
             let id = app.lessons.lab.unwrap_or_default();
-            let GlimpseApp {
-                labs,
-                store,
-                bench,
-                exporter,
-                frames,
-                ..
-            } = app;
-            let Some(lab) = labs.by_id_mut(id) else {
+            let Some((lab, mut shared)) = app.lab_and_shared(id) else {
                 return;
-            };
-            let mut shared = Shared {
-                store,
-                bench,
-                exporter,
-                frames: *frames,
             };
             if lab.layout() == Layout::OwnPanels {
                 lab.ui(ui, &mut shared);
