@@ -62,6 +62,14 @@ pub async fn glimpse_gpu_benchmark(max_d_model: u32, max_tokens: u32, runs: u32)
     }
 }
 
+/// Browser test hook: every model the app has asked for, each ready (architecture, layers,
+/// heads, parameters), loading or failed (with the reason).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_models() -> String {
+    app::probe::models()
+}
+
 /// Browser test hook: links to every view, section and lesson page, one per line.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]

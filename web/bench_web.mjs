@@ -1,5 +1,5 @@
 // The web build's performance figures, measured in headless Chromium with performance.now():
-//  - the bundle (wasm + js; the shipped models are inside the wasm), raw and gzipped;
+//  - the bundle (wasm + js) raw and gzipped, and the built-in models fetched after start;
 //  - time from navigation to the first interactive frame (the app's first drawn heatmap);
 //  - forward latency of every shipped model and the d512 configuration in wasm, beside the
 //    native binary's `glimpse bench-forward` run just before (same code, same inputs);
@@ -34,12 +34,26 @@ function bundle() {
     raw += bytes.length;
     gz += zlib.gzipSync(bytes, { level: 9 }).length;
   }
-  return { files, raw_bytes: raw, gzip_bytes: gz };
+  // The trained built-in models, fetched by the app after it starts (not part of the first
+  // download before the first frame).
+  const dir = path.join(DIST, 'models');
+  let models_raw = 0;
+  let models_gz = 0;
+  for (const f of fs.existsSync(dir) ? fs.readdirSync(dir) : []) {
+    const bytes = fs.readFileSync(path.join(dir, f));
+    models_raw += bytes.length;
+    models_gz += zlib.gzipSync(bytes, { level: 9 }).length;
+  }
+  const html = fs.readFileSync(path.join(DIST, 'index.html'));
+  const html_gz = zlib.gzipSync(html, { level: 9 }).length;
+  return { files, raw_bytes: raw, gzip_bytes: gz, html_gzip_bytes: html_gz, models_raw_bytes: models_raw, models_gzip_bytes: models_gz };
 }
 
 async function main() {
   const result = { bundle: bundle() };
-  console.log(`bundle: ${(result.bundle.raw_bytes / 1e6).toFixed(2)} MB raw, ${(result.bundle.gzip_bytes / 1e6).toFixed(2)} MB gzipped (${result.bundle.files.join(', ')})`);
+  const b = result.bundle;
+  console.log(`bundle: ${(b.raw_bytes / 1e6).toFixed(2)} MB raw, ${(b.gzip_bytes / 1e6).toFixed(2)} MB gzipped (${b.files.join(', ')}); with index.html ${((b.gzip_bytes + b.html_gzip_bytes) / 1e6).toFixed(2)} MB gzipped before the first frame`);
+  console.log(`built-in models fetched after start: ${(b.models_raw_bytes / 1e6).toFixed(2)} MB raw, ${(b.models_gzip_bytes / 1e6).toFixed(2)} MB gzipped`);
 
   console.log(`native: ${BIN} bench-forward`);
   result.native_forward = JSON.parse(execFileSync(BIN, ['bench-forward'], { encoding: 'utf8' }));
@@ -61,6 +75,11 @@ async function main() {
     result.first_frame_ms = firsts;
     console.log(`first interactive frame: ${firsts.map((t) => t.toFixed(0)).join(', ')} ms after navigation`);
 
+    // Every built-in has arrived (the app fetches them all once it has started).
+    await poll(() => page.evaluate(() => {
+      const m = JSON.parse(window.wasmBindings.glimpse_models() || '[]');
+      return m.length >= 12 && m.every((x) => x.state !== 'loading');
+    }), 60000);
     const wasm = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_forward_benchmark(true)));
     result.wasm_forward = wasm;
     console.log('forward (median ms)        native      wasm   wasm/native');

@@ -12,8 +12,9 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { checkShot, distinctColours, readPng } from './check_shot.mjs';
-import { DIST, OUT, launchChromium, serveDist, watchPage } from './harness.mjs';
+import { DIST, OUT, launchChromium, poll, serveDist, watchPage } from './harness.mjs';
 
 const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
@@ -119,6 +120,20 @@ async function main() {
     record('probe is valid JSON', true,
       `model ${probe.model}, layer ${probe.layer}, head ${probe.head}, frames ${probe.frames}, ` +
       `pixels_per_point ${probe.pixels_per_point}, ${probe.heatmap?.rows}x${probe.heatmap?.cols} cells`);
+
+    // The trained built-ins are files beside the app, fetched once it has started.
+    const models = await poll(async () => {
+      const m = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_models() || '[]'));
+      return m.length >= 12 && m.every((x) => x.state !== 'loading') ? m : null;
+    }, 30000).catch(() => null);
+    const translate = models?.find((m) => m.name === 'translate');
+    record('the built-in models are fetched beside the app and reported by glimpse_models()',
+      !!models && models.every((m) => m.state === 'ready') && translate?.layers === 2,
+      models ? `${models.length} models, translate: ${translate?.family}, ${translate?.layers} layers, ${translate?.heads} heads, ${translate?.parameters} parameters` : 'still loading after 30 s');
+    const first = fs.readdirSync(DIST).filter((f) => /\.(wasm|js|html)$/.test(f) && f !== 'sw.js');
+    const firstGz = first.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length, 0);
+    record('the first download (html, js, wasm) is at most 3 MB gzipped', firstGz <= 3e6,
+      `${(firstGz / 1e6).toFixed(2)} MB gzipped: ${first.join(', ')}`);
 
     const loadingGone = await page.evaluate(() => {
       const el = document.getElementById('loading_text');

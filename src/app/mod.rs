@@ -7,6 +7,8 @@ pub mod crash;
 pub mod decoding;
 pub mod explorer;
 pub mod export;
+#[cfg(target_arch = "wasm32")]
+pub mod fetch;
 pub mod fonts;
 pub mod labs;
 pub mod lessons;
@@ -61,6 +63,8 @@ pub struct GlimpseApp {
     pub exporter: export::Exporter,
     frames: u64,
     probe_written: bool,
+    /// The store's version last published to the probe.
+    models_published: u64,
 }
 
 impl Default for GlimpseApp {
@@ -80,6 +84,7 @@ impl Default for GlimpseApp {
             exporter: Default::default(),
             frames: 0,
             probe_written: false,
+            models_published: u64::MAX,
         };
         let first = crate::model::builtin::BUILTINS[0].name;
         app.bench.select_model(&app.store, first);
@@ -106,6 +111,7 @@ impl GlimpseApp {
         Self::style(&cc.egui_ctx);
         let mut app = Self::default();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
+        app.store.prefetch_builtins(&cc.egui_ctx);
         // In the browser, a link's hash reproduces the view it was copied from.
         #[cfg(target_arch = "wasm32")]
         let app = {
@@ -242,6 +248,10 @@ impl GlimpseApp {
         probe::start_frame(ui.ctx());
         self.look(ui.ctx());
         self.bench.refresh(&self.store);
+        if self.store.version() != self.models_published {
+            probe::publish_models(&self.store.summary());
+            self.models_published = self.store.version();
+        }
         self.exporter.frame(ui.ctx());
         #[cfg(target_arch = "wasm32")]
         self.follow_address_bar();

@@ -68,6 +68,18 @@ fn read(slot: &Mutex<String>) -> String {
     slot.lock().map(|s| s.clone()).unwrap_or_default()
 }
 
+/// The model store's models and their states (`ModelStore::summary`).
+static MODELS: Mutex<String> = Mutex::new(String::new());
+
+pub fn publish_models(summary: &impl Serialize) {
+    store(&MODELS, summary);
+}
+
+/// The models the app has asked for, each ready (with its shape), loading or failed.
+pub fn models() -> String {
+    read(&MODELS)
+}
+
 pub fn publish_training(status: &impl Serialize) {
     store(&TRAINING, status);
 }

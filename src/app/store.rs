@@ -8,7 +8,7 @@
 use crate::model::{builtin, ForwardOptions, Model, ModelInput, Trace};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// Where one model is.
 #[derive(Clone)]
@@ -39,7 +39,19 @@ struct Memo {
 pub struct ModelStore {
     models: RefCell<HashMap<String, ModelState>>,
     memo: RefCell<VecDeque<Memo>>,
+    /// Fetches finished since they were last looked at (the browser): the model's name, and
+    /// why it failed if it did.
+    arrived: Arc<Mutex<Vec<Arrival>>>,
+    /// Asked for a frame when a fetch finishes (set by the app; read when the fetch ends).
+    repaint: Arc<Mutex<Option<egui::Context>>>,
+    version: std::cell::Cell<u64>,
 }
+
+/// A fetch that ended: the model's name, and why it failed if it did.
+type Arrival = (String, Result<(), String>);
+
+/// A result slot a lab keeps its model in.
+pub type Slot = Option<Result<Arc<Model>, String>>;
 
 impl ModelStore {
     /// The model called `name`: a built-in is loaded on first use; a failure is remembered
@@ -49,16 +61,27 @@ impl ModelStore {
             ModelState::Ready(m) => Ok(m),
             ModelState::Failed(e) => Err(e),
             ModelState::Loading { received, total } => Err(match total {
-                Some(t) => format!("{name} is loading ({received} of {t} bytes)"),
-                None => format!("{name} is loading ({received} bytes)"),
+                Some(t) => format!("loading {name} ({received} of {t} bytes)…"),
+                None => format!("loading {name}…"),
             }),
         }
     }
 
-    /// `name`'s state, loading a built-in the first time it is asked for.
+    /// `name`'s state, loading a built-in the first time it is asked for (in the browser,
+    /// fetching a trained one's files first).
     pub fn state(&self, name: &str) -> ModelState {
+        self.take_arrivals();
         if let Some(s) = self.models.borrow().get(name) {
             return s.clone();
+        }
+        if builtin::needs_files(name) {
+            let loading = ModelState::Loading {
+                received: 0,
+                total: None,
+            };
+            self.insert(name, loading.clone());
+            self.fetch(name);
+            return loading;
         }
         let state = match builtin::load(name) {
             Ok(m) => ModelState::Ready(Arc::new(m)),
@@ -70,11 +93,120 @@ impl ModelStore {
         state
     }
 
+    /// Every model asked for, by name: its state, and for a ready one its shape. Changes only
+    /// when a model is inserted (`version`).
+    pub fn summary(&self) -> Vec<serde_json::Value> {
+        let models = self.models.borrow();
+        let mut names: Vec<&String> = models.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|name| match &models[name] {
+                ModelState::Ready(m) => serde_json::json!({
+                    "name": name,
+                    "state": "ready",
+                    "family": m.config.family.label(),
+                    "layers": m.config.n_layers,
+                    "heads": m.config.n_heads,
+                    "kv_heads": m.config.n_kv_heads,
+                    "d_model": m.config.d_model,
+                    "parameters": crate::model::weights::parameter_count(&m.config),
+                }),
+                ModelState::Loading { received, total } => serde_json::json!({
+                    "name": name, "state": "loading", "received": received, "total": total,
+                }),
+                ModelState::Failed(e) => serde_json::json!({
+                    "name": name, "state": "failed", "error": e,
+                }),
+            })
+            .collect()
+    }
+
+    /// Goes up by one whenever a model is inserted: what the probe publishes changed.
+    pub fn version(&self) -> u64 {
+        self.version.get()
+    }
+
+    /// Whether `name` is on its way (its files are being fetched).
+    pub fn is_loading(&self, name: &str) -> bool {
+        matches!(self.state(name), ModelState::Loading { .. })
+    }
+
+    /// The model in a lab's `slot`, asked for again until it is there (a model still loading
+    /// arrives a few frames later).
+    pub fn keep<'s>(&self, slot: &'s mut Slot, name: &str) -> &'s Result<Arc<Model>, String> {
+        if slot.as_ref().is_none_or(|r| r.is_err()) {
+            *slot = Some(self.get(name));
+        }
+        slot.get_or_insert_with(|| self.get(name))
+    }
+
+    /// Fetch every trained built-in in the background (the browser: they are small, and the
+    /// service worker keeps them for offline use); natively they are compiled in.
+    pub fn prefetch_builtins(&self, ctx: &egui::Context) {
+        if let Ok(mut r) = self.repaint.lock() {
+            *r = Some(ctx.clone());
+        }
+        for name in builtin::TRAINED {
+            if builtin::needs_files(name) {
+                self.state(name);
+            }
+        }
+    }
+
+    /// Turn finished fetches into models.
+    fn take_arrivals(&self) {
+        let arrived: Vec<_> = match self.arrived.lock() {
+            Ok(mut a) => a.drain(..).collect(),
+            Err(_) => return,
+        };
+        for (name, result) in arrived {
+            let state = match result.and_then(|()| builtin::load(&name).map_err(|e| e.to_string()))
+            {
+                Ok(m) => ModelState::Ready(Arc::new(m)),
+                Err(e) => ModelState::Failed(format!("{name}: {e}")),
+            };
+            self.insert(&name, state);
+        }
+    }
+
+    /// Start fetching a trained built-in's files (the browser).
+    #[cfg(target_arch = "wasm32")]
+    fn fetch(&self, name: &str) {
+        let (name, arrived) = (name.to_string(), self.arrived.clone());
+        let repaint = self.repaint.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let (config_url, weights_url) = builtin::file_urls(&name);
+            let files = async {
+                let config = super::fetch::bytes(&config_url).await?;
+                let config = String::from_utf8(config)
+                    .map_err(|_| format!("{config_url} is not UTF-8 text"))?;
+                let weights = super::fetch::bytes(&weights_url).await?;
+                builtin::provide(&name, config, weights);
+                Ok(())
+            };
+            let result = files.await;
+            if let Ok(mut a) = arrived.lock() {
+                a.push((name, result));
+            }
+            if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
+                ctx.request_repaint();
+            }
+        });
+    }
+
+    /// Natively every built-in is compiled in: nothing to fetch.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn fetch(&self, name: &str) {
+        let _ = (name, &self.repaint);
+    }
+
     /// Put a model (or its progress, or why it failed) under `name`, replacing what was there
     /// and forgetting traces of the old one.
     pub fn insert(&self, name: &str, state: ModelState) {
         self.memo.borrow_mut().retain(|m| m.model != name);
         self.models.borrow_mut().insert(name.to_string(), state);
+        self.version.set(self.version.get() + 1);
     }
 
     /// The forward pass of model `name` on `input`, computed once per distinct
@@ -196,7 +328,20 @@ mod tests {
             },
         );
         assert!(store.get("big").unwrap_err().contains("10 of 100"));
+        assert!(store.is_loading("big"));
+        let mut slot: Slot = None;
+        assert!(store.keep(&mut slot, "big").is_err());
+        store.insert("big", ModelState::Ready(store.get("reverse").unwrap()));
+        assert!(
+            store.keep(&mut slot, "big").is_ok(),
+            "a slot takes the model once it is there"
+        );
         store.insert("big", ModelState::Failed("big: truncated file".into()));
         assert_eq!(store.get("big").unwrap_err(), "big: truncated file");
+        store.get("reverse").unwrap();
+        let summary = serde_json::Value::Array(store.summary());
+        assert_eq!(summary[0]["state"], "failed");
+        assert_eq!(summary[1]["name"], "reverse");
+        assert_eq!(summary[1]["layers"], 2);
     }
 }

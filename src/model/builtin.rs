@@ -215,17 +215,45 @@ fn config(
     }
 }
 
-/// Weights trained by `glimpse train` (see each `.recipe.json` for the command).
+/// The built-ins trained by `glimpse train` (see each `.recipe.json` for the command). Natively
+/// their files are compiled in; the browser fetches them from `models/` beside the app, so the
+/// first download stays small (`provide` hands the fetched files over).
+pub const TRAINED: [&str; 12] = [
+    "translate",
+    "reverse",
+    "reverse-nomask",
+    "extrap-sinusoidal",
+    "extrap-learned",
+    "extrap-rope",
+    "extrap-alibi",
+    "extrap-relative",
+    "copy",
+    "sort",
+    "repeat",
+    "lm",
+];
+
+/// The URLs of a trained built-in's files, relative to the app: config, then weights.
+pub fn file_urls(name: &str) -> (String, String) {
+    (
+        format!("models/{name}.json"),
+        format!("models/{name}.safetensors"),
+    )
+}
+
+/// Weights trained by `glimpse train`, compiled in.
+#[cfg(not(target_arch = "wasm32"))]
 macro_rules! trained {
     ($name:literal) => {
         (
-            include_str!(concat!("../../assets/models/", $name, ".json")),
-            include_bytes!(concat!("../../assets/models/", $name, ".safetensors")).as_slice(),
+            include_str!(concat!("../../assets/models/", $name, ".json")).to_string(),
+            include_bytes!(concat!("../../assets/models/", $name, ".safetensors")).to_vec(),
         )
     };
 }
 
-fn trained_files(name: &str) -> Option<(&'static str, &'static [u8])> {
+#[cfg(not(target_arch = "wasm32"))]
+fn trained_files(name: &str) -> Option<(String, Vec<u8>)> {
     Some(match name {
         "translate" => trained!("translate"),
         "reverse" => trained!("reverse"),
@@ -243,10 +271,46 @@ fn trained_files(name: &str) -> Option<(&'static str, &'static [u8])> {
     })
 }
 
+/// Files of trained built-ins the browser has fetched, by name.
+#[cfg(target_arch = "wasm32")]
+static FETCHED: std::sync::Mutex<Vec<(String, String, Vec<u8>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+#[cfg(target_arch = "wasm32")]
+fn trained_files(name: &str) -> Option<(String, Vec<u8>)> {
+    let fetched = FETCHED.lock().ok()?;
+    let (_, config, weights) = fetched.iter().find(|(n, _, _)| n == name)?;
+    Some((config.clone(), weights.clone()))
+}
+
+/// Hand over a trained built-in's files fetched by the browser (natively they are compiled
+/// in, and this does nothing). Checked when the model is loaded.
+pub fn provide(name: &str, config_json: String, weights: Vec<u8>) {
+    #[cfg(target_arch = "wasm32")]
+    if let Ok(mut fetched) = FETCHED.lock() {
+        fetched.retain(|(n, _, _)| n != name);
+        fetched.push((name.to_string(), config_json, weights));
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (name, config_json, weights);
+}
+
+/// Whether `name` is a trained built-in whose files are not here yet (the browser, before
+/// fetching them).
+pub fn needs_files(name: &str) -> bool {
+    TRAINED.contains(&name) && trained_files(name).is_none()
+}
+
 /// Load a built-in model by name.
 pub fn load(name: &str) -> Result<Model> {
     if let Some((config, weights)) = trained_files(name) {
-        return super::checkpoint::load_bytes(config, weights);
+        return super::checkpoint::load_bytes(&config, &weights);
+    }
+    if TRAINED.contains(&name) {
+        return Err(ModelError::Input(format!(
+            "{name}'s files ({}) have not been fetched yet",
+            file_urls(name).1
+        )));
     }
     let chars = || TokenizerSpec::with_symbols(TokenizerKind::Char, CHARS.chars());
     let (cfg, seed) = match name {
@@ -302,6 +366,9 @@ mod tests {
         assert!(BUILTINS
             .iter()
             .all(|b| b.trained == trained_files(b.name).is_some()));
+        assert!(BUILTINS
+            .iter()
+            .all(|b| b.trained == TRAINED.contains(&b.name)));
     }
 
     #[test]

@@ -134,8 +134,16 @@ impl Lab for DecodingLab {
 impl DecodingLab {
     /// The lab, on the store's models.
     pub fn draw(&mut self, ui: &mut Ui, store: &ModelStore) {
-        if self.models.get(SourceKind::Translate).is_err() {
+        // Until both models are there (they may still be loading): ask again, and build the
+        // search again once they arrive.
+        let missing =
+            |m: &Models| [SourceKind::Translate, SourceKind::Lm].map(|k| m.get(k).is_err());
+        let before = missing(&self.models);
+        if before.contains(&true) {
             self.models = Models::from_store(store);
+            if missing(&self.models) != before {
+                self.built_from = None;
+            }
         }
         egui::ScrollArea::vertical()
             .id_salt("decoding_lab")

@@ -91,6 +91,13 @@ impl AttentionLab {
         };
         let trace = match &computed.result {
             Ok((_, t)) => t,
+            Err(e) if shared.store.is_loading(&bench.model_name) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(e);
+                });
+                return;
+            }
             Err(e) => {
                 ui.colored_label(ui.visuals().error_fg_color, e);
                 return;

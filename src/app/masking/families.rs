@@ -155,9 +155,13 @@ pub struct Families {
 
 impl Families {
     pub fn ui(&mut self, ui: &mut Ui, store: &ModelStore) {
-        let computed = self
-            .computed
-            .get_or_insert_with(|| family_attentions(store));
+        // Computed again until it works (the models may still be loading).
+        if self.computed.as_ref().is_none_or(|c| c.is_err()) {
+            self.computed = Some(family_attentions(store));
+        }
+        let Some(computed) = &self.computed else {
+            return;
+        };
         egui::ScrollArea::vertical()
             .id_salt("families")
             .auto_shrink(false)

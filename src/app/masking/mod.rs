@@ -84,6 +84,12 @@ impl MaskingLab {
                         _ => modes::ui(ui, &m, source, target, layer, head, &mut self.modes),
                     });
             }
+            (_, None) if store.is_loading(&bench.model_name) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(format!("loading {}…", bench.model_name));
+                });
+            }
             (_, None) => {
                 ui.label("load a model first (the model picker above)");
             }

@@ -83,6 +83,10 @@ impl BiasPanel {
                 self.models.len() - 1
             }
         };
+        // A model still loading is asked for again until it is there.
+        if self.models[at].1.is_err() {
+            self.models[at].1 = store.get(model_name(s));
+        }
         &self.models[at].1
     }
 

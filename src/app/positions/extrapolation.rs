@@ -29,7 +29,8 @@ pub struct ExtrapolationPanel {
 
 impl ExtrapolationPanel {
     fn load(&mut self, store: &crate::app::store::ModelStore) {
-        if !self.models.is_empty() || self.error.is_some() {
+        // Asked again each frame until every model is there (they may still be loading).
+        if !self.models.is_empty() {
             return;
         }
         match MODELS
@@ -40,6 +41,7 @@ impl ExtrapolationPanel {
             Ok(m) => {
                 self.results = vec![Vec::new(); m.len()];
                 self.models = m;
+                self.error = None;
             }
             Err(e) => self.error = Some(e),
         }

@@ -48,7 +48,7 @@ pub fn row_of(model: &Model, t: usize) -> Result<Vec<f32>, String> {
 
 impl LearnedPanel {
     pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
-        let model = self.model.get_or_insert_with(|| store.get(MODEL));
+        let model = store.keep(&mut self.model, MODEL);
         let model = match model {
             Ok(m) => m,
             Err(e) => {

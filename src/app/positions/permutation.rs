@@ -100,7 +100,7 @@ pub fn without_positions(model: &Model) -> Model {
 
 impl PermutationPanel {
     pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
-        let model = self.model.get_or_insert_with(|| store.get(MODEL));
+        let model = store.keep(&mut self.model, MODEL);
         let on = match model {
             Ok(m) => m.clone(),
             Err(e) => {

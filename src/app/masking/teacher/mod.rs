@@ -157,7 +157,18 @@ impl TeacherForcing {
 
     /// Load the models once; recompute only when the source text changed.
     fn refresh(&mut self, store: &ModelStore) {
-        let models = self.models.get_or_insert_with(|| Models::load(store));
+        // Until both models are there (they may still be loading), ask again and recompute.
+        let missing = self
+            .models
+            .as_ref()
+            .is_none_or(|m| m.reverse.is_err() || m.nomask.is_err());
+        if missing {
+            self.models = Some(Models::load(store));
+            self.computed = None;
+        }
+        let Some(models) = &self.models else {
+            return;
+        };
         if self
             .computed
             .as_ref()

@@ -30,7 +30,7 @@ impl RopePanel {
         store: &crate::app::store::ModelStore,
     ) {
         ui.strong("5. A model trained with RoPE");
-        let model = self.model.get_or_insert_with(|| store.get(MODEL_NAME));
+        let model = store.keep(&mut self.model, MODEL_NAME);
         let model = match model {
             Ok(m) => m,
             Err(e) => {

@@ -197,7 +197,7 @@ impl SinusoidalPanel {
     /// A trained model that adds exactly these encodings (d 32, base 10000): its encoder
     /// self-attention on a short input.
     fn trained_view(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
-        let model = self.trained.get_or_insert_with(|| store.get("reverse"));
+        let model = store.keep(&mut self.trained, "reverse");
         let Ok(model) = model else {
             return;
         };
