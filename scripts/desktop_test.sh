@@ -73,8 +73,10 @@ log "desktop: Xvfb on $DISPLAY; starting $BIN"
 START=$(date +%s)
 # GLIMPSE_OPEN: a shared link to open (`glimpse --open`); GLIMPSE_EXPECT: text the probe must
 # then contain (e.g. `"model":"reverse"`), proving the link reproduced the view natively.
+# GLIMPSE_MODEL: a checkpoint to open (`glimpse --model PATH`).
 OPEN_ARGS=()
-[ -n "${GLIMPSE_OPEN:-}" ] && OPEN_ARGS=(--open "$GLIMPSE_OPEN")
+[ -n "${GLIMPSE_MODEL:-}" ] && OPEN_ARGS+=(--model "$GLIMPSE_MODEL")
+[ -n "${GLIMPSE_OPEN:-}" ] && OPEN_ARGS+=(--open "$GLIMPSE_OPEN")
 env LIBGL_ALWAYS_SOFTWARE=1 GLIMPSE_PROBE="$PROBE" RUST_BACKTRACE=1 \
     XDG_DATA_HOME="$WORK/data" XDG_CONFIG_HOME="$WORK/config" XDG_CACHE_HOME="$WORK/cache" \
     "$BIN" "${OPEN_ARGS[@]}" >"$APPLOG" 2>&1 &

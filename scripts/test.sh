@@ -93,6 +93,12 @@ GLIMPSE_CLICK_GPU=1 GLIMPSE_OPEN='https://example.org/glimpse/#v=1&view=attentio
     GLIMPSE_EXPECT='"model":"reverse","input":"abcdefgh","layer":1,"head":0' \
     OUT_DIR="$REPO_ROOT/web/out/desktop-link" bash scripts/desktop_test.sh
 
+stage "desktop test: glimpse --model on a real checkpoint (all-MiniLM-L6-v2)"
+GLIMPSE_MODEL="${GLIMPSE_MODELS:-$HOME/.cache/glimpse/models}/all-MiniLM-L6-v2" \
+    GLIMPSE_OPEN='#view=attention&model=all-MiniLM-L6-v2&layer=2&head=5' \
+    GLIMPSE_EXPECT='"model":"all-MiniLM-L6-v2","input":"The cat sat on the mat because it was tired.","layer":2,"head":5' \
+    OUT_DIR="$REPO_ROOT/web/out/desktop-model" bash scripts/desktop_test.sh
+
 end_stage
 printf '\n==================== ALL PASSED in %s ====================\n' "$(fmt_secs $(($(date +%s) - TEST_START)))"
 printf '%s\n' "${SUMMARY[@]}"

@@ -31,6 +31,11 @@ fn main() -> std::process::ExitCode {
                 options,
                 Box::new(move |cc| {
                     let mut app = glimpse::app::GlimpseApp::new(cc);
+                    if let Some(path) = &cli.model {
+                        if let Err(e) = app.open_model_path(path) {
+                            eprintln!("error: {e}");
+                        }
+                    }
                     if let Some(link) = &cli.open {
                         app.open_link(link);
                     }

@@ -177,6 +177,31 @@ impl GlimpseApp {
         self.nav.last_hash = hash.to_string();
     }
 
+    /// Open a checkpoint (a Hugging Face folder or a `.gguf` file) and show it; natively, for
+    /// `glimpse --model PATH`. On failure the reason is shown in place of the link notices and
+    /// the current model stays.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_model_path(&mut self, path: &std::path::Path) -> Result<String, String> {
+        use crate::model::import::open::open_path;
+        let (model, info) = open_path(path, &mut |_| {}).map_err(|e| {
+            let e = format!("could not open {}: {e}", path.display());
+            self.nav.notices = vec![e.clone()];
+            e
+        })?;
+        let name = model.config.name.clone();
+        log::info!(
+            "glimpse: opened {} ({}, {} parameters)",
+            name,
+            info.format,
+            info.parameters
+        );
+        let ready = store::ModelState::Ready(std::sync::Arc::new(model));
+        self.store.insert(&name, ready);
+        self.bench.select_model(&self.store, &name);
+        self.bench.refresh(&self.store);
+        Ok(name)
+    }
+
     /// Reproduce the view a link describes; what it cannot read is listed in the notices.
     pub fn open_link(&mut self, link: &str) {
         self.nav.notices = link::apply(self, link);

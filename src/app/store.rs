@@ -127,6 +127,23 @@ impl ModelStore {
         self.version.get()
     }
 
+    /// Models opened from files or links (not built in) that are ready, by name.
+    pub fn opened(&self) -> Vec<String> {
+        let models = self.models.borrow();
+        let mut names: Vec<String> = models
+            .iter()
+            .filter(|(n, s)| builtin::info(n).is_none() && matches!(s, ModelState::Ready(_)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Whether `name` can be opened: a built-in, or a model in the store.
+    pub fn knows(&self, name: &str) -> bool {
+        builtin::info(name).is_some() || self.models.borrow().contains_key(name)
+    }
+
     /// Whether `name` is on its way (its files are being fetched).
     pub fn is_loading(&self, name: &str) -> bool {
         matches!(self.state(name), ModelState::Loading { .. })

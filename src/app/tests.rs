@@ -61,3 +61,120 @@ fn an_edit_runs_exactly_one_forward_pass() {
         );
     }
 }
+
+/// A real checkpoint fetched by `scripts/fetch_models.sh` (cached outside the clone): its
+/// folder, or its file when `file` is a `.gguf`. Absent, the test skips with a note, unless
+/// GLIMPSE_REQUIRE_REAL_MODELS is set (as `scripts/test.sh` does after fetching them).
+pub(crate) fn real_model(dir: &str, file: &str) -> Option<std::path::PathBuf> {
+    let root = std::env::var_os("GLIMPSE_MODELS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/glimpse/models")
+        });
+    let path = root.join(dir).join(file);
+    if !path.exists() {
+        assert!(
+            std::env::var_os("GLIMPSE_REQUIRE_REAL_MODELS").is_none(),
+            "{} is missing: run scripts/fetch_models.sh",
+            path.display()
+        );
+        eprintln!("skipped: {} is absent", path.display());
+        return None;
+    }
+    Some(if file.ends_with(".gguf") {
+        path
+    } else {
+        root.join(dir)
+    })
+}
+
+/// `glimpse --model PATH`: a real checkpoint opened in the app, every view on the shared input
+/// drawn on it (the heatmap is the model's own weights for the selected head), idle frames
+/// computing nothing, and a link naming it reproducing the view.
+#[test]
+fn a_real_checkpoint_opens_in_every_view_on_the_shared_input() {
+    use super::explorer::lab::AttentionLab;
+    let checkpoints = [
+        real_model("all-MiniLM-L6-v2", "model.safetensors"),
+        real_model("SmolLM2-135M-Instruct", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+    ];
+    for path in checkpoints.into_iter().flatten() {
+        let mut app = GlimpseApp::default();
+        let name = app.open_model_path(&path).expect("the checkpoint opens");
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_context_setup(GlimpseApp::style)
+            .build_ui_state(|ui, app: &mut GlimpseApp| app.show(ui), app);
+        let views = [
+            "view=attention&xv=head",
+            "view=attention&xv=grid",
+            "view=attention&xv=lines",
+            "view=attention&xv=walk",
+            "view=masking&ms=0",
+            "view=masking&ms=1",
+            "view=scoring",
+        ];
+        for view in views {
+            let link = format!("{view}&model={name}");
+            h.state_mut().open_link(&link);
+            h.run_steps(SETTLE_FRAMES);
+            let app = h.state();
+            assert!(app.nav.notices.is_empty(), "{link}: {:?}", app.nav.notices);
+            assert_eq!(app.bench.model_name, name);
+            let trace = app
+                .bench
+                .trace()
+                .unwrap_or_else(|| panic!("{link}: no trace"));
+            assert_eq!(trace.model, name);
+            let before = forward_passes();
+            h.run_steps(3);
+            assert_eq!(forward_passes(), before, "{link}: idle frames computed");
+        }
+        // Padding in a batch with the padding mask: no weight on padding, real tokens unchanged
+        // (BERT pads with its own [PAD] and token type 0).
+        {
+            use crate::app::masking::batch::{batch_report, default_texts};
+            let store = &h.state().store;
+            let stored = store.stored(&name).unwrap();
+            for r in batch_report(&stored, &default_texts(&stored), true, 2).unwrap() {
+                assert_eq!(r.pad_weight, 0.0, "{name}");
+                assert!(r.drift < 1e-4, "{name}: drift {}", r.drift);
+            }
+        }
+        // The One head view drew the selected head's weights of this model.
+        h.state_mut().open_link(&format!(
+            "view=attention&xv=head&model={name}&layer=1&head=2"
+        ));
+        h.run_steps(SETTLE_FRAMES);
+        let app = h.state();
+        let probe = app
+            .lab::<AttentionLab>()
+            .last_probe
+            .clone()
+            .expect("a heatmap");
+        assert_eq!(
+            (probe.model.as_str(), probe.layer, probe.head),
+            (name.as_str(), 1, 2)
+        );
+        let sel = app.bench.sel;
+        let weights = app.bench.trace().unwrap().weights(sel.kind, 1).unwrap();
+        let head = weights.index_axis(ndarray::Axis(0), 2);
+        assert_eq!(probe.heatmap.rows, head.nrows());
+        assert_eq!(probe.heatmap.values[0], head.row(0).to_vec());
+    }
+}
+
+#[test]
+fn a_checkpoint_that_does_not_open_leaves_the_current_model() {
+    let dir = std::env::temp_dir().join(format!("glimpse-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("config.json"), "{\"model_type\": \"bert\"").unwrap();
+    let mut app = GlimpseApp::default();
+    let err = app.open_model_path(&dir).unwrap_err();
+    assert!(err.contains("could not open"), "{err}");
+    assert_eq!(app.nav.notices, vec![err]);
+    assert_eq!(app.bench.model_name, "translate");
+    assert!(app.bench.model.is_ok());
+    std::fs::remove_dir_all(&dir).ok();
+}

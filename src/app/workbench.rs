@@ -28,6 +28,10 @@ pub struct Computed {
     pub stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
 }
 
+/// The text a model without an example of its own (an opened checkpoint) starts on: a
+/// sentence whose "it" a student can ask the heads about.
+pub const ENGLISH_EXAMPLE: &str = "The cat sat on the mat because it was tired.";
+
 const KINDS: [(AttentionKind, &str); 3] = [
     (AttentionKind::EncoderSelf, "enc"),
     (AttentionKind::DecoderSelf, "dec"),
@@ -81,9 +85,15 @@ impl Workbench {
     pub fn select_model(&mut self, store: &ModelStore, name: &str) {
         self.model_name = name.to_string();
         self.model = store.get(name);
-        if let Some(info) = builtin::info(name) {
-            self.source = info.example_source.to_string();
-            self.target = info.example_target.to_string();
+        match builtin::info(name) {
+            Some(info) => {
+                self.source = info.example_source.to_string();
+                self.target = info.example_target.to_string();
+            }
+            None => {
+                self.source = ENGLISH_EXAMPLE.to_string();
+                self.target.clear();
+            }
         }
         self.computed = None;
         if let Ok(m) = &self.model {
@@ -201,17 +211,23 @@ impl Workbench {
                     ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
                         .on_hover_text(b.description);
                 }
+                for name in store.opened() {
+                    ui.selectable_value(&mut chosen, name.clone(), &name)
+                        .on_hover_text("opened from files");
+                }
             });
         if chosen != self.model_name {
             self.select_model(store, &chosen);
             self.refresh(store);
         }
         // On a projector the room reads the view, not the blurb: presenter mode drops it.
-        let about = builtin::info(&self.model_name)
-            .map(|b| b.description)
-            .filter(|_| !presenter);
-        if let Some(text) = about {
-            ui.weak(text);
+        let about = match (builtin::info(&self.model_name), &self.model) {
+            (Some(b), _) => b.description.to_string(),
+            (None, Ok(m)) => m.config.description.clone(),
+            (None, Err(e)) => e.clone(),
+        };
+        if !presenter {
+            ui.weak(about);
         }
     }
 
@@ -298,7 +314,8 @@ impl Workbench {
     /// `model=` opens that model afresh (its example text, most telling attention, sharpest
     /// head, τ = 1, first query); the other keys then adjust it.
     pub fn load(&mut self, r: &mut LinkReader, store: &ModelStore) {
-        if let Some(m) = r.read("model", |m| builtin::info(m).map(|_| m.to_string())) {
+        let known = |m: &str| store.knows(m).then(|| m.to_string());
+        if let Some(m) = r.read("model", known) {
             self.select_model(store, &m);
             self.temperature = 1.0;
             self.query = 0;

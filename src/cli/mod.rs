@@ -26,6 +26,10 @@ pub struct Cli {
     /// Open the desktop app on the view a shared link (or just its `#…` hash) describes.
     #[arg(long, value_name = "LINK_OR_HASH")]
     pub open: Option<String>,
+    /// Open the desktop app on a checkpoint: a Hugging Face folder (config.json, *.safetensors,
+    /// tokenizer.json) or a .gguf file.
+    #[arg(long, value_name = "PATH")]
+    pub model: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -4,7 +4,6 @@
 
 use crate::app::store::Stored;
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::tokenizer::PAD;
 use crate::model::{AttentionKind, ForwardOptions, Model, ModelInput, Trace};
 use egui::Ui;
 use ndarray::Axis;
@@ -88,13 +87,13 @@ pub fn batch_report(
         .map(|input| {
             let alone = model.forward(&input, &opts)?;
             let mut padded = input.clone();
-            let s = side(&mut padded, kind);
-            let real = s.len();
-            s.resize(width.max(real), PAD);
+            let real = side(&mut padded, kind).len();
+            let encoder = kind == AttentionKind::EncoderSelf;
+            super::pad_to(model, &mut padded, encoder, width);
             let trace = model.forward(&padded, &opts)?;
-            let pad_keys: Vec<bool> = side(&mut padded, kind)
-                .iter()
-                .map(|&id| id == PAD)
+            // The keys that are padding: every position past the sequence's own tokens.
+            let pad_keys: Vec<bool> = (0..side(&mut padded, kind).len())
+                .map(|i| i >= real)
                 .collect();
             let mut pad_weight = 0.0f32;
             for l in 0..trace.layers(kind) {

@@ -11,6 +11,8 @@ use crate::app::labs::{Lab, Shared};
 use crate::app::link::{at_index, index_of, LinkReader, LinkWriter};
 use crate::app::store::ModelStore;
 use crate::app::workbench::Workbench;
+use crate::model::tokenizer::PAD;
+use crate::model::{Model, ModelInput};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
@@ -94,6 +96,27 @@ impl MaskingLab {
                 ui.label("load a model first (the model picker above)");
             }
         }
+    }
+}
+
+/// The id padding is written with: the model's own (BERT's `[PAD]`), else Glimpse's `<pad>`.
+pub fn pad_id(model: &Model) -> u32 {
+    model.tokenizer.specials().pad.unwrap_or(PAD)
+}
+
+/// Pad the encoder's side of `input` (with its token types, for models that have them) or the
+/// decoder's up to `len` tokens; never shortens it.
+pub fn pad_to(model: &Model, input: &mut ModelInput, encoder: bool, len: usize) {
+    let pad = pad_id(model);
+    if encoder {
+        let len = len.max(input.source.len());
+        if !input.source_types.is_empty() {
+            input.source_types.resize(len, 0);
+        }
+        input.source.resize(len, pad);
+    } else {
+        let len = len.max(input.target.len());
+        input.target.resize(len, pad);
     }
 }
 

@@ -12,7 +12,6 @@ pub use code::{decode_mask, encode_mask};
 pub use draw::ui;
 
 use crate::app::store::Stored;
-use crate::model::tokenizer::PAD;
 use crate::model::{AttentionKind, ForwardOptions, MaskChoice, Model, ModelInput, Trace};
 use ndarray::Array2;
 use std::sync::Arc;
@@ -142,13 +141,17 @@ pub fn padded_input(
     pads: usize,
 ) -> ModelInput {
     let mut input = model.prepare(source, target_text).input;
-    let max = model.config.max_len;
-    let side = match (target, model.config.family.has_decoder()) {
-        (Target::SelfAttention, true) => &mut input.target,
-        _ => &mut input.source,
+    let encoder = !matches!(
+        (target, model.config.family.has_decoder()),
+        (Target::SelfAttention, true)
+    );
+    let len = if encoder {
+        input.source.len()
+    } else {
+        input.target.len()
     };
-    let room = max.saturating_sub(side.len());
-    side.extend(std::iter::repeat_n(PAD, pads.min(room)));
+    let padded = (len + pads).min(model.config.max_len);
+    crate::app::masking::pad_to(model, &mut input, encoder, padded);
     input
 }
 
