@@ -55,6 +55,7 @@ fn frame(
         kind,
         layer: 0,
         head: 0,
+        query: 0,
     };
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(

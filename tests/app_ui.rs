@@ -258,7 +258,7 @@ fn the_walkthrough_steps_with_buttons_and_arrow_keys() {
     h.run_steps(2);
     h.get_by_label("2 european").click();
     h.run_steps(2);
-    assert_eq!(h.state().lab::<AttentionLab>().explorer.query, 2);
+    assert_eq!(h.state().bench.sel.query, 2);
     h.get_by_label_contains("o2(“european”) = ");
 }
 

@@ -44,8 +44,6 @@ pub struct Workbench {
     pub source: String,
     pub target: String,
     pub sel: Selection,
-    /// The query row the walkthrough and the scoring lab look at.
-    pub query: usize,
     pub temperature: f32,
     pub computed: Option<Computed>,
     /// CPU or GPU, and how long each took.
@@ -66,8 +64,8 @@ impl Default for Workbench {
                 kind: AttentionKind::DecoderSelf,
                 layer: 0,
                 head: 0,
+                query: 0,
             },
-            query: 0,
             temperature: 1.0,
             computed: None,
             compute: Default::default(),
@@ -308,7 +306,7 @@ impl Workbench {
         w.put("layer", self.sel.layer);
         w.put("head", self.sel.head);
         w.put("tau", self.temperature);
-        w.put("q", self.query);
+        w.put("q", self.sel.query);
     }
 
     /// `model=` opens that model afresh (its example text, most telling attention, sharpest
@@ -318,7 +316,7 @@ impl Workbench {
         if let Some(m) = r.read("model", known) {
             self.select_model(store, &m);
             self.temperature = 1.0;
-            self.query = 0;
+            self.sel.query = 0;
         }
         if let Some(v) = r.get("src") {
             self.source = v.chars().take(4000).collect();
@@ -341,7 +339,7 @@ impl Workbench {
             self.temperature = x;
         }
         if let Some(x) = r.number("q", 0..4096) {
-            self.query = x;
+            self.sel.query = x;
         }
         self.computed = None;
     }

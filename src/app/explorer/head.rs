@@ -11,7 +11,7 @@ use egui::Ui;
 pub fn show(
     ui: &mut Ui,
     attn: &AttentionTrace,
-    sel: &Selection,
+    sel: &mut Selection,
     ex: &mut Explorer,
 ) -> Option<HeatmapOutput> {
     let head = sel.head;
@@ -61,7 +61,7 @@ pub fn show(
         ex.zoom = (ex.zoom * out.zoom_delta).clamp(1.0, 8.0);
     }
     if let Some((r, _)) = out.clicked {
-        ex.query = r;
+        sel.query = r;
     }
     Some(out)
 }

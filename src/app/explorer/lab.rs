@@ -47,10 +47,7 @@ impl Lab for AttentionLab {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
-        // The views follow the workbench's query row (the scoring lab shares it).
-        self.explorer.query = shared.bench.query;
         self.views(ui, shared);
-        shared.bench.query = self.explorer.query;
     }
 
     fn keys(&self) -> &'static [&'static str] {
@@ -169,7 +166,7 @@ impl AttentionLab {
                     self.explorer.pre_softmax,
                     attn,
                 );
-                if let Some(out) = super::head::show(ui, attn, &bench.sel, &mut self.explorer) {
+                if let Some(out) = super::head::show(ui, attn, &mut bench.sel, &mut self.explorer) {
                     self.head_rect = out.block;
                     let weights = attn.weights.index_axis(ndarray::Axis(0), bench.sel.head);
                     let probe = probe_of(
@@ -198,7 +195,7 @@ impl AttentionLab {
                     super::walkthrough::build(m, trace, &bench.sel, bench.temperature)
                 });
                 match chain {
-                    Some(c) => super::walkthrough::show(ui, &c, &bench.sel, &mut self.explorer),
+                    Some(c) => super::walkthrough::show(ui, &c, &mut bench.sel, &mut self.explorer),
                     None => {
                         ui.label("no walkthrough for this selection");
                     }

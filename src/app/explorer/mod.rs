@@ -46,6 +46,8 @@ pub struct Selection {
     pub kind: AttentionKind,
     pub layer: usize,
     pub head: usize,
+    /// The query row the walkthrough follows, the heatmap outlines and the scoring lab scores.
+    pub query: usize,
 }
 
 impl Selection {
@@ -79,8 +81,6 @@ pub struct Explorer {
     pub show_numbers: bool,
     /// Heatmap zoom (1 = fit).
     pub zoom: f32,
-    /// The query row the walkthrough follows (and the heatmap outlines).
-    pub query: usize,
     /// Walkthrough step.
     pub step: usize,
     /// Head view: which heads draw their lines.
@@ -94,7 +94,6 @@ impl Default for Explorer {
             pre_softmax: false,
             show_numbers: true,
             zoom: 1.0,
-            query: 0,
             step: 0,
             heads_shown: Vec::new(),
         }

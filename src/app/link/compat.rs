@@ -94,7 +94,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         }
         .into(),
         "pre" => (explorer.pre_softmax as u8).to_string(),
-        "q" => bench.query.to_string(),
+        "q" => bench.sel.query.to_string(),
         "step" => explorer.step.to_string(),
         "ms" => index_of(&MaskSection::ALL, &masking.section),
         "mm" => index_of(&modes::MaskMode::ALL, &modes.mode),

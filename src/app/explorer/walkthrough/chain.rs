@@ -336,7 +336,12 @@ mod tests {
             for layer in 0..trace.layers(kind) {
                 let attn = trace.attention(kind, layer).unwrap();
                 for head in 0..model.config.n_heads {
-                    let sel = Selection { kind, layer, head };
+                    let sel = Selection {
+                        kind,
+                        layer,
+                        head,
+                        query: 0,
+                    };
                     let c = build(model, trace, &sel, temperature).unwrap();
                     let at = |title: &str, i: usize| {
                         c.steps.iter().find(|s| s.title == title).unwrap().panels[i]
@@ -463,6 +468,7 @@ mod tests {
                 kind: AttentionKind::DecoderSelf,
                 layer: 0,
                 head: 0,
+                query: 0,
             };
             let c = build(&model, &trace, &sel, 1.0).unwrap();
             for step in &c.steps {

@@ -6,7 +6,7 @@ use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 
 /// Draw the walkthrough; arrow keys step when no text field has the keyboard.
-pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer) {
+pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Explorer) {
     let n = chain.steps.len();
     if !ui.ctx().egui_wants_keyboard_input() {
         ui.input(|i| {
@@ -19,7 +19,7 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
         });
     }
     ex.step = ex.step.min(n - 1);
-    ex.query = ex.query.min(chain.query_tokens.len().saturating_sub(1));
+    sel.query = sel.query.min(chain.query_tokens.len().saturating_sub(1));
     ui.horizontal_wrapped(|ui| {
         if ui
             .add_enabled(ex.step > 0, egui::Button::new("◀ Back"))
@@ -42,14 +42,14 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
     ui.horizontal_wrapped(|ui| {
         ui.label("query:");
         for (i, t) in chain.query_tokens.iter().enumerate() {
-            ui.selectable_value(&mut ex.query, i, format!("{i} {t}"));
+            ui.selectable_value(&mut sel.query, i, format!("{i} {t}"));
         }
     });
     let step = &chain.steps[ex.step];
     ui.heading(format!("Step {} of {n}: {}", ex.step + 1, step.formula));
     ui.label(format!("{} ({})", step.explain, sel.describe()));
     if step.title == "A·V" {
-        ui.monospace(weighted_sum(chain, ex.query));
+        ui.monospace(weighted_sum(chain, sel.query));
     }
     let count = step.panels.len() as f32;
     let width = (ui.available_width() / count - 8.0).max(120.0);
@@ -70,8 +70,8 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
                     };
                     // Outline the selected query's row; on the A·V step, also the value rows
                     // it mixes, as strongly as it weights them.
-                    let highlight = if p.query_rows { Some(ex.query) } else { None };
-                    let mixing = chain.weights.row(ex.query).to_vec();
+                    let highlight = if p.query_rows { Some(sel.query) } else { None };
+                    let mixing = chain.weights.row(sel.query).to_vec();
                     let emphasis =
                         (step.title == "A·V" && p.name == "V").then_some(mixing.as_slice());
                     let context = format!("{} · {}", p.name, sel.describe());
@@ -91,7 +91,7 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &Selection, ex: &mut Explorer
                     }
                     .show(ui);
                     if let (true, Some((r, _))) = (p.query_rows, out.clicked) {
-                        ex.query = r;
+                        sel.query = r;
                     }
                 });
             });

@@ -114,6 +114,7 @@ mod tests {
             kind: AttentionKind::Cross,
             layer: 1,
             head: 0,
+            query: 0,
         };
         let c = build(&model, &trace, &sel, 1.0).unwrap();
         let text = weighted_sum(&c, 1);

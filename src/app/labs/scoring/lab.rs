@@ -27,7 +27,7 @@ impl Lab for ScoringLab {
             return;
         };
         let q_tokens = &attn.query_tokens;
-        let mut query = bench.query.min(q_tokens.len().saturating_sub(1));
+        let mut query = sel.query.min(q_tokens.len().saturating_sub(1));
         ui.horizontal_wrapped(|ui| {
             ui.label("query:");
             for (i, t) in q_tokens.iter().enumerate() {
@@ -51,7 +51,7 @@ impl Lab for ScoringLab {
             source: format!("{}, query {query} “{label}”", sel.describe()),
         };
         self.ui(ui, Some(&input));
-        bench.query = query;
+        bench.sel.query = query;
     }
 
     fn keys(&self) -> &'static [&'static str] {
