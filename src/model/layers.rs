@@ -3,13 +3,34 @@
 
 use super::config::{Activation, NormKind};
 use crate::util::nested;
-use ndarray::{Array1, Array2, ArrayView2, Axis};
+use super::parallel;
+use ndarray::linalg::general_mat_mul;
+use ndarray::{s, Array1, Array2, ArrayView2, Axis, Zip};
 use serde::Serialize;
 
 /// `y = x Wᵀ + b` with `W` stored `[out, in]`.
+///
+/// The output columns are split across threads: each multiplies `x` by its own rows of `W`
+/// (`general_mat_mul`, ndarray's blocked SIMD product). A single row (a decoding step) is a
+/// matrix–vector product instead: each `y_j` is the dot product of `x` with the contiguous row
+/// `W_j`, which reads `W` once where a matrix product would first copy (pack) all of it.
 pub fn linear(x: ArrayView2<f32>, w: &Array2<f32>, b: &Array1<f32>) -> Array2<f32> {
-    let mut y = x.dot(&w.t());
-    y += b;
+    let (rows, out) = (x.nrows(), w.nrows());
+    let mut y = Array2::zeros((rows, out));
+    let work = rows * out * w.ncols();
+    parallel::for_column_blocks(y.view_mut(), work, &|first, mut block| {
+        let cols = first..first + block.ncols();
+        let w = w.slice(s![cols.clone(), ..]);
+        if rows == 1 {
+            let row = x.row(0);
+            for ((y, w), b) in block.iter_mut().zip(w.rows()).zip(&b.slice(s![cols])) {
+                *y = w.dot(&row) + b;
+            }
+        } else {
+            general_mat_mul(1.0, &x, &w.t(), 0.0, &mut block);
+            block += &b.slice(s![cols]);
+        }
+    });
     y
 }
 
@@ -95,10 +116,11 @@ pub struct FfnTrace {
     pub output: Array2<f32>,
 }
 
-/// Exact GELU: `z · Φ(z) = z · ½(1 + erf(z/√2))`.
+/// Exact GELU: `z · Φ(z) = z · ½(1 + erf(z/√2))`. `erf` in f32 (`erff`, within an ulp or two):
+/// as exact as PyTorch's f32 GELU, and several times cheaper than the f64 `erf`, which took a
+/// tenth of a BERT forward pass.
 pub fn gelu(z: f32) -> f32 {
-    let z = z as f64;
-    (z * 0.5 * (1.0 + libm::erf(z / std::f64::consts::SQRT_2))) as f32
+    z * 0.5 * (1.0 + libm::erff(z * std::f32::consts::FRAC_1_SQRT_2))
 }
 
 /// GELU's tanh approximation: `½z(1 + tanh(√(2/π)(z + 0.044715z³)))`.
@@ -122,17 +144,42 @@ pub fn activate(z: f32, act: Activation) -> f32 {
     }
 }
 
+/// `f(a_ij, b_ij)` for every entry (`b` = 1 where absent), the columns split across threads:
+/// the activation of a large FFN is worth a second core.
+fn map_in_parallel(
+    a: &Array2<f32>,
+    b: Option<&Array2<f32>>,
+    f: impl Fn(f32, f32) -> f32 + Sync,
+) -> Array2<f32> {
+    let mut out = Array2::zeros(a.raw_dim());
+    // An activation costs tens of flops, like a short dot product.
+    let work = a.len() * 16;
+    parallel::for_column_blocks(out.view_mut(), work, &|first, mut block| {
+        let cols = s![.., first..first + block.ncols()];
+        match b {
+            Some(b) => Zip::from(&mut block)
+                .and(a.slice(cols))
+                .and(b.slice(cols))
+                .for_each(|o, &x, &y| *o = f(x, y)),
+            None => Zip::from(&mut block)
+                .and(a.slice(cols))
+                .for_each(|o, &x| *o = f(x, 1.0)),
+        }
+    });
+    out
+}
+
 /// `W₂ act(W₁x + b₁) + b₂`, or gated (SwiGLU when act is SiLU): `W₂ (act(W_g x) ⊙ W₁ x) + b₂`.
 pub fn ffn(x: ArrayView2<f32>, w: &FfnWeights, act: Activation) -> FfnTrace {
     let first = linear(x, &w.w1, &w.b1);
     let (pre_activation, up, hidden) = match &w.gate {
         None => {
-            let hidden = first.mapv(|z| activate(z, act));
+            let hidden = map_in_parallel(&first, None, |z, _| activate(z, act));
             (first, None, hidden)
         }
         Some((w_g, b_g)) => {
             let gate = linear(x, w_g, b_g);
-            let hidden = gate.mapv(|z| activate(z, act)) * &first;
+            let hidden = map_in_parallel(&gate, Some(&first), |g, up| activate(g, act) * up);
             (gate, Some(first), hidden)
         }
     };

@@ -11,6 +11,7 @@ pub mod error;
 pub mod heads;
 pub mod import;
 pub mod layers;
+pub mod parallel;
 pub mod position;
 pub mod softmax;
 pub mod subword;

@@ -5,7 +5,7 @@
 //! softmax(x)ᵢ = exp(xᵢ − m) / Σⱼ exp(xⱼ − m), with m = maxⱼ xⱼ subtracted first so no
 //! exponential overflows (the result is the same for any m).
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 /// softmax over the entries `allowed(j)` lets through, written into `out`. Entries not allowed
 /// get exactly 0; when none is allowed the row is all 0 (a query that sees no key receives
@@ -45,17 +45,28 @@ pub fn softmax(logits: &[f32]) -> Vec<f32> {
 /// allowed entry is all 0.
 pub fn masked_softmax(logits: ArrayView2<f32>, allowed: ArrayView2<bool>) -> Array2<f32> {
     let mut out = Array2::zeros(logits.raw_dim());
+    masked_softmax_into(logits, allowed, out.view_mut());
+    out
+}
+
+/// [`masked_softmax`] written into `out` (the same shape as `logits`).
+pub fn masked_softmax_into(
+    logits: ArrayView2<f32>,
+    allowed: ArrayView2<bool>,
+    mut out: ArrayViewMut2<f32>,
+) {
     for ((l, a), mut o) in logits
         .rows()
         .into_iter()
         .zip(allowed.rows())
         .zip(out.rows_mut())
     {
-        if let Some(o) = o.as_slice_mut() {
-            softmax_where(l, |j| a[j], o);
+        match (o.as_slice_mut(), a.as_slice()) {
+            (Some(o), Some(a)) => softmax_where(l, |j| a[j], o),
+            (Some(o), None) => softmax_where(l, |j| a[j], o),
+            _ => {}
         }
     }
-    out
 }
 
 /// Backward of a row-wise softmax: given A = softmax(L) and ∂ℓ/∂A, returns, row by row,
