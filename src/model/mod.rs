@@ -1,6 +1,7 @@
 //! The transformer: pure computation over ndarray. Knows nothing of the UI.
 
 pub mod analysis;
+pub mod approx;
 pub mod attention;
 pub mod bench;
 pub mod builtin;

@@ -5,32 +5,53 @@
 //! softmax(x)ᵢ = exp(xᵢ − m) / Σⱼ exp(xⱼ − m), with m = maxⱼ xⱼ subtracted first so no
 //! exponential overflows (the result is the same for any m).
 
+use super::approx;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 /// softmax over the entries `allowed(j)` lets through, written into `out`. Entries not allowed
 /// get exactly 0; when none is allowed the row is all 0 (a query that sees no key receives
 /// nothing), never NaN.
 pub fn softmax_where(logits: ArrayView1<f32>, allowed: impl Fn(usize) -> bool, out: &mut [f32]) {
+    let logits: Vec<f32> = logits.iter().copied().collect();
+    let allowed: Vec<bool> = (0..logits.len()).map(allowed).collect();
+    softmax_row(&logits, &allowed, out);
+}
+
+/// The one softmax row: `exp(xⱼ − m) / Σ exp(xₖ − m)` over allowed entries, 0 elsewhere.
+/// Written as straight loops over slices (the exponential in [`approx::exp`], the sum in eight
+/// lanes) so they become SIMD code: attention's softmax is T² of these per head.
+fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
     let max = logits
         .iter()
-        .enumerate()
-        .filter(|&(j, _)| allowed(j))
-        .map(|(_, &x)| x)
+        .zip(allowed)
+        .filter(|&(_, &ok)| ok)
+        .map(|(&x, _)| x)
         .fold(f32::NEG_INFINITY, f32::max);
-    out.fill(0.0);
     if max == f32::NEG_INFINITY {
+        out.fill(0.0);
         return;
     }
-    let mut sum = 0.0f32;
-    for (j, (o, &x)) in out.iter_mut().zip(logits).enumerate() {
-        if allowed(j) {
-            *o = (x - max).exp();
-            sum += *o;
-        }
+    for ((o, &x), &ok) in out.iter_mut().zip(logits).zip(allowed) {
+        let e = approx::exp(x - max);
+        *o = if ok { e } else { 0.0 };
     }
+    let sum = lanes_sum(out);
     for o in out.iter_mut() {
         *o /= sum;
     }
+}
+
+/// Σ xᵢ in eight interleaved partial sums (a vector register's worth), added at the end.
+fn lanes_sum(xs: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for (l, &x) in lanes.iter_mut().zip(c) {
+            *l += x;
+        }
+    }
+    let tail: f32 = chunks.remainder().iter().sum();
+    lanes.iter().sum::<f32>() + tail
 }
 
 /// softmax of a whole vector.
@@ -61,9 +82,9 @@ pub fn masked_softmax_into(
         .zip(allowed.rows())
         .zip(out.rows_mut())
     {
-        match (o.as_slice_mut(), a.as_slice()) {
-            (Some(o), Some(a)) => softmax_where(l, |j| a[j], o),
-            (Some(o), None) => softmax_where(l, |j| a[j], o),
+        match (o.as_slice_mut(), l.as_slice(), a.as_slice()) {
+            (Some(o), Some(l), Some(a)) => softmax_row(l, a, o),
+            (Some(o), _, _) => softmax_where(l, |j| a[j], o),
             _ => {}
         }
     }
