@@ -325,23 +325,22 @@ pub fn one_head_into(
         ScoreWeights::Dot => general_mat_mul(1.0, &q, &k.t(), 0.0, &mut scores),
         other => scores.assign(&raw_scores(q, k, other, score.1)),
     }
-    // E = S / divisor
-    Zip::from(&mut scaled)
+    // E = S / divisor;  L = E + B, then −∞ where masked (one pass over the T² cells)
+    let zip = Zip::from(&mut scaled)
+        .and(&mut logits)
         .and(&scores)
-        .for_each(|e, &s| *e = s / divisor);
-    // L = E + B, then −∞ where masked
+        .and(&allowed);
+    let mask = |e: f32, ok: bool| if ok { e } else { f32::NEG_INFINITY };
     match bias {
-        Some(b) => Zip::from(&mut logits)
-            .and(&scaled)
-            .and(&b)
-            .for_each(|l, &e, &b| *l = e + b),
-        None => logits.assign(&scaled),
+        Some(b) => zip.and(&b).for_each(|e, l, &s, &ok, &b| {
+            *e = s / divisor;
+            *l = mask(*e + b, ok);
+        }),
+        None => zip.for_each(|e, l, &s, &ok| {
+            *e = s / divisor;
+            *l = mask(*e, ok);
+        }),
     }
-    Zip::from(&mut logits).and(&allowed).for_each(|l, &ok| {
-        if !ok {
-            *l = f32::NEG_INFINITY
-        }
-    });
     // A = softmax(L)
     masked_softmax_into(logits.view(), allowed, weights.view_mut());
     // O = A V
