@@ -18,7 +18,9 @@ pub fn exp(x: f32) -> f32 {
     const ROUND: f32 = 12_582_912.0;
     let lowest = -87.336_54; // ln of the smallest normal f32
     let xc = x.clamp(lowest, 88.376_26);
-    let n = (xc * std::f32::consts::LOG2_E + ROUND) - ROUND;
+    // v = n + 1.5·2²³ holds the integer n in its low mantissa bits.
+    let v = xc * std::f32::consts::LOG2_E + ROUND;
+    let n = v - ROUND;
     let r = (xc - n * LN2_HI) - n * LN2_LO;
     let mut p = 1.0 / 5040.0;
     p = p * r + 1.0 / 720.0;
@@ -28,8 +30,10 @@ pub fn exp(x: f32) -> f32 {
     p = p * r + 0.5;
     p = p * r + 1.0;
     p = p * r + 1.0;
-    // n ∈ [−126, 127]: a normal power of two.
-    let two_n = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // 2ⁿ for n ∈ [−126, 127] (a normal number): the biased exponent n + 127 in bits 23…30.
+    // Integer arithmetic on v's bits rather than a float-to-int cast, which does not vectorise.
+    let n_bits = v.to_bits().wrapping_sub(ROUND.to_bits());
+    let two_n = f32::from_bits(n_bits.wrapping_add(127) << 23);
     if x < lowest {
         0.0
     } else {
