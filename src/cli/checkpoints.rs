@@ -233,7 +233,9 @@ pub fn bench_model(spec: &str, tokens: usize, runs: usize) -> Result<String, Str
         traced.push(start.elapsed().as_secs_f64() * 1e3);
         drop(std::hint::black_box(trace));
         let start = web_time::Instant::now();
-        let logits = model.forward_logits(&ids, &opts).map_err(|e| e.to_string())?;
+        let logits = model
+            .forward_logits(&ids, &opts)
+            .map_err(|e| e.to_string())?;
         untraced.push(start.elapsed().as_secs_f64() * 1e3);
         drop(std::hint::black_box(logits));
     }

@@ -128,9 +128,7 @@ pub fn generate(a: GenerateArgs) -> Result<String, String> {
     }
     let start = web_time::Instant::now();
     let (new_ids, log_prob) = match a.strategy {
-        Strategy::Greedy if a.ignore_eos => {
-            greedy(&mut WithoutEos(&mut source), &prompt, max_new)?
-        }
+        Strategy::Greedy if a.ignore_eos => greedy(&mut WithoutEos(&mut source), &prompt, max_new)?,
         Strategy::Greedy => greedy(&mut source, &prompt, max_new)?,
         Strategy::Beam => {
             let config = BeamConfig {

@@ -841,19 +841,19 @@ pub fn run(cmd: Command) -> Result<String, String> {
         } => {
             use_threads(threads)?;
             generate::generate(generate::GenerateArgs {
-            model: &model,
-            prompt: &prompt,
-            strategy,
-            max_new,
-            beam,
-            alpha,
-            temperature,
-            top_k,
-            top_p,
-            seed,
-            ignore_eos,
-            json,
-        })
+                model: &model,
+                prompt: &prompt,
+                strategy,
+                max_new,
+                beam,
+                alpha,
+                temperature,
+                top_k,
+                top_p,
+                seed,
+                ignore_eos,
+                json,
+            })
         }
         Command::FillMask {
             model,

@@ -7,15 +7,13 @@ use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
 use super::error::{ModelError, Result};
 use super::layers::linear;
-use super::position::{self, Rope};
 use super::parallel::{self, Split};
+use super::position::{self, Rope};
 use super::softmax::masked_softmax_into;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
 use crate::util::nested;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{
-    s, Array1, Array2, Array3, ArrayView2, ArrayViewMut2, ArrayViewMut3, Axis, Zip,
-};
+use ndarray::{s, Array1, Array2, Array3, ArrayView2, ArrayViewMut2, ArrayViewMut3, Axis, Zip};
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------------------------
@@ -462,7 +460,7 @@ struct LayerSlots<'a> {
 }
 
 impl<'a> parallel::Split for LayerSlots<'a> {
-    fn len(&self) -> usize {
+    fn items(&self) -> usize {
         self.scores.len_of(Axis(0))
     }
 
@@ -540,7 +538,7 @@ pub fn multi_head(
     // Heads are independent: spread over the threads, each writing its own slices.
     let work_per_head = 2 * t_q * t_k * h;
     parallel::for_parts(layer, work_per_head, &|first, mut part: LayerSlots| {
-        for i in 0..part.len() {
+        for i in 0..part.items() {
             let head = first + i;
             let g = head / group;
             let bias = head_bias(shape, w, head, &slopes, &call);

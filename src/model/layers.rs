@@ -1,10 +1,10 @@
 //! The non-attention layers: linear maps, LayerNorm and RMSNorm, the position-wise FFN (plain
 //! or gated) and its activations.
 
-use super::config::{Activation, NormKind};
-use crate::util::nested;
 use super::approx;
+use super::config::{Activation, NormKind};
 use super::parallel;
+use crate::util::nested;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{s, Array1, Array2, ArrayView2, Axis, Zip};
 use serde::Serialize;

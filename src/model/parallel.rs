@@ -86,7 +86,8 @@ where
 /// Work that can be cut in two along its first axis (the heads of an attention layer: each
 /// head's slices of every array it writes).
 pub trait Split: Sized + Send {
-    fn len(&self) -> usize;
+    /// How many items (heads) this part holds.
+    fn items(&self) -> usize;
     fn split_at(self, mid: usize) -> (Self, Self);
 }
 
@@ -98,7 +99,7 @@ where
     F: Fn(usize, S) + Sync,
 {
     let parts = threads()
-        .min(work.len().saturating_mul(work_each) / MIN_PARALLEL_WORK)
+        .min(work.items().saturating_mul(work_each) / MIN_PARALLEL_WORK)
         .max(1);
     split_parts(work, 0, parts, f);
 }
@@ -107,7 +108,7 @@ fn split_parts<S: Split, F>(work: S, first: usize, parts: usize, f: &F)
 where
     F: Fn(usize, S) + Sync,
 {
-    let n = work.len();
+    let n = work.items();
     if parts <= 1 || n < 2 {
         f(first, work);
         return;
@@ -143,7 +144,7 @@ mod tests {
     struct Items<'a>(&'a mut [usize]);
 
     impl Split for Items<'_> {
-        fn len(&self) -> usize {
+        fn items(&self) -> usize {
             self.0.len()
         }
         fn split_at(self, mid: usize) -> (Self, Self) {

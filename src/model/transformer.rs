@@ -780,14 +780,9 @@ impl Model {
     ) -> Result<Trace> {
         let plan = self.plan(input, opts)?;
         let encoder = match (&self.weights.encoder, &plan.encoder) {
-            (Some(stack), Some(p)) => Some(self.run_planned(
-                stack,
-                p,
-                None,
-                opts,
-                StackId::Encoder,
-                keep_blocks,
-            )?),
+            (Some(stack), Some(p)) => {
+                Some(self.run_planned(stack, p, None, opts, StackId::Encoder, keep_blocks)?)
+            }
             _ => None,
         };
         let decoder = match (&self.weights.decoder, &plan.decoder) {
@@ -796,14 +791,7 @@ impl Model {
                     .as_ref()
                     .zip(plan.encoder.as_ref())
                     .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
-                Some(self.run_planned(
-                    stack,
-                    p,
-                    memory,
-                    opts,
-                    StackId::Decoder,
-                    keep_blocks,
-                )?)
+                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder, keep_blocks)?)
             }
             _ => None,
         };
