@@ -3,6 +3,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     use clap::Parser;
+    glimpse::cli::keep_freed_memory();
     let cli = glimpse::cli::Cli::parse();
     match cli.command {
         Some(cmd) => match glimpse::cli::run(cmd) {

@@ -26,7 +26,37 @@ pub struct GenerateArgs<'a> {
     pub top_k: Option<usize>,
     pub top_p: Option<f32>,
     pub seed: u64,
+    /// Never stop at the end-of-sequence token.
+    pub ignore_eos: bool,
     pub json: bool,
+}
+
+/// A source whose end-of-sequence token never comes (`--ignore-eos`): the strategies stop at
+/// `--max-new` only.
+struct WithoutEos<'a>(&'a mut ModelSource);
+
+impl Source for WithoutEos<'_> {
+    fn vocab_size(&self) -> usize {
+        self.0.vocab_size()
+    }
+    fn token(&self, id: u32) -> String {
+        self.0.token(id)
+    }
+    fn bos(&self) -> u32 {
+        self.0.bos()
+    }
+    fn eos(&self) -> u32 {
+        u32::MAX
+    }
+    fn log_probs(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
+        self.0.log_probs(prefix)
+    }
+    fn model(&self) -> Option<&crate::model::Model> {
+        self.0.model()
+    }
+    fn work(&self) -> crate::decode::source::Work {
+        self.0.work()
+    }
 }
 
 #[derive(Serialize)]
@@ -42,6 +72,11 @@ struct Report {
     log_prob: f32,
     /// Stopped at the model's end-of-sequence token (rather than at --max-new).
     ended: bool,
+    /// Wall time of the generation (the prompt's steps included, loading the model not).
+    generate_ms: f64,
+    /// New tokens per second over that time.
+    tokens_per_s: f64,
+    threads: usize,
 }
 
 pub fn generate(a: GenerateArgs) -> Result<String, String> {
@@ -62,6 +97,9 @@ pub fn generate(a: GenerateArgs) -> Result<String, String> {
     }
     if !(1..=64).contains(&a.beam) {
         return Err(format!("--beam {} must be between 1 and 64", a.beam));
+    }
+    if a.ignore_eos && !matches!(a.strategy, Strategy::Greedy) {
+        return Err("--ignore-eos works with --strategy greedy".into());
     }
     let model = super::resolve_model(a.model).map_err(|e| e.to_string())?;
     if !model.config.family.has_decoder() {
@@ -88,7 +126,9 @@ pub fn generate(a: GenerateArgs) -> Result<String, String> {
     if max_new == 0 {
         return Err("the prompt already fills the model's context".into());
     }
+    let start = web_time::Instant::now();
     let (new_ids, log_prob) = match a.strategy {
+        Strategy::Greedy if a.ignore_eos => greedy(&mut WithoutEos(&mut source), &prompt, max_new)?,
         Strategy::Greedy => greedy(&mut source, &prompt, max_new)?,
         Strategy::Beam => {
             let config = BeamConfig {
@@ -126,7 +166,9 @@ pub fn generate(a: GenerateArgs) -> Result<String, String> {
             (steps.iter().map(|s| s.chosen).collect(), log_prob)
         }
     };
+    let generate_s = start.elapsed().as_secs_f64();
     let ended = new_ids.last() == Some(&source.eos());
+    let new_ids_len = new_ids.len();
     let tokenizer = &source.model().ok_or("no model")?.tokenizer;
     let all: Vec<u32> = prompt.iter().chain(&new_ids).copied().collect();
     let report = Report {
@@ -139,6 +181,9 @@ pub fn generate(a: GenerateArgs) -> Result<String, String> {
         text: tokenizer.decode(&all),
         log_prob,
         ended,
+        generate_ms: (generate_s * 1e6).round() / 1e3,
+        tokens_per_s: (new_ids_len as f64 / generate_s * 100.0).round() / 100.0,
+        threads: crate::model::parallel::threads(),
     };
     if a.json {
         return serde_json::to_string(&report).map_err(|e| e.to_string());

@@ -118,20 +118,21 @@ impl ModelSource {
                     .map_err(|e| e.to_string())?;
                 for &t in parent {
                     self.model
-                        .decode_step(&mut s, t, &opts)
+                        .decode_next(&mut s, t, &opts)
                         .map_err(|e| e.to_string())?;
                     self.work.positions += 1;
                 }
                 s
             }
         };
-        let out = self
+        // Only the logits are used: the step's trace is not kept.
+        let logits = self
             .model
-            .decode_step(&mut state, *last, &opts)
+            .decode_next(&mut state, *last, &opts)
             .map_err(|e| e.to_string())?;
         self.work.positions += 1;
         self.caches.insert(prefix.to_vec(), state);
-        Ok(out.logits.to_vec())
+        Ok(logits.to_vec())
     }
 
     fn recomputed(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {

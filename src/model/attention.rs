@@ -7,11 +7,13 @@ use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
 use super::error::{ModelError, Result};
 use super::layers::linear;
+use super::parallel::{self, Split};
 use super::position::{self, Rope};
-use super::softmax::masked_softmax;
+use super::softmax::masked_softmax_into;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
 use crate::util::nested;
-use ndarray::{s, Array1, Array2, Array3, ArrayView2, Axis};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{s, Array1, Array2, Array3, ArrayView2, ArrayViewMut2, ArrayViewMut3, Axis, Zip};
 use serde::Serialize;
 
 // ---------------------------------------------------------------------------------------------
@@ -235,6 +237,17 @@ pub struct HeadTrace {
     pub out: Array2<f32>,
 }
 
+/// Where one head writes its intermediates: `[T_q, T_k]` scores, scaled scores, softmax input
+/// and weights, and the `[T_q, h]` output (slices of the layer's arrays, so nothing is copied
+/// twice).
+pub struct HeadSlots<'a> {
+    pub scores: ArrayViewMut2<'a, f32>,
+    pub scaled: ArrayViewMut2<'a, f32>,
+    pub logits: ArrayViewMut2<'a, f32>,
+    pub weights: ArrayViewMut2<'a, f32>,
+    pub out: ArrayViewMut2<'a, f32>,
+}
+
 /// One head of attention, the textbook way:
 ///
 /// ```text
@@ -256,28 +269,82 @@ pub fn one_head(
     allowed: ArrayView2<bool>,
     dropout: Option<ArrayView2<f32>>,
 ) -> HeadTrace {
-    let scores = raw_scores(q, k, score.0, score.1);
-    let scaled = &scores / divisor;
-    let mut logits = match bias {
-        Some(b) => &scaled + b,
-        None => scaled.clone(),
-    };
-    logits.zip_mut_with(&allowed, |x, &ok| {
-        if !ok {
-            *x = f32::NEG_INFINITY
-        }
-    });
-    let weights = masked_softmax(logits.view(), allowed);
-    let out = match dropout {
-        Some(m) => (&weights * &m).dot(&v),
-        None => weights.dot(&v),
-    };
+    let blank = || Array2::zeros((q.nrows(), k.nrows()));
+    let (mut scores, mut scaled, mut logits, mut weights) = (blank(), blank(), blank(), blank());
+    let mut out = Array2::zeros((q.nrows(), v.ncols()));
+    one_head_into(
+        q,
+        k,
+        v,
+        score,
+        divisor,
+        bias.map(|b| b.view()),
+        allowed,
+        dropout,
+        HeadSlots {
+            scores: scores.view_mut(),
+            scaled: scaled.view_mut(),
+            logits: logits.view_mut(),
+            weights: weights.view_mut(),
+            out: out.view_mut(),
+        },
+    );
     HeadTrace {
         scores,
         scaled,
         logits,
         weights,
         out,
+    }
+}
+
+/// [`one_head`], writing each intermediate into its slot.
+#[allow(clippy::too_many_arguments)]
+pub fn one_head_into(
+    q: ArrayView2<f32>,
+    k: ArrayView2<f32>,
+    v: ArrayView2<f32>,
+    score: (&ScoreWeights, usize),
+    divisor: f32,
+    bias: Option<ArrayView2<f32>>,
+    allowed: ArrayView2<bool>,
+    dropout: Option<ArrayView2<f32>>,
+    slots: HeadSlots,
+) {
+    let HeadSlots {
+        mut scores,
+        mut scaled,
+        mut logits,
+        mut weights,
+        mut out,
+    } = slots;
+    // S = score(Q, K)
+    match score.0 {
+        ScoreWeights::Dot => general_mat_mul(1.0, &q, &k.t(), 0.0, &mut scores),
+        other => scores.assign(&raw_scores(q, k, other, score.1)),
+    }
+    // E = S / divisor;  L = E + B, then −∞ where masked (one pass over the T² cells)
+    let zip = Zip::from(&mut scaled)
+        .and(&mut logits)
+        .and(&scores)
+        .and(&allowed);
+    let mask = |e: f32, ok: bool| if ok { e } else { f32::NEG_INFINITY };
+    match bias {
+        Some(b) => zip.and(&b).for_each(|e, l, &s, &ok, &b| {
+            *e = s / divisor;
+            *l = mask(*e + b, ok);
+        }),
+        None => zip.for_each(|e, l, &s, &ok| {
+            *e = s / divisor;
+            *l = mask(*e, ok);
+        }),
+    }
+    // A = softmax(L)
+    masked_softmax_into(logits.view(), allowed, weights.view_mut());
+    // O = A V
+    match dropout {
+        Some(m) => general_mat_mul(1.0, &(&weights * &m), &v, 0.0, &mut out),
+        None => general_mat_mul(1.0, &weights, &v, 0.0, &mut out),
     }
 }
 
@@ -382,9 +449,56 @@ fn head_bias(
     }
 }
 
+/// Every head's slots in one layer's `[H, …]` arrays, cut into groups of heads for threads.
+struct LayerSlots<'a> {
+    scores: ArrayViewMut3<'a, f32>,
+    scaled: ArrayViewMut3<'a, f32>,
+    logits: ArrayViewMut3<'a, f32>,
+    weights: ArrayViewMut3<'a, f32>,
+    out: ArrayViewMut3<'a, f32>,
+    bias: Option<ArrayViewMut3<'a, f32>>,
+}
+
+impl<'a> parallel::Split for LayerSlots<'a> {
+    fn items(&self) -> usize {
+        self.scores.len_of(Axis(0))
+    }
+
+    fn split_at(self, mid: usize) -> (Self, Self) {
+        let cut = |a: ArrayViewMut3<'a, f32>| a.split_at(Axis(0), mid);
+        let (scores, scores2) = cut(self.scores);
+        let (scaled, scaled2) = cut(self.scaled);
+        let (logits, logits2) = cut(self.logits);
+        let (weights, weights2) = cut(self.weights);
+        let (out, out2) = cut(self.out);
+        let (bias, bias2) = match self.bias.map(cut) {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        (
+            Self {
+                scores,
+                scaled,
+                logits,
+                weights,
+                out,
+                bias,
+            },
+            Self {
+                scores: scores2,
+                scaled: scaled2,
+                logits: logits2,
+                weights: weights2,
+                out: out2,
+                bias: bias2,
+            },
+        )
+    }
+}
+
 /// One multi-head attention layer: project, (rotate,) attend with each head through
 /// [`one_head`] (query head `i` reads key/value head `⌊i / (H/G)⌋`), concatenate, apply `W_O`.
-/// The trace records each head's intermediates as they come back.
+/// Each head writes its intermediates straight into the trace's arrays.
 pub fn multi_head(
     w: &AttentionWeights,
     shape: AttentionShape,
@@ -413,28 +527,43 @@ pub fn multi_head(
         Positional::Alibi | Positional::Relative { .. } => Some(blank()),
         _ => None,
     };
-    for head in 0..n_heads {
-        let g = head / group;
-        let bias = head_bias(shape, w, head, &slopes, &call);
-        let t = one_head(
-            q.index_axis(Axis(0), head),
-            k.index_axis(Axis(0), g),
-            v.index_axis(Axis(0), g),
-            (&w.score, head),
-            divisor,
-            bias.as_ref(),
-            call.allowed.view(),
-            dropout.as_ref().map(|m| m.index_axis(Axis(0), head)),
-        );
-        scores.index_axis_mut(Axis(0), head).assign(&t.scores);
-        scaled.index_axis_mut(Axis(0), head).assign(&t.scaled);
-        logits.index_axis_mut(Axis(0), head).assign(&t.logits);
-        weights.index_axis_mut(Axis(0), head).assign(&t.weights);
-        head_out.index_axis_mut(Axis(0), head).assign(&t.out);
-        if let (Some(all), Some(b)) = (bias_all.as_mut(), bias) {
-            all.index_axis_mut(Axis(0), head).assign(&b);
+    let layer = LayerSlots {
+        scores: scores.view_mut(),
+        scaled: scaled.view_mut(),
+        logits: logits.view_mut(),
+        weights: weights.view_mut(),
+        out: head_out.view_mut(),
+        bias: bias_all.as_mut().map(|b| b.view_mut()),
+    };
+    // Heads are independent: spread over the threads, each writing its own slices.
+    let work_per_head = 2 * t_q * t_k * h;
+    parallel::for_parts(layer, work_per_head, &|first, mut part: LayerSlots| {
+        for i in 0..part.items() {
+            let head = first + i;
+            let g = head / group;
+            let bias = head_bias(shape, w, head, &slopes, &call);
+            if let (Some(all), Some(b)) = (part.bias.as_mut(), &bias) {
+                all.index_axis_mut(Axis(0), i).assign(b);
+            }
+            one_head_into(
+                q.index_axis(Axis(0), head),
+                k.index_axis(Axis(0), g),
+                v.index_axis(Axis(0), g),
+                (&w.score, head),
+                divisor,
+                bias.as_ref().map(|b| b.view()),
+                call.allowed.view(),
+                dropout.as_ref().map(|m| m.index_axis(Axis(0), head)),
+                HeadSlots {
+                    scores: part.scores.index_axis_mut(Axis(0), i),
+                    scaled: part.scaled.index_axis_mut(Axis(0), i),
+                    logits: part.logits.index_axis_mut(Axis(0), i),
+                    weights: part.weights.index_axis_mut(Axis(0), i),
+                    out: part.out.index_axis_mut(Axis(0), i),
+                },
+            );
         }
-    }
+    });
     let concat = merge_heads(&head_out);
     let out = linear(concat.view(), &w.w_o, &w.b_o);
     Ok(AttentionTrace {

@@ -85,6 +85,29 @@ fn forward_flops(c: &ModelConfig, tokens: usize, vocab: usize) -> u64 {
     c.n_layers as u64 * per_layer + 2 * t * d * vocab as u64
 }
 
+/// Floating-point operations of one forward pass of a one-stack model (a real checkpoint:
+/// BERT, GPT-2, Llama) over `tokens` tokens: every projection, the scores and weighted sums
+/// over all T² pairs (as Glimpse computes them, masked or not), the FFN (three matrices when
+/// gated) and the output head where the model has one; multiply-adds count 2.
+pub fn model_forward_flops(model: &Model, tokens: usize) -> u64 {
+    let c = &model.config;
+    let (t, d, f) = (tokens as u64, c.d_model as u64, c.d_ff as u64);
+    let (h, kv, hd) = (c.n_heads as u64, c.n_kv_heads as u64, c.d_head() as u64);
+    let projections = d * (h * hd + 2 * kv * hd) + h * hd * d;
+    let ffn = if c.extensions.gated_ffn { 3 } else { 2 } * d * f;
+    let attention = 2 * t * h * hd; // per query: QKᵀ row and A·V row
+    let per_layer = 2 * t * (projections + ffn) + 2 * t * attention;
+    let w = &model.weights;
+    let head = match w.lm_bias {
+        Some(_) => {
+            let vocab = w.output_matrix().nrows() as u64;
+            2 * t * d * vocab + w.mlm.as_ref().map_or(0, |_| 2 * t * d * d)
+        }
+        None => 0,
+    };
+    c.n_layers as u64 * per_layer + head
+}
+
 /// One case's timing.
 #[derive(Debug, Clone, Serialize)]
 pub struct Latency {

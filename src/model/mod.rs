@@ -1,6 +1,7 @@
 //! The transformer: pure computation over ndarray. Knows nothing of the UI.
 
 pub mod analysis;
+pub mod approx;
 pub mod attention;
 pub mod bench;
 pub mod builtin;
@@ -11,6 +12,7 @@ pub mod error;
 pub mod heads;
 pub mod import;
 pub mod layers;
+pub mod parallel;
 pub mod position;
 pub mod softmax;
 pub mod subword;

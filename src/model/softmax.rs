@@ -5,32 +5,53 @@
 //! softmax(x)ᵢ = exp(xᵢ − m) / Σⱼ exp(xⱼ − m), with m = maxⱼ xⱼ subtracted first so no
 //! exponential overflows (the result is the same for any m).
 
-use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
+use super::approx;
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 /// softmax over the entries `allowed(j)` lets through, written into `out`. Entries not allowed
 /// get exactly 0; when none is allowed the row is all 0 (a query that sees no key receives
 /// nothing), never NaN.
 pub fn softmax_where(logits: ArrayView1<f32>, allowed: impl Fn(usize) -> bool, out: &mut [f32]) {
+    let logits: Vec<f32> = logits.iter().copied().collect();
+    let allowed: Vec<bool> = (0..logits.len()).map(allowed).collect();
+    softmax_row(&logits, &allowed, out);
+}
+
+/// The one softmax row: `exp(xⱼ − m) / Σ exp(xₖ − m)` over allowed entries, 0 elsewhere.
+/// Written as straight loops over slices (the exponential in [`approx::exp`], the sum in eight
+/// lanes) so they become SIMD code: attention's softmax is T² of these per head.
+fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
     let max = logits
         .iter()
-        .enumerate()
-        .filter(|&(j, _)| allowed(j))
-        .map(|(_, &x)| x)
+        .zip(allowed)
+        .filter(|&(_, &ok)| ok)
+        .map(|(&x, _)| x)
         .fold(f32::NEG_INFINITY, f32::max);
-    out.fill(0.0);
     if max == f32::NEG_INFINITY {
+        out.fill(0.0);
         return;
     }
-    let mut sum = 0.0f32;
-    for (j, (o, &x)) in out.iter_mut().zip(logits).enumerate() {
-        if allowed(j) {
-            *o = (x - max).exp();
-            sum += *o;
-        }
+    for ((o, &x), &ok) in out.iter_mut().zip(logits).zip(allowed) {
+        let e = approx::exp(x - max);
+        *o = if ok { e } else { 0.0 };
     }
+    let sum = lanes_sum(out);
     for o in out.iter_mut() {
         *o /= sum;
     }
+}
+
+/// Σ xᵢ in eight interleaved partial sums (a vector register's worth), added at the end.
+fn lanes_sum(xs: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for (l, &x) in lanes.iter_mut().zip(c) {
+            *l += x;
+        }
+    }
+    let tail: f32 = chunks.remainder().iter().sum();
+    lanes.iter().sum::<f32>() + tail
 }
 
 /// softmax of a whole vector.
@@ -45,17 +66,28 @@ pub fn softmax(logits: &[f32]) -> Vec<f32> {
 /// allowed entry is all 0.
 pub fn masked_softmax(logits: ArrayView2<f32>, allowed: ArrayView2<bool>) -> Array2<f32> {
     let mut out = Array2::zeros(logits.raw_dim());
+    masked_softmax_into(logits, allowed, out.view_mut());
+    out
+}
+
+/// [`masked_softmax`] written into `out` (the same shape as `logits`).
+pub fn masked_softmax_into(
+    logits: ArrayView2<f32>,
+    allowed: ArrayView2<bool>,
+    mut out: ArrayViewMut2<f32>,
+) {
     for ((l, a), mut o) in logits
         .rows()
         .into_iter()
         .zip(allowed.rows())
         .zip(out.rows_mut())
     {
-        if let Some(o) = o.as_slice_mut() {
-            softmax_where(l, |j| a[j], o);
+        match (o.as_slice_mut(), l.as_slice(), a.as_slice()) {
+            (Some(o), Some(l), Some(a)) => softmax_row(l, a, o),
+            (Some(o), _, _) => softmax_where(l, |j| a[j], o),
+            _ => {}
         }
     }
-    out
 }
 
 /// Backward of a row-wise softmax: given A = softmax(L) and ∂ℓ/∂A, returns, row by row,

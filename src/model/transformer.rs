@@ -22,7 +22,7 @@ thread_local! {
     static FORWARD_PASSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// How many times `Model::forward` and `Model::decode_step` have run on the calling thread.
+/// How many forward passes and decoding steps (traced or not) have run on the calling thread.
 pub fn forward_passes_on_this_thread() -> u64 {
     FORWARD_PASSES.with(std::cell::Cell::get)
 }
@@ -177,6 +177,9 @@ struct StackRun<'a> {
     temperature: f32,
     /// Dropout and the stack it draws its sites from.
     dropout: Option<(Dropout, StackId)>,
+    /// Keep each block's trace (`false`: only the stack's output survives, and each block's
+    /// intermediates are freed as soon as the next block starts).
+    keep_blocks: bool,
 }
 
 impl StackRun<'_> {
@@ -564,8 +567,12 @@ impl Model {
         for (l, b) in stack.blocks.iter().enumerate() {
             let cache = caches.as_deref_mut().and_then(|c| c.get_mut(l));
             let t = self.block(l, b, x, &run, &tokens, cache)?;
-            x = t.output().clone();
-            blocks.push(t);
+            if run.keep_blocks {
+                x = t.output().clone();
+                blocks.push(t);
+            } else {
+                x = t.ffn.residual;
+            }
         }
         let final_norm = stack.ln_f.as_ref().map(|ln| {
             norm(
@@ -743,6 +750,7 @@ impl Model {
         memory: Option<(ArrayView2<f32>, &[String], &[bool])>,
         opts: &ForwardOptions,
         id: StackId,
+        keep_blocks: bool,
     ) -> Result<StackTrace> {
         self.stack(
             stack,
@@ -758,17 +766,34 @@ impl Model {
                 caches: None,
                 temperature: opts.temperature,
                 dropout: opts.dropout.map(|d| (d, id)),
+                keep_blocks,
             },
         )
     }
 
     /// The traced forward pass over a whole input.
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
+        self.forward_keeping(input, opts, true)
+    }
+
+    /// The forward pass without its trace: the same logits `[T, V]` (every position) as
+    /// [`Model::forward`], the intermediates freed layer by layer instead of kept. For timing
+    /// the trace's cost, and for callers that only want the output.
+    pub fn forward_logits(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Array2<f32>> {
+        Ok(self.forward_keeping(input, opts, false)?.logits)
+    }
+
+    fn forward_keeping(
+        &self,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        keep_blocks: bool,
+    ) -> Result<Trace> {
         FORWARD_PASSES.with(|n| n.set(n.get() + 1));
         let plan = self.plan(input, opts)?;
         let encoder = match (&self.weights.encoder, &plan.encoder) {
             (Some(stack), Some(p)) => {
-                Some(self.run_planned(stack, p, None, opts, StackId::Encoder)?)
+                Some(self.run_planned(stack, p, None, opts, StackId::Encoder, keep_blocks)?)
             }
             _ => None,
         };
@@ -778,7 +803,7 @@ impl Model {
                     .as_ref()
                     .zip(plan.encoder.as_ref())
                     .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
-                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder)?)
+                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder, keep_blocks)?)
             }
             _ => None,
         };
@@ -830,7 +855,7 @@ impl Model {
                 .as_ref()
                 .ok_or_else(|| ModelError::Input("this model has no encoder".into()))?;
             let plan = self.encoder_plan(source, &[], opts, false)?;
-            let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder)?;
+            let e = self.run_planned(stack, &plan, None, opts, StackId::Encoder, false)?;
             (Some(e.output), e.tokens, plan.pads)
         } else {
             (None, vec![], vec![])
@@ -851,6 +876,27 @@ impl Model {
         state: &mut DecodeState,
         token: u32,
         opts: &ForwardOptions,
+    ) -> Result<StepOutput> {
+        self.step(state, token, opts, true)
+    }
+
+    /// [`Model::decode_step`] without the step's trace: only the next token's logits (what
+    /// generation needs), the new row's intermediates freed layer by layer.
+    pub fn decode_next(
+        &self,
+        state: &mut DecodeState,
+        token: u32,
+        opts: &ForwardOptions,
+    ) -> Result<Array1<f32>> {
+        Ok(self.step(state, token, opts, false)?.logits)
+    }
+
+    fn step(
+        &self,
+        state: &mut DecodeState,
+        token: u32,
+        opts: &ForwardOptions,
+        keep_blocks: bool,
     ) -> Result<StepOutput> {
         FORWARD_PASSES.with(|n| n.set(n.get() + 1));
         self.check_options(opts)?;
@@ -894,6 +940,7 @@ impl Model {
                 caches: Some(&mut state.caches),
                 temperature: opts.temperature,
                 dropout: None,
+                keep_blocks,
             },
         )?;
         let logits = self.logits(&trace.output).row(0).to_owned();
