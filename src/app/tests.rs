@@ -114,6 +114,7 @@ fn a_real_checkpoint_opens_in_every_view_on_the_shared_input() {
             "view=masking&ms=0",
             "view=masking&ms=1",
             "view=scoring",
+            "view=positions&ps=7",
         ];
         for view in views {
             let link = format!("{view}&model={name}");

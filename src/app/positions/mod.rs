@@ -5,6 +5,7 @@ pub mod bias;
 pub mod extrapolation;
 pub mod learned;
 pub mod naive;
+pub mod own;
 pub mod permutation;
 pub mod rope;
 pub mod sinusoidal;
@@ -22,10 +23,12 @@ pub enum Section {
     Rope,
     Permutation,
     Extrapolation,
+    /// The model picked in the top bar (last, so older links keep their section numbers).
+    OwnModel,
 }
 
 impl Section {
-    pub const ALL: [Section; 7] = [
+    pub const ALL: [Section; 8] = [
         Section::Sinusoidal,
         Section::Naive,
         Section::Learned,
@@ -33,6 +36,7 @@ impl Section {
         Section::Rope,
         Section::Permutation,
         Section::Extrapolation,
+        Section::OwnModel,
     ];
 
     pub fn label(self) -> &'static str {
@@ -44,6 +48,7 @@ impl Section {
             Section::Rope => "RoPE",
             Section::Permutation => "Why at all: shuffle",
             Section::Extrapolation => "Longer than trained",
+            Section::OwnModel => "The picked model",
         }
     }
 }
@@ -57,6 +62,7 @@ pub struct PositionsLab {
     pub rope: rope::RopePanel,
     pub permutation: permutation::PermutationPanel,
     pub extrapolation: extrapolation::ExtrapolationPanel,
+    pub own: own::OwnPanel,
 }
 
 impl Default for PositionsLab {
@@ -70,6 +76,7 @@ impl Default for PositionsLab {
             rope: Default::default(),
             permutation: Default::default(),
             extrapolation: Default::default(),
+            own: Default::default(),
         }
     }
 }
@@ -83,8 +90,9 @@ impl Lab for PositionsLab {
         "Positions"
     }
 
+    /// Only its last section reads the shared model (the picker then applies).
     fn uses_shared_input(&self) -> bool {
-        false
+        self.section == Section::OwnModel
     }
 
     fn about(&self) -> &'static str {
@@ -96,6 +104,12 @@ impl Lab for PositionsLab {
         ui.horizontal_wrapped(|ui| {
             export::view_menu(ui, shared.exporter, rect, "glimpse-positions.png", &[]);
         });
+        if self.section == Section::OwnModel {
+            self.tabs(ui);
+            let model = shared.bench.model.as_deref().map_err(String::as_str);
+            self.own.ui(ui, model);
+            return;
+        }
         self.draw(ui, shared.store);
     }
 
@@ -121,7 +135,8 @@ impl Lab for PositionsLab {
 }
 
 impl PositionsLab {
-    pub fn draw(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
+    /// The section chips.
+    fn tabs(&mut self, ui: &mut egui::Ui) {
         ui.horizontal_wrapped(|ui| {
             for s in Section::ALL {
                 let tab = ui.selectable_value(&mut self.section, s, s.label());
@@ -129,6 +144,10 @@ impl PositionsLab {
             }
         });
         ui.separator();
+    }
+
+    pub fn draw(&mut self, ui: &mut egui::Ui, store: &crate::app::store::ModelStore) {
+        self.tabs(ui);
         // Panels with their own scroll areas draw directly; the others get one here.
         match self.section {
             Section::Sinusoidal => self.sinusoidal.ui(ui, store),
@@ -141,7 +160,9 @@ impl PositionsLab {
                         Section::Learned => self.learned.ui(ui, store),
                         Section::Bias => self.bias.ui(ui, store),
                         Section::Permutation => self.permutation.ui(ui, store),
-                        _ => self.extrapolation.ui(ui, store),
+                        Section::Extrapolation => self.extrapolation.ui(ui, store),
+                        // Drawn by the lab itself, on the shared model (from the next frame).
+                        _ => {}
                     },
                 );
             }
