@@ -327,14 +327,14 @@ impl GlimpseApp {
                     .on_hover_text("large type for a projector");
                 ui.toggle_value(&mut self.look.light, "light");
                 ui.separator();
-                let shared_input = if self.nav.view == link::LESSONS {
+                let shared_model = if self.nav.view == link::LESSONS {
                     lessons::uses_shared_input(self)
                 } else {
                     self.labs
                         .by_id(self.nav.view)
-                        .is_some_and(|l| l.uses_shared_input())
+                        .is_some_and(|l| l.uses_shared_model())
                 };
-                if shared_input {
+                if shared_model {
                     self.bench
                         .model_picker(ui, &self.store, self.look.presenter);
                 } else if !self.look.presenter {

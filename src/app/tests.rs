@@ -179,3 +179,45 @@ fn a_checkpoint_that_does_not_open_leaves_the_current_model() {
     assert!(app.bench.model.is_ok());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The decoding lab on the picked model: SmolLM2 from its GGUF continues "The capital of
+/// France is" with " Paris" (greedy, as transformers does); an encoder (MiniLM) is refused
+/// with the reason.
+#[test]
+fn the_decoding_lab_runs_on_the_picked_model() {
+    use super::decoding::DecodingLab;
+    let checkpoints = [
+        (
+            real_model("SmolLM2-135M-Instruct", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+            true,
+        ),
+        (real_model("all-MiniLM-L6-v2", "model.safetensors"), false),
+    ];
+    for (path, decoder) in checkpoints {
+        let Some(path) = path else { continue };
+        let mut app = GlimpseApp::default();
+        let name = app.open_model_path(&path).expect("the checkpoint opens");
+        app.open_link(&format!(
+            "view=decoding&model={name}&ds=picked&beam=2&maxlen=3"
+        ));
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_context_setup(GlimpseApp::style)
+            .build_ui_state(|ui, app: &mut GlimpseApp| app.show(ui), app);
+        h.run_steps(SETTLE_FRAMES);
+        let lab = h.state().lab::<DecodingLab>();
+        assert_eq!(lab.settings.picked_model, name);
+        match (decoder, &lab.search) {
+            (true, Some(Ok(search))) => {
+                let (tokens, _) = search.greedy.as_ref().expect("greedy decoding");
+                assert_eq!(
+                    tokens.first().map(String::as_str),
+                    Some(" Paris"),
+                    "{tokens:?}"
+                );
+            }
+            (false, Some(Err(e))) => assert!(e.contains("is an encoder"), "{e}"),
+            (_, other) => panic!("{name}: {:?}", other.as_ref().map(|r| r.as_ref().err())),
+        }
+    }
+}

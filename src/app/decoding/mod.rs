@@ -54,10 +54,11 @@ pub enum Part {
     KvCache,
 }
 
-pub const SOURCES: [(SourceKind, &str); 3] = [
+pub const SOURCES: [(SourceKind, &str); 4] = [
     (SourceKind::Translate, "translate"),
     (SourceKind::Lm, "lm"),
     (SourceKind::Table, "table"),
+    (SourceKind::Picked, "picked"),
 ];
 
 const PARTS: [(Part, &str); 2] = [(Part::Sampling, "sampling"), (Part::KvCache, "cache")];
@@ -75,6 +76,11 @@ impl Lab for DecodingLab {
         false
     }
 
+    /// The picked-model source reads the shared model (the picker then applies).
+    fn uses_shared_model(&self) -> bool {
+        self.settings.kind == SourceKind::Picked
+    }
+
     fn about(&self) -> &'static str {
         "beam search as a tree, one step at a time; greedy, sampling and the KV cache"
     }
@@ -87,6 +93,10 @@ impl Lab for DecodingLab {
                 [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-beam-tree.png", &data);
         });
+        // The picked source follows the model in the top bar's picker.
+        let bench = &shared.bench;
+        self.models.picked = bench.model.clone();
+        self.settings.picked_model = bench.model_name.clone();
         self.draw(ui, shared.store);
     }
 
@@ -140,7 +150,9 @@ impl DecodingLab {
             |m: &Models| [SourceKind::Translate, SourceKind::Lm].map(|k| m.get(k).is_err());
         let before = missing(&self.models);
         if before.contains(&true) {
+            let picked = self.models.picked.clone();
             self.models = Models::from_store(store);
+            self.models.picked = picked;
             if missing(&self.models) != before {
                 self.built_from = None;
             }
@@ -270,6 +282,13 @@ impl DecodingLab {
                 ui.horizontal_wrapped(|ui| {
                     let l = ui.label("text for the LM to continue:");
                     ui.add(egui::TextEdit::singleline(&mut s.lm_text).desired_width(360.0))
+                        .labelled_by(l.id);
+                });
+            }
+            SourceKind::Picked => {
+                ui.horizontal_wrapped(|ui| {
+                    let l = ui.label(format!("text for {} to continue:", s.picked_model));
+                    ui.add(egui::TextEdit::singleline(&mut s.picked_text).desired_width(360.0))
                         .labelled_by(l.id);
                 });
             }

@@ -15,16 +15,24 @@ pub enum SourceKind {
     Translate,
     Lm,
     Table,
+    /// The model picked in the top bar (a decoder LM: a built-in or an opened checkpoint).
+    Picked,
 }
 
 impl SourceKind {
-    pub const ALL: [SourceKind; 3] = [SourceKind::Translate, SourceKind::Lm, SourceKind::Table];
+    pub const ALL: [SourceKind; 4] = [
+        SourceKind::Translate,
+        SourceKind::Lm,
+        SourceKind::Table,
+        SourceKind::Picked,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
             SourceKind::Translate => "translation model",
             SourceKind::Lm => "character LM",
             SourceKind::Table => "typed table",
+            SourceKind::Picked => "the picked model",
         }
     }
 
@@ -33,7 +41,7 @@ impl SourceKind {
         match self {
             SourceKind::Translate => Some("translate"),
             SourceKind::Lm => Some("lm"),
-            SourceKind::Table => None,
+            SourceKind::Table | SourceKind::Picked => None,
         }
     }
 }
@@ -48,6 +56,9 @@ pub struct Settings {
     pub lm_text: String,
     /// The typed table of next-token probabilities.
     pub table_text: String,
+    /// The prompt the picked model continues, and that model's name (a new pick rebuilds).
+    pub picked_text: String,
+    pub picked_model: String,
     pub width: usize,
     pub alpha: f32,
     pub max_len: usize,
@@ -64,6 +75,8 @@ impl Default for Settings {
                 .to_string(),
             lm_text: "the cat ".into(),
             table_text: crate::decode::table::TEXTBOOK.into(),
+            picked_text: "The capital of France is".into(),
+            picked_model: String::new(),
             width: 3,
             alpha: 0.0,
             max_len: 12,
@@ -80,6 +93,7 @@ impl Settings {
             SourceKind::Translate => &self.translate_text,
             SourceKind::Lm => &self.lm_text,
             SourceKind::Table => &self.table_text,
+            SourceKind::Picked => &self.picked_text,
         }
     }
 }
@@ -88,6 +102,8 @@ impl Settings {
 pub struct Models {
     translate: Result<Arc<Model>, String>,
     lm: Result<Arc<Model>, String>,
+    /// The shared model (set by the lab each frame from the workbench).
+    pub picked: Result<Arc<Model>, String>,
 }
 
 impl Default for Models {
@@ -97,6 +113,7 @@ impl Default for Models {
         Self {
             translate: none(),
             lm: none(),
+            picked: none(),
         }
     }
 }
@@ -107,6 +124,7 @@ impl Models {
         Self {
             translate: get(SourceKind::Translate),
             lm: get(SourceKind::Lm),
+            picked: Err("no model picked".into()),
         }
     }
 
@@ -114,6 +132,7 @@ impl Models {
         let slot = match kind {
             SourceKind::Translate => &self.translate,
             SourceKind::Lm => &self.lm,
+            SourceKind::Picked => &self.picked,
             SourceKind::Table => return Err("a typed table has no model".into()),
         };
         slot.as_deref().map_err(Clone::clone)
@@ -149,6 +168,12 @@ pub fn build(
         });
     }
     let model = models.get(settings.kind)?.clone();
+    if !model.config.family.has_decoder() {
+        return Err(format!(
+            "{} is an encoder: it scores every token at once and predicts no next token; pick a decoder LM (SmolLM2, lm) in the top bar",
+            model.config.name
+        ));
+    }
     let prepared = model.prepare(text, "");
     if prepared.unknown > 0 {
         return Err(format!(
@@ -253,7 +278,12 @@ impl Search {
 
 /// Tokens as one string: the character LM's characters run together, words get spaces.
 pub fn join(kind: SourceKind, tokens: &[String]) -> String {
-    let sep = if kind == SourceKind::Lm { "" } else { " " };
+    // Characters and sub-word pieces (which carry their own spaces) run together.
+    let sep = if matches!(kind, SourceKind::Lm | SourceKind::Picked) {
+        ""
+    } else {
+        " "
+    };
     tokens.join(sep)
 }
 

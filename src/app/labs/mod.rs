@@ -48,6 +48,10 @@ pub trait Lab: AsAny {
     /// Whether it runs the shared model and input (the model picker and the input controls
     /// then apply), or brings its own models.
     fn uses_shared_input(&self) -> bool;
+    /// Whether it reads the shared model (the model picker applies) without its input.
+    fn uses_shared_model(&self) -> bool {
+        self.uses_shared_input()
+    }
     /// One line beside the tabs for labs with their own models.
     fn about(&self) -> &'static str {
         ""

@@ -106,6 +106,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
             SourceKind::Translate => "translate",
             SourceKind::Lm => "lm",
             SourceKind::Table => "table",
+            SourceKind::Picked => "picked",
         }
         .into(),
         "beam" => d.width.to_string(),

@@ -90,8 +90,12 @@ impl Lab for PositionsLab {
         "Positions"
     }
 
-    /// Only its last section reads the shared model (the picker then applies).
     fn uses_shared_input(&self) -> bool {
+        false
+    }
+
+    /// Only its last section reads the shared model (the picker then applies).
+    fn uses_shared_model(&self) -> bool {
         self.section == Section::OwnModel
     }
 
