@@ -2,6 +2,8 @@
 //! (layout, the thumbnails' colours, texture cache checks, the summary table) plus
 //! tessellation, for the largest shipped model on an input as long as it accepts.
 //!
+//! The same for SmolLM2-135M's 270 heads when the real model is cached.
+//!
 //!   cargo bench --bench head_grid
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -106,5 +108,48 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// SmolLM2-135M from its GGUF (30 layers × 9 heads = 270 heads), when
+/// `scripts/fetch_models.sh` has cached it: the grid at a real model's size.
+fn bench_real(c: &mut Criterion) {
+    let root = std::env::var_os("GLIMPSE_MODELS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
+                .join(".cache/glimpse/models")
+        });
+    let path = root.join("SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
+    let Ok((model, _)) = glimpse::model::import::open::open_path(&path, &mut |_| {}) else {
+        eprintln!(
+            "skipped: {} is absent (scripts/fetch_models.sh)",
+            path.display()
+        );
+        return;
+    };
+    let text = "The cat sat on the mat because it was tired, and the dog slept by the door.";
+    let prepared = model.prepare(text, "");
+    let trace = model
+        .forward(&prepared.input, &ForwardOptions::default())
+        .expect("the forward pass runs");
+    let ids = prepared.input.target;
+    let kind = AttentionKind::DecoderSelf;
+    let ctx = egui::Context::default();
+    GlimpseApp::style(&ctx);
+    let stats = grid::all_stats(&trace, kind, &ids);
+    frame(&ctx, &trace, &stats, kind);
+    let label = format!(
+        "SmolLM2-135M ({} layers x {} heads, {} tokens)",
+        model.config.n_layers,
+        model.config.n_heads,
+        ids.len()
+    );
+    c.bench_function(&format!("head grid redraw, {label}"), |b| {
+        b.iter(|| frame(&ctx, &trace, &stats, kind))
+    });
+    c.bench_function(
+        &format!("head grid summaries of a new input, {label}"),
+        |b| b.iter(|| grid::all_stats(&trace, kind, &ids)),
+    );
+}
+
+criterion_group!(benches, bench, bench_real);
 criterion_main!(benches);
