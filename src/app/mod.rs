@@ -272,6 +272,7 @@ impl GlimpseApp {
         self.frames += 1;
         probe::start_frame(ui.ctx());
         self.look(ui.ctx());
+        self.store.take_arrivals();
         self.bench.refresh(&self.store);
         if self.store.version() != self.models_published {
             probe::publish_models(&self.store.summary());

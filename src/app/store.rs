@@ -171,8 +171,9 @@ impl ModelStore {
         }
     }
 
-    /// Turn finished fetches into models.
-    fn take_arrivals(&self) {
+    /// Turn finished fetches into models (the app calls it every frame, so a model that
+    /// arrives is ready and reported even when no view asks for it that frame).
+    pub fn take_arrivals(&self) {
         let arrived: Vec<_> = match self.arrived.lock() {
             Ok(mut a) => a.drain(..).collect(),
             Err(_) => return,
