@@ -335,6 +335,37 @@ mod tests {
         assert_eq!(first.logits, model.forward(&input, &opts).unwrap().logits);
     }
 
+    /// A fetch that ends is turned into a model by the next frame's `take_arrivals`, whether
+    /// or not a view asks for that model, and the published summary changes with it.
+    #[test]
+    fn a_fetched_model_is_taken_in_and_reported() {
+        let store = ModelStore::default();
+        store.insert(
+            "reverse",
+            ModelState::Loading {
+                received: 0,
+                total: None,
+            },
+        );
+        let version = store.version();
+        store
+            .arrived
+            .lock()
+            .unwrap()
+            .push(("reverse".into(), Ok(())));
+        store.arrived.lock().unwrap().push((
+            "nowhere".into(),
+            Err("models/nowhere.json: HTTP 404".into()),
+        ));
+        store.take_arrivals();
+        assert!(store.version() > version);
+        let summary = serde_json::Value::Array(store.summary());
+        assert_eq!(summary[0]["name"], "nowhere");
+        assert_eq!(summary[0]["state"], "failed");
+        assert!(summary[0]["error"].as_str().unwrap().contains("HTTP 404"));
+        assert_eq!(summary[1]["state"], "ready");
+    }
+
     #[test]
     fn a_loading_or_failed_model_says_so() {
         let store = ModelStore::default();
