@@ -70,7 +70,6 @@ impl ModelStore {
     /// `name`'s state, loading a built-in the first time it is asked for (in the browser,
     /// fetching a trained one's files first).
     pub fn state(&self, name: &str) -> ModelState {
-        self.take_arrivals();
         if let Some(s) = self.models.borrow().get(name) {
             return s.clone();
         }
@@ -152,10 +151,11 @@ impl ModelStore {
     /// The model in a lab's `slot`, asked for again until it is there (a model still loading
     /// arrives a few frames later).
     pub fn keep<'s>(&self, slot: &'s mut Slot, name: &str) -> &'s Result<Arc<Model>, String> {
-        if slot.as_ref().is_none_or(|r| r.is_err()) {
-            *slot = Some(self.get(name));
-        }
-        slot.get_or_insert_with(|| self.get(name))
+        let model = match slot.take() {
+            Some(Ok(m)) => Ok(m),
+            _ => self.get(name),
+        };
+        slot.insert(model)
     }
 
     /// Fetch every trained built-in in the background (the browser: they are small, and the

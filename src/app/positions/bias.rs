@@ -19,7 +19,7 @@ pub struct BiasPanel {
     pub layer: usize,
     pub length: usize,
     pub text: String,
-    models: Vec<(Scheme, Result<std::sync::Arc<Model>, String>)>,
+    models: Vec<(Scheme, crate::app::store::Slot)>,
 }
 
 impl Default for BiasPanel {
@@ -78,16 +78,12 @@ impl BiasPanel {
         let at = match self.models.iter().position(|(k, _)| *k == s) {
             Some(i) => i,
             None => {
-                let loaded = store.get(model_name(s));
-                self.models.push((s, loaded));
+                self.models.push((s, None));
                 self.models.len() - 1
             }
         };
         // A model still loading is asked for again until it is there.
-        if self.models[at].1.is_err() {
-            self.models[at].1 = store.get(model_name(s));
-        }
-        &self.models[at].1
+        store.keep(&mut self.models[at].1, model_name(s))
     }
 
     pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::store::ModelStore) {
