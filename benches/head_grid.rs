@@ -111,20 +111,11 @@ fn bench(c: &mut Criterion) {
 /// SmolLM2-135M from its GGUF (30 layers × 9 heads = 270 heads), when
 /// `scripts/fetch_models.sh` has cached it: the grid at a real model's size.
 fn bench_real(c: &mut Criterion) {
-    let root = std::env::var_os("GLIMPSE_MODELS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-                .join(".cache/glimpse/models")
-        });
-    let path = root.join("SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
-    let Ok((model, _)) = glimpse::model::import::open::open_path(&path, &mut |_| {}) else {
-        eprintln!(
-            "skipped: {} is absent (scripts/fetch_models.sh)",
-            path.display()
-        );
+    let Some(path) = glimpse::util::real_models::smollm2() else {
         return;
     };
+    let (model, _) = glimpse::model::import::open::open_path(&path, &mut |_| {})
+        .expect("the cached SmolLM2 opens");
     let text = "The cat sat on the mat because it was tired, and the dog slept by the door.";
     let prepared = model.prepare(text, "");
     let trace = model

@@ -14,8 +14,9 @@ TEMPLATE="$REPO_ROOT/web/pwa/sw.js"
 [ -f "$TEMPLATE" ] || die "pwa.sh: $TEMPLATE missing"
 
 cd "$DIR"
-# Every file of the build except the worker itself and source maps, relative to DIR, sorted.
-mapfile -t FILES < <(find . -type f ! -name sw.js ! -name '*.map' -printf '%P\n' | LC_ALL=C sort)
+# Every file of the build except the worker itself, source maps and the real checkpoints
+# (models/hf/, hundreds of MB: cached when first downloaded, not on install), relative to DIR.
+mapfile -t FILES < <(find . -type f ! -name sw.js ! -name '*.map' ! -path './models/hf/*' -printf '%P\n' | LC_ALL=C sort)
 [ "${#FILES[@]}" -gt 0 ] || die "pwa.sh: no files in $DIR"
 for f in "${FILES[@]}"; do
     case "$f" in

@@ -81,6 +81,9 @@ node web/e2e_training.mjs
 stage "browser offline test"
 node web/e2e_offline.mjs
 
+stage "browser real models: served, opened files, hub links (local mirror), offline"
+node web/e2e_models.mjs
+
 stage "browser WebGPU test (SwiftShader) and the fallback without WebGPU"
 node web/e2e_gpu.mjs
 

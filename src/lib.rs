@@ -70,6 +70,26 @@ pub fn glimpse_models() -> String {
     app::probe::models()
 }
 
+/// The page hands over files the user picked or dropped (`web/open_files.js`): `paths`
+/// relative to what was chosen (`MiniLM/config.json`), `contents` the matching `Uint8Array`s.
+/// The app opens them on its next frame.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_open_files(paths: Vec<String>, contents: js_sys::Array) {
+    let bytes = contents
+        .iter()
+        .map(|c| js_sys::Uint8Array::new(&c).to_vec())
+        .collect();
+    app::open_dialog::hand_over(paths, bytes);
+}
+
+/// Browser test hook: the served checkpoints the model picker offers, with their sizes.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_served() -> String {
+    app::probe::served()
+}
+
 /// Browser test hook: links to every view, section and lesson page, one per line.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]

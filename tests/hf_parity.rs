@@ -272,29 +272,6 @@ fn fill_mask_top5_matches_transformers() {
 // Absent files skip with a note, unless GLIMPSE_REQUIRE_REAL_MODELS is set (scripts/test.sh
 // sets it after fetching them), so a CI run cannot pass without checking them.
 
-fn real_model(dir: &str, file: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("GLIMPSE_MODELS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-                .join(".cache/glimpse/models")
-        });
-    let path = root.join(dir).join(file);
-    if path.exists() {
-        return Some(root.join(dir));
-    }
-    assert!(
-        std::env::var_os("GLIMPSE_REQUIRE_REAL_MODELS").is_none(),
-        "{} is missing: run scripts/fetch_models.sh",
-        path.display()
-    );
-    eprintln!(
-        "skipped: {} is absent (scripts/fetch_models.sh fetches it)",
-        path.display()
-    );
-    None
-}
-
 fn real_fixture(name: &str) -> Expected {
     Expected::read(
         &Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -308,7 +285,7 @@ fn real_fixture(name: &str) -> Expected {
 /// difference is 3.1e-6).
 #[test]
 fn minilm_matches_transformers() {
-    let Some(dir) = real_model("all-MiniLM-L6-v2", "model.safetensors") else {
+    let Some(dir) = glimpse::util::real_models::minilm() else {
         return;
     };
     let (model, _) = open_path(&dir, &mut |_| {}).unwrap();
@@ -365,11 +342,10 @@ fn minilm_matches_transformers() {
 /// within 1e-3 (noise 4e-5); the same greedy continuation.
 #[test]
 fn smollm2_gguf_matches_transformers() {
-    let file = "SmolLM2-135M-Instruct.Q4_1.gguf";
-    let Some(dir) = real_model("SmolLM2-135M-Instruct", file) else {
+    let Some(file) = glimpse::util::real_models::smollm2() else {
         return;
     };
-    let (model, _) = open_path(&dir.join(file), &mut |_| {}).unwrap();
+    let (model, _) = open_path(&file, &mut |_| {}).unwrap();
     let expected = real_fixture("smollm2");
     let tok = model.tokenizer.as_subword().unwrap();
     for case in expected.json["tokenizer_cases"].as_array().unwrap() {

@@ -182,7 +182,7 @@ pub fn encode(app: &GlimpseApp) -> String {
     let mut w = LinkWriter::default();
     w.put("v", VERSION);
     w.put("view", app.nav.view);
-    app.bench.save(&mut w);
+    app.bench.save(&mut w, &app.store);
     for lab in app.labs.iter() {
         lab.save(&mut w);
     }

@@ -13,9 +13,14 @@ pub mod fonts;
 pub mod labs;
 pub mod lessons;
 pub mod link;
+pub mod loading;
 pub mod masking;
+pub mod open_dialog;
 pub mod positions;
 pub mod probe;
+#[cfg(target_arch = "wasm32")]
+pub mod remote;
+pub mod sources;
 pub mod store;
 #[cfg(test)]
 mod tests;
@@ -61,10 +66,14 @@ pub struct GlimpseApp {
     pub lessons: lessons::Lessons,
     /// PNG / CSV / JSON export of figures (menus in the views, outcome under the top bar).
     pub exporter: export::Exporter,
+    /// The Open window, and files dropped or picked.
+    pub open_dialog: open_dialog::OpenDialog,
     frames: u64,
     probe_written: bool,
     /// The store's version last published to the probe.
     models_published: u64,
+    /// How many served checkpoints the probe was last told of.
+    served_published: usize,
 }
 
 impl Default for GlimpseApp {
@@ -82,9 +91,11 @@ impl Default for GlimpseApp {
             labs: Labs::default(),
             lessons: Default::default(),
             exporter: Default::default(),
+            open_dialog: Default::default(),
             frames: 0,
             probe_written: false,
             models_published: u64::MAX,
+            served_published: usize::MAX,
         };
         let first = crate::model::builtin::BUILTINS[0].name;
         app.bench.select_model(&app.store, first);
@@ -112,6 +123,7 @@ impl GlimpseApp {
         let mut app = Self::default();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
         app.store.prefetch_builtins(&cc.egui_ctx);
+        open_dialog::wake_with(&cc.egui_ctx);
         // In the browser, a link's hash reproduces the view it was copied from.
         #[cfg(target_arch = "wasm32")]
         let app = {
@@ -195,11 +207,67 @@ impl GlimpseApp {
             info.format,
             info.parameters
         );
-        let ready = store::ModelState::Ready(std::sync::Arc::new(model));
-        self.store.insert(&name, ready);
+        self.store.insert_opened(&name, model, info);
         self.bench.select_model(&self.store, &name);
         self.bench.refresh(&self.store);
         Ok(name)
+    }
+
+    /// Open what the user asked for in the Open window, by dropping files, or in the page's
+    /// file dialog. A failure is shown under the top bar and the current model stays.
+    pub fn open_request(&mut self, request: open_dialog::OpenRequest) {
+        use open_dialog::OpenRequest;
+        match request {
+            OpenRequest::Name(name) => {
+                self.store.retry(&name);
+                self.bench.select_model(&self.store, &name);
+                self.bench.refresh(&self.store);
+            }
+            OpenRequest::Files(folder, files) => {
+                let mut name = files.model_name(folder.as_deref(), "opened files");
+                // Never replace a built-in or a served model under its own name.
+                if !matches!(
+                    sources::Source::of(&name, &self.store.hub()),
+                    Ok(sources::Source::Opened)
+                ) {
+                    name.push_str(" (opened)");
+                }
+                let source = format!("files: {}", files.names().collect::<Vec<_>>().join(", "));
+                match self.store.open_files(&name, &files, &source) {
+                    Ok(()) => {
+                        self.nav.notices.clear();
+                        self.bench.select_model(&self.store, &name);
+                        self.bench.refresh(&self.store);
+                    }
+                    Err(e) => {
+                        let e = format!("could not open the files: {e}");
+                        log::warn!("glimpse: {e}");
+                        self.nav.notices = vec![e];
+                    }
+                }
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            OpenRequest::Path(path) => {
+                let _ = self.open_model_path(&path);
+            }
+        }
+    }
+
+    /// A model that failed to download or open leaves the view: the reason goes under the
+    /// top bar and the model shown before comes back.
+    fn fall_back_from_failed_model(&mut self) {
+        let name = &self.bench.model_name;
+        if builtin_or_loading(&self.store, name) {
+            return;
+        }
+        if let Some(previous) = self.bench.previous.take() {
+            if let Err(e) = self.store.get(name) {
+                log::warn!("glimpse: {e}");
+                self.nav.notices = vec![e];
+            }
+            self.bench.select_model(&self.store, &previous);
+            self.bench.refresh(&self.store);
+        }
     }
 
     /// Reproduce the view a link describes; what it cannot read is listed in the notices.
@@ -273,10 +341,23 @@ impl GlimpseApp {
         probe::start_frame(ui.ctx());
         self.look(ui.ctx());
         self.store.take_arrivals();
+        for request in self.open_dialog.requests(ui.ctx()) {
+            self.open_request(request);
+        }
         self.bench.refresh(&self.store);
+        self.fall_back_from_failed_model();
         if self.store.version() != self.models_published {
             probe::publish_models(&self.store.summary());
             self.models_published = self.store.version();
+        }
+        let served = self.store.served();
+        if served.len() != self.served_published {
+            let list: Vec<_> = served
+                .iter()
+                .map(|(s, bytes)| serde_json::json!({ "name": s.name, "bytes": bytes }))
+                .collect();
+            probe::publish_served(&list);
+            self.served_published = served.len();
         }
         self.exporter.frame(ui.ctx());
         #[cfg(target_arch = "wasm32")]
@@ -285,13 +366,7 @@ impl GlimpseApp {
         if !self.nav.notices.is_empty() {
             egui::Panel::top("link_notices").show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
-                    ui.colored_label(
-                        ui.visuals().warn_fg_color,
-                        format!(
-                            "Parts of the link were not understood: {}.",
-                            self.nav.notices.join("; ")
-                        ),
-                    );
+                    ui.colored_label(ui.visuals().warn_fg_color, self.nav.notices.join("; "));
                     if ui.small_button("dismiss").clicked() {
                         self.nav.notices.clear();
                     }
@@ -338,6 +413,13 @@ impl GlimpseApp {
                 if shared_model {
                     self.bench
                         .model_picker(ui, &self.store, self.look.presenter);
+                    let open = ui
+                        .button("Open…")
+                        .on_hover_text("open your own model: files, a folder, a hub name or a URL");
+                    probe::control("open model", open.rect);
+                    if open.clicked() {
+                        self.open_dialog.open = true;
+                    }
                 } else if !self.look.presenter {
                     let about = match self.labs.by_id(self.nav.view) {
                         Some(lab) => lab.about(),
@@ -346,6 +428,7 @@ impl GlimpseApp {
                     ui.weak(about);
                 }
             });
+            self.bench.loading_line(ui, &self.store);
             export::message_label(ui, &self.exporter);
             probe::check_fits("top bar", ui);
         });
@@ -397,4 +480,10 @@ impl GlimpseApp {
         #[cfg(target_arch = "wasm32")]
         let _ = (self.probe_written, ui);
     }
+}
+
+/// Whether `name` is a built-in or still on its way (neither falls back).
+fn builtin_or_loading(store: &ModelStore, name: &str) -> bool {
+    crate::model::builtin::info(name).is_some()
+        || !matches!(store.state(name), store::ModelState::Failed(_))
 }

@@ -75,6 +75,18 @@ pub fn publish_models(summary: &impl Serialize) {
     store(&MODELS, summary);
 }
 
+/// The served checkpoints the model picker offers, with their download sizes.
+static SERVED: Mutex<String> = Mutex::new(String::new());
+
+pub fn publish_served(served: &impl Serialize) {
+    store(&SERVED, served);
+}
+
+/// The served checkpoints offered in the picker: `[{"name": …, "bytes": …}, …]`.
+pub fn served() -> String {
+    read(&SERVED)
+}
+
 /// The models the app has asked for, each ready (with its shape), loading or failed.
 pub fn models() -> String {
     read(&MODELS)

@@ -5,10 +5,14 @@
 //! A model is `Ready`, `Failed` (the reason is shown where the model would be) or `Loading`
 //! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
 
+use super::loading::{Fetch, Loader, Payload};
+use super::sources::{self, Source};
+use crate::model::import::open::CheckpointInfo;
+use crate::model::import::CheckpointFiles;
 use crate::model::{builtin, ForwardOptions, Model, ModelInput, Trace};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Where one model is.
 #[derive(Clone)]
@@ -35,20 +39,30 @@ struct Memo {
 
 /// Owns every loaded model and the memo of recent forward passes. Shared by reference: labs
 /// receive `&ModelStore` each frame and ask it, never the loader.
-#[derive(Default)]
 pub struct ModelStore {
     models: RefCell<HashMap<String, ModelState>>,
+    /// What was opened, for models read from checkpoint files (format, size, source).
+    infos: RefCell<HashMap<String, CheckpointInfo>>,
     memo: RefCell<VecDeque<Memo>>,
-    /// Fetches finished since they were last looked at (the browser): the model's name, and
-    /// why it failed if it did.
-    arrived: Arc<Mutex<Vec<Arrival>>>,
-    /// Asked for a frame when a fetch finishes (set by the app; read when the fetch ends).
-    repaint: Arc<Mutex<Option<egui::Context>>>,
+    /// Background fetches and what they report.
+    loader: Loader,
+    /// The hub `hf:` names download from (a link's `hub=` names a mirror).
+    hub: RefCell<String>,
     version: std::cell::Cell<u64>,
 }
 
-/// A fetch that ended: the model's name, and why it failed if it did.
-type Arrival = (String, Result<(), String>);
+impl Default for ModelStore {
+    fn default() -> Self {
+        Self {
+            models: Default::default(),
+            infos: Default::default(),
+            memo: Default::default(),
+            loader: Default::default(),
+            hub: RefCell::new(sources::DEFAULT_HUB.to_string()),
+            version: Default::default(),
+        }
+    }
+}
 
 /// A result slot a lab keeps its model in.
 pub type Slot = Option<Result<Arc<Model>, String>>;
@@ -67,28 +81,23 @@ impl ModelStore {
         }
     }
 
-    /// `name`'s state, loading a built-in the first time it is asked for (in the browser,
-    /// fetching a trained one's files first).
+    /// `name`'s state, loading it the first time it is asked for: a built-in (in the browser,
+    /// fetching a trained one's files first), a served checkpoint, or a hub or URL link.
     pub fn state(&self, name: &str) -> ModelState {
         if let Some(s) = self.models.borrow().get(name) {
             return s.clone();
         }
-        if builtin::needs_files(name) {
-            let loading = ModelState::Loading {
-                received: 0,
-                total: None,
-            };
-            self.insert(name, loading.clone());
-            self.fetch(name);
-            return loading;
-        }
-        let state = match builtin::load(name) {
-            Ok(m) => ModelState::Ready(Arc::new(m)),
-            Err(e) => ModelState::Failed(format!("{name}: {e}")),
+        let state = match Source::of(name, &self.hub.borrow()) {
+            Ok(Source::Builtin) if builtin::needs_files(name) => self.start(name, Fetch::Builtin),
+            Ok(Source::Builtin) | Ok(Source::Opened) => match builtin::load(name) {
+                Ok(m) => ModelState::Ready(Arc::new(m)),
+                Err(e) => ModelState::Failed(format!("{name}: {e}")),
+            },
+            Ok(Source::Served(s)) => self.open_served(s),
+            Ok(Source::Remote(loc)) => self.start(name, Fetch::Remote(loc)),
+            Err(e) => ModelState::Failed(e),
         };
-        self.models
-            .borrow_mut()
-            .insert(name.to_string(), state.clone());
+        self.insert(name, state.clone());
         state
     }
 
@@ -96,21 +105,29 @@ impl ModelStore {
     /// when a model is inserted (`version`).
     pub fn summary(&self) -> Vec<serde_json::Value> {
         let models = self.models.borrow();
+        let infos = self.infos.borrow();
         let mut names: Vec<&String> = models.keys().collect();
         names.sort();
         names
             .into_iter()
             .map(|name| match &models[name] {
-                ModelState::Ready(m) => serde_json::json!({
-                    "name": name,
-                    "state": "ready",
-                    "family": m.config.family.label(),
-                    "layers": m.config.n_layers,
-                    "heads": m.config.n_heads,
-                    "kv_heads": m.config.n_kv_heads,
-                    "d_model": m.config.d_model,
-                    "parameters": crate::model::weights::parameter_count(&m.config),
-                }),
+                ModelState::Ready(m) => {
+                    let info = infos.get(name.as_str());
+                    serde_json::json!({
+                        "name": name,
+                        "state": "ready",
+                        "family": m.config.family.label(),
+                        "layers": m.config.n_layers,
+                        "heads": m.config.n_heads,
+                        "kv_heads": m.config.n_kv_heads,
+                        "d_model": m.config.d_model,
+                        "parameters": crate::model::weights::parameter_count(&m.config),
+                        "source": info.map_or("built in", |i| i.source.as_str()),
+                        "format": info.map(|i| i.format.as_str()),
+                        "architecture": info.map(|i| i.model_type.as_str()),
+                        "memory_bytes": info.map(|i| i.memory_bytes),
+                    })
+                }
                 ModelState::Loading { received, total } => serde_json::json!({
                     "name": name, "state": "loading", "received": received, "total": total,
                 }),
@@ -126,21 +143,57 @@ impl ModelStore {
         self.version.get()
     }
 
-    /// Models opened from files or links (not built in) that are ready, by name.
+    /// Models opened from files or links (not built in, not served) that are ready, by name.
     pub fn opened(&self) -> Vec<String> {
         let models = self.models.borrow();
         let mut names: Vec<String> = models
             .iter()
-            .filter(|(n, s)| builtin::info(n).is_none() && matches!(s, ModelState::Ready(_)))
+            .filter(|(n, s)| {
+                builtin::info(n).is_none()
+                    && sources::served(n).is_none()
+                    && matches!(s, ModelState::Ready(_))
+            })
             .map(|(n, _)| n.clone())
             .collect();
         names.sort();
         names
     }
 
-    /// Whether `name` can be opened: a built-in, or a model in the store.
+    /// Whether `name` can be asked for: a built-in, a served checkpoint, a hub or URL link
+    /// (one that cannot be read fails with the reason), or a model in the store.
     pub fn knows(&self, name: &str) -> bool {
-        builtin::info(name).is_some() || self.models.borrow().contains_key(name)
+        self.models.borrow().contains_key(name)
+            || !matches!(Source::of(name, &self.hub.borrow()), Ok(Source::Opened))
+    }
+
+    /// What was opened for `name`, when it came from checkpoint files.
+    pub fn info(&self, name: &str) -> Option<CheckpointInfo> {
+        self.infos.borrow().get(name).cloned()
+    }
+
+    /// The hub `hf:` names download from.
+    pub fn hub(&self) -> String {
+        self.hub.borrow().clone()
+    }
+
+    /// Download `hf:` names from `base` (a mirror); `Err` says why it is not a web address.
+    pub fn set_hub(&self, base: &str) -> Result<(), String> {
+        *self.hub.borrow_mut() = sources::web_base(base)?;
+        Ok(())
+    }
+
+    /// Forget that `name` failed, so asking for it again tries again.
+    pub fn retry(&self, name: &str) {
+        let failed = matches!(self.models.borrow().get(name), Some(ModelState::Failed(_)));
+        if failed {
+            self.models.borrow_mut().remove(name);
+        }
+    }
+
+    /// The served checkpoints present (beside the app, or in the model cache natively), with
+    /// their download sizes.
+    pub fn served(&self) -> Vec<(&'static sources::ServedModel, u64)> {
+        self.loader.served()
     }
 
     /// Whether `name` is on its way (its files are being fetched).
@@ -159,64 +212,117 @@ impl ModelStore {
     }
 
     /// Fetch every trained built-in in the background (the browser: they are small, and the
-    /// service worker keeps them for offline use); natively they are compiled in.
+    /// service worker keeps them for offline use; natively they are compiled in), and learn
+    /// which served checkpoints there are.
     pub fn prefetch_builtins(&self, ctx: &egui::Context) {
-        if let Ok(mut r) = self.repaint.lock() {
-            *r = Some(ctx.clone());
-        }
+        self.loader.set_repaint(ctx);
         for name in builtin::TRAINED {
             if builtin::needs_files(name) {
                 self.state(name);
             }
         }
+        self.loader.look_for_served();
     }
 
-    /// Turn finished fetches into models (the app calls it every frame, so a model that
-    /// arrives is ready and reported even when no view asks for it that frame).
-    pub fn take_arrivals(&self) {
-        let arrived: Vec<_> = match self.arrived.lock() {
-            Ok(mut a) => a.drain(..).collect(),
-            Err(_) => return,
-        };
-        for (name, result) in arrived {
-            let state = match result.and_then(|()| builtin::load(&name).map_err(|e| e.to_string()))
-            {
-                Ok(m) => ModelState::Ready(Arc::new(m)),
-                Err(e) => ModelState::Failed(format!("{name}: {e}")),
-            };
-            self.insert(&name, state);
+    /// Start fetching `name`: it is loading until its files arrive.
+    fn start(&self, name: &str, fetch: Fetch) -> ModelState {
+        self.loader.start(name, fetch);
+        ModelState::Loading {
+            received: 0,
+            total: None,
         }
     }
 
-    /// Start fetching a trained built-in's files (the browser).
-    #[cfg(target_arch = "wasm32")]
-    fn fetch(&self, name: &str) {
-        let (name, arrived) = (name.to_string(), self.arrived.clone());
-        let repaint = self.repaint.clone();
-        wasm_bindgen_futures::spawn_local(async move {
-            let (config_url, weights_url) = builtin::file_urls(&name);
-            let files = async {
-                let config = super::fetch::bytes(&config_url).await?;
-                let config = String::from_utf8(config)
-                    .map_err(|_| format!("{config_url} is not UTF-8 text"))?;
-                let weights = super::fetch::bytes(&weights_url).await?;
-                builtin::provide(&name, config, weights);
-                Ok(())
+    /// A served checkpoint: downloaded from beside the app in the browser, read from the
+    /// model cache natively.
+    fn open_served(&self, s: &'static sources::ServedModel) -> ModelState {
+        #[cfg(target_arch = "wasm32")]
+        {
+            self.start(s.name, Fetch::Remote(Source::served_location(s)))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            use crate::model::import::open::open_path;
+            let Some(path) = super::loading::cached_path(s) else {
+                return ModelState::Failed(format!(
+                    "{} is not in the model cache ({}): run scripts/fetch_models.sh",
+                    s.name,
+                    crate::util::real_models::cache_dir().display()
+                ));
             };
-            let result = files.await;
-            if let Ok(mut a) = arrived.lock() {
-                a.push((name, result));
+            match open_path(&path, &mut |_| {}) {
+                Ok((model, info)) => self.ready(s.name, model, info),
+                Err(e) => ModelState::Failed(format!("{}: {e}", s.name)),
             }
-            if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
-                ctx.request_repaint();
-            }
-        });
+        }
     }
 
-    /// Natively every built-in is compiled in: nothing to fetch.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn fetch(&self, name: &str) {
-        let _ = (name, &self.repaint);
+    /// A model opened from checkpoint files, with what was opened.
+    fn ready(&self, name: &str, model: Model, info: CheckpointInfo) -> ModelState {
+        self.infos.borrow_mut().insert(name.to_string(), info);
+        ModelState::Ready(Arc::new(model))
+    }
+
+    /// Open checkpoint files (dropped, picked, passed with `--model`) as `name`; on failure
+    /// nothing in the store changes.
+    pub fn open_files(
+        &self,
+        name: &str,
+        files: &CheckpointFiles,
+        source: &str,
+    ) -> Result<(), String> {
+        let (model, info) = files
+            .open(name, source, &mut |_| {})
+            .map_err(|e| e.to_string())?;
+        let state = self.ready(name, model, info);
+        self.insert(name, state);
+        Ok(())
+    }
+
+    /// Put a model opened elsewhere (`glimpse --model PATH`) in the store under `name`.
+    pub fn insert_opened(&self, name: &str, model: Model, info: CheckpointInfo) {
+        let state = self.ready(name, model, info);
+        self.insert(name, state);
+    }
+
+    /// Turn finished fetches into models, and copy download progress into the states (the
+    /// app calls it every frame, so a model that arrives is ready and reported even when no
+    /// view asks for it that frame).
+    pub fn take_arrivals(&self) {
+        for (name, received, total) in self.loader.progress() {
+            let changed = match self.models.borrow().get(&name) {
+                Some(ModelState::Loading {
+                    received: r,
+                    total: t,
+                }) => (*r, *t) != (received, total),
+                _ => false,
+            };
+            if changed {
+                self.models
+                    .borrow_mut()
+                    .insert(name, ModelState::Loading { received, total });
+                self.version.set(self.version.get() + 1);
+            }
+        }
+        for (name, result) in self.loader.arrivals() {
+            let state = match result {
+                Ok(Payload::Builtin) => match builtin::load(&name) {
+                    Ok(m) => ModelState::Ready(Arc::new(m)),
+                    Err(e) => ModelState::Failed(format!("{name}: {e}")),
+                },
+                Ok(Payload::Files(files, source)) => {
+                    match files.open(&name, &source, &mut |_| {}) {
+                        Ok((model, info)) => self.ready(&name, model, info),
+                        Err(e) => ModelState::Failed(format!("{source}: {e}")),
+                    }
+                }
+                Err(e) if builtin::info(&name).is_some() => {
+                    ModelState::Failed(format!("{name}: {e}"))
+                }
+                Err(e) => ModelState::Failed(e),
+            };
+            self.insert(&name, state);
+        }
     }
 
     /// Put a model (or its progress, or why it failed) under `name`, replacing what was there
@@ -349,11 +455,9 @@ mod tests {
         );
         let version = store.version();
         store
-            .arrived
-            .lock()
-            .unwrap()
-            .push(("reverse".into(), Ok(())));
-        store.arrived.lock().unwrap().push((
+            .loader
+            .arrive(("reverse".into(), Ok(Payload::Builtin)));
+        store.loader.arrive((
             "nowhere".into(),
             Err("models/nowhere.json: HTTP 404".into()),
         ));
@@ -364,6 +468,48 @@ mod tests {
         assert_eq!(summary[0]["state"], "failed");
         assert!(summary[0]["error"].as_str().unwrap().contains("HTTP 404"));
         assert_eq!(summary[1]["state"], "ready");
+    }
+
+    /// A download reports its progress, then its files arrive and open as a model that the
+    /// summary describes with where it came from.
+    #[test]
+    fn a_downloaded_checkpoint_reports_progress_then_opens() {
+        let store = ModelStore::default();
+        let name = "hf:test/tiny-gpt2";
+        store.insert(
+            name,
+            ModelState::Loading {
+                received: 0,
+                total: None,
+            },
+        );
+        store.loader.report(name, 1000, Some(4000));
+        store.take_arrivals();
+        assert!(store.get(name).unwrap_err().contains("1000 of 4000"));
+        let mut files = CheckpointFiles::new();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/gpt2");
+        for f in ["config.json", "tokenizer.json", "model.safetensors"] {
+            files.add(f, std::fs::read(dir.join(f)).unwrap());
+        }
+        let source = "test/tiny-gpt2 on 127.0.0.1".to_string();
+        store
+            .loader
+            .arrive((name.into(), Ok(Payload::Files(files, source.clone()))));
+        store.take_arrivals();
+        let model = store.get(name).unwrap();
+        assert_eq!(model.config.n_layers, 2);
+        let summary = serde_json::Value::Array(store.summary());
+        assert_eq!(summary[0]["source"], source.as_str());
+        assert_eq!(summary[0]["architecture"], "gpt2");
+        assert!(store.knows(name) && store.opened().contains(&name.to_string()));
+        // A broken download fails with the reason; asking again after `retry` starts afresh.
+        store
+            .loader
+            .arrive(("hf:test/broken".into(), Err("test/broken: HTTP 404".into())));
+        store.take_arrivals();
+        assert!(store.get("hf:test/broken").unwrap_err().contains("404"));
+        store.retry("hf:test/broken");
+        assert!(!store.models.borrow().contains_key("hf:test/broken"));
     }
 
     #[test]

@@ -62,33 +62,6 @@ fn an_edit_runs_exactly_one_forward_pass() {
     }
 }
 
-/// A real checkpoint fetched by `scripts/fetch_models.sh` (cached outside the clone): its
-/// folder, or its file when `file` is a `.gguf`. Absent, the test skips with a note, unless
-/// GLIMPSE_REQUIRE_REAL_MODELS is set (as `scripts/test.sh` does after fetching them).
-pub(crate) fn real_model(dir: &str, file: &str) -> Option<std::path::PathBuf> {
-    let root = std::env::var_os("GLIMPSE_MODELS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
-                .join(".cache/glimpse/models")
-        });
-    let path = root.join(dir).join(file);
-    if !path.exists() {
-        assert!(
-            std::env::var_os("GLIMPSE_REQUIRE_REAL_MODELS").is_none(),
-            "{} is missing: run scripts/fetch_models.sh",
-            path.display()
-        );
-        eprintln!("skipped: {} is absent", path.display());
-        return None;
-    }
-    Some(if file.ends_with(".gguf") {
-        path
-    } else {
-        root.join(dir)
-    })
-}
-
 /// `glimpse --model PATH`: a real checkpoint opened in the app, every view on the shared input
 /// drawn on it (the heatmap is the model's own weights for the selected head), idle frames
 /// computing nothing, and a link naming it reproducing the view.
@@ -96,8 +69,8 @@ pub(crate) fn real_model(dir: &str, file: &str) -> Option<std::path::PathBuf> {
 fn a_real_checkpoint_opens_in_every_view_on_the_shared_input() {
     use super::explorer::lab::AttentionLab;
     let checkpoints = [
-        real_model("all-MiniLM-L6-v2", "model.safetensors"),
-        real_model("SmolLM2-135M-Instruct", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+        crate::util::real_models::minilm(),
+        crate::util::real_models::smollm2(),
     ];
     for path in checkpoints.into_iter().flatten() {
         let mut app = GlimpseApp::default();
@@ -187,11 +160,8 @@ fn a_checkpoint_that_does_not_open_leaves_the_current_model() {
 fn the_decoding_lab_runs_on_the_picked_model() {
     use super::decoding::DecodingLab;
     let checkpoints = [
-        (
-            real_model("SmolLM2-135M-Instruct", "SmolLM2-135M-Instruct.Q4_1.gguf"),
-            true,
-        ),
-        (real_model("all-MiniLM-L6-v2", "model.safetensors"), false),
+        (crate::util::real_models::smollm2(), true),
+        (crate::util::real_models::minilm(), false),
     ];
     for (path, decoder) in checkpoints {
         let Some(path) = path else { continue };
@@ -220,4 +190,74 @@ fn the_decoding_lab_runs_on_the_picked_model() {
             (_, other) => panic!("{name}: {:?}", other.as_ref().map(|r| r.as_ref().err())),
         }
     }
+}
+
+/// Files handed over by the page (picked or dropped) open as a model the app shows, with what
+/// was opened in the store; hostile files are refused with the reason and the model stays.
+#[test]
+fn opened_files_are_shown_and_hostile_ones_refused() {
+    use super::open_dialog::OpenRequest;
+    use crate::model::import::CheckpointFiles;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/gpt2");
+    let files = |weights: &dyn Fn(Vec<u8>) -> Vec<u8>| {
+        let mut f = CheckpointFiles::new();
+        for name in ["config.json", "tokenizer.json", "model.safetensors"] {
+            let bytes = std::fs::read(dir.join(name)).unwrap();
+            let bytes = if name == "model.safetensors" {
+                weights(bytes)
+            } else {
+                bytes
+            };
+            f.add(&format!("tiny-gpt2/{name}"), bytes);
+        }
+        f
+    };
+    let mut h = open("view=attention&model=translate");
+    h.run_steps(SETTLE_FRAMES);
+    let request = OpenRequest::Files(Some("tiny-gpt2".into()), files(&|b| b));
+    h.state_mut().open_request(request);
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.bench.model_name, "tiny-gpt2");
+    assert!(
+        app.bench.trace().is_some(),
+        "the opened model runs on the input"
+    );
+    let info = app.store.info("tiny-gpt2").expect("what was opened");
+    assert_eq!(info.model_type, "gpt2");
+    assert!(app.store.opened().contains(&"tiny-gpt2".to_string()));
+
+    let truncated = |b: Vec<u8>| b[..b.len() / 2].to_vec();
+    let request = OpenRequest::Files(Some("broken".into()), files(&truncated));
+    h.state_mut().open_request(request);
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.bench.model_name, "tiny-gpt2", "the model before stays");
+    assert!(
+        app.nav
+            .notices
+            .iter()
+            .any(|n| n.contains("could not open the files")),
+        "{:?}",
+        app.nav.notices
+    );
+}
+
+/// A model that fails to arrive (natively, any hub link) leaves the view with its reason and
+/// the model shown before comes back.
+#[test]
+fn a_model_that_fails_to_arrive_falls_back_with_the_reason() {
+    let mut h = open("view=attention&model=translate");
+    h.run_steps(SETTLE_FRAMES);
+    let request = super::open_dialog::OpenRequest::Name("hf:test/tiny-gpt2".into());
+    h.state_mut().open_request(request);
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.bench.model_name, "translate");
+    assert!(
+        app.nav.notices.iter().any(|n| n.contains("test/tiny-gpt2")),
+        "{:?}",
+        app.nav.notices
+    );
+    assert!(app.bench.trace().is_some());
 }

@@ -4,7 +4,8 @@
 //! only when one of these changes (or the compute path does).
 
 use super::link::{name_of, value_of, LinkReader, LinkWriter};
-use super::store::ModelStore;
+use super::sources;
+use super::store::{ModelState, ModelStore};
 use super::{compute, explorer, probe, widgets};
 use crate::model::heads::HeadStats;
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
@@ -50,6 +51,11 @@ pub struct Workbench {
     pub compute: compute::Compute,
     /// Choose the sharpest head once the first trace of a newly selected model exists.
     pub pick_head: bool,
+    /// The model shown before this one, to go back to if this one fails to arrive.
+    pub previous: Option<String>,
+    /// The model was picked while still on its way: set its most telling attention and
+    /// layer when it arrives (unless a link named them).
+    awaiting_defaults: bool,
 }
 
 impl Default for Workbench {
@@ -70,17 +76,23 @@ impl Default for Workbench {
             computed: None,
             compute: Default::default(),
             pick_head: false,
+            previous: None,
+            awaiting_defaults: false,
         }
     }
 }
 
 impl Workbench {
-    pub const KEYS: [&'static str; 8] =
-        ["model", "src", "tgt", "kind", "layer", "head", "tau", "q"];
+    pub const KEYS: [&'static str; 9] = [
+        "hub", "model", "src", "tgt", "kind", "layer", "head", "tau", "q",
+    ];
 
     /// Open `name` on its example text, at its most telling attention: cross-attention when
     /// there is one, in the last layer, where trained models show their clearest alignment.
     pub fn select_model(&mut self, store: &ModelStore, name: &str) {
+        if self.model.is_ok() && self.model_name != name {
+            self.previous = Some(self.model_name.clone());
+        }
         self.model_name = name.to_string();
         self.model = store.get(name);
         match builtin::info(name) {
@@ -94,12 +106,18 @@ impl Workbench {
             }
         }
         self.computed = None;
+        self.awaiting_defaults = self.model.is_err();
+        self.model_defaults();
+        self.sel.head = 0;
+        self.pick_head = true;
+    }
+
+    /// The model's most telling attention, in its last layer.
+    fn model_defaults(&mut self) {
         if let Ok(m) = &self.model {
             self.sel.kind = AttentionKind::most_telling(m.config.family);
             self.sel.layer = m.config.n_layers.saturating_sub(1);
         }
-        self.sel.head = 0;
-        self.pick_head = true;
     }
 
     /// The trace of the shared input, when the forward pass succeeded.
@@ -126,6 +144,9 @@ impl Workbench {
             if let Ok(m) = store.get(&self.model_name) {
                 self.model = Ok(m);
                 self.computed = None;
+                if std::mem::take(&mut self.awaiting_defaults) {
+                    self.model_defaults();
+                }
             }
         }
         let key = self.key();
@@ -202,18 +223,37 @@ impl Workbench {
     /// The model picker of the top bar, with the model's one-line description.
     pub fn model_picker(&mut self, ui: &mut egui::Ui, store: &ModelStore, presenter: bool) {
         let mut chosen = self.model_name.clone();
-        egui::ComboBox::from_label("model")
+        let picker = egui::ComboBox::from_label("model")
             .selected_text(&chosen)
+            .height(560.0)
             .show_ui(ui, |ui| {
+                // Real models first: they are what a class comes for.
+                let served = store.served();
+                if !served.is_empty() {
+                    ui.weak("Real models (downloaded when chosen)");
+                }
+                for (served, bytes) in served {
+                    let label = format!("{} ({})", served.name, sources::megabytes(bytes));
+                    ui.selectable_value(&mut chosen, served.name.to_string(), label)
+                        .on_hover_text(format!(
+                            "{}. Licence {}",
+                            served.description, served.licence
+                        ));
+                }
+                let opened = store.opened();
+                if !opened.is_empty() {
+                    ui.weak("Opened from files or links");
+                }
+                for name in opened {
+                    ui.selectable_value(&mut chosen, name.clone(), &name);
+                }
+                ui.weak("Glimpse's own models (trained on toy tasks, or random)");
                 for b in builtin::BUILTINS {
                     ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
                         .on_hover_text(b.description);
                 }
-                for name in store.opened() {
-                    ui.selectable_value(&mut chosen, name.clone(), &name)
-                        .on_hover_text("opened from files");
-                }
             });
+        probe::control("model picker", picker.response.rect);
         if chosen != self.model_name {
             self.select_model(store, &chosen);
             self.refresh(store);
@@ -221,11 +261,52 @@ impl Workbench {
         // On a projector the room reads the view, not the blurb: presenter mode drops it.
         let about = match (builtin::info(&self.model_name), &self.model) {
             (Some(b), _) => b.description.to_string(),
-            (None, Ok(m)) => m.config.description.clone(),
-            (None, Err(e)) => e.clone(),
+            (None, Ok(m)) => match store.info(&self.model_name) {
+                Some(i) => format!(
+                    "{} · {} · {} parameters · {} in memory · from {}",
+                    i.model_type,
+                    i.format,
+                    thousands(i.parameters),
+                    sources::megabytes(i.memory_bytes as u64),
+                    i.source
+                ),
+                None => m.config.description.clone(),
+            },
+            (None, Err(_)) => String::new(),
         };
         if !presenter {
             ui.weak(about);
+        }
+    }
+
+    /// While the picked model is on its way: how much has arrived, as a bar.
+    pub fn loading_line(&self, ui: &mut egui::Ui, store: &ModelStore) {
+        if self.model.is_ok() {
+            return;
+        }
+        if let ModelState::Loading { received, total } = store.state(&self.model_name) {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                let text = match total {
+                    Some(t) => format!(
+                        "downloading {}: {} of {}",
+                        self.model_name,
+                        sources::megabytes(received),
+                        sources::megabytes(t)
+                    ),
+                    None => format!(
+                        "downloading {}: {}",
+                        self.model_name,
+                        sources::megabytes(received)
+                    ),
+                };
+                let fraction = total.map_or(0.0, |t| received as f32 / t.max(1) as f32);
+                ui.add(
+                    egui::ProgressBar::new(fraction)
+                        .text(text)
+                        .desired_width(420.0),
+                );
+            });
         }
     }
 
@@ -298,7 +379,10 @@ impl Workbench {
         probe::publish_compute(&self.compute.summary());
     }
 
-    pub fn save(&self, w: &mut LinkWriter) {
+    pub fn save(&self, w: &mut LinkWriter, store: &ModelStore) {
+        if store.hub() != sources::DEFAULT_HUB {
+            w.put("hub", store.hub());
+        }
         w.put("model", &self.model_name);
         w.put("src", &self.source);
         w.put("tgt", &self.target);
@@ -312,6 +396,8 @@ impl Workbench {
     /// `model=` opens that model afresh (its example text, most telling attention, sharpest
     /// head, τ = 1, first query); the other keys then adjust it.
     pub fn load(&mut self, r: &mut LinkReader, store: &ModelStore) {
+        // Before the model: an `hf:` name downloads from this hub.
+        r.read("hub", |v| store.set_hub(v).ok());
         let known = |m: &str| store.knows(m).then(|| m.to_string());
         if let Some(m) = r.read("model", known) {
             self.select_model(store, &m);
@@ -323,6 +409,10 @@ impl Workbench {
         }
         if let Some(v) = r.get("tgt") {
             self.target = v.chars().take(4000).collect();
+        }
+        if r.get("kind").is_some() || r.get("layer").is_some() {
+            // The link names the attention: keep it when a model still loading arrives.
+            self.awaiting_defaults = false;
         }
         if let Some(x) = r.read("kind", |v| value_of(&KINDS, v)) {
             self.sel.kind = x;
@@ -343,4 +433,17 @@ impl Workbench {
         }
         self.computed = None;
     }
+}
+
+/// 22713216 → "22,713,216".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

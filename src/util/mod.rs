@@ -1,6 +1,8 @@
 //! Small helpers shared by every layer of the crate.
 
 pub mod nested;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod real_models;
 pub mod rng;
 
 /// Index and value of the largest item; the first one wins a tie, NaN never wins.

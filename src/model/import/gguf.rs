@@ -1408,7 +1408,9 @@ pub(crate) mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn real_smollm2_when_present() {
-        let Some(path) = real_smollm2() else { return };
+        let Some(path) = crate::util::real_models::smollm2() else {
+            return;
+        };
         let (g, set) = read_gguf_path(&path, &Limits::default(), &mut |_| {}).unwrap();
         assert_eq!(g.architecture().unwrap(), "llama");
         assert_eq!(g.get_u32("llama.block_count").unwrap(), 30);
@@ -1434,20 +1436,5 @@ pub(crate) mod tests {
             set.memory_bytes(),
             set.quantized_bytes()
         );
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    pub(crate) fn real_smollm2() -> Option<std::path::PathBuf> {
-        let home = std::env::var_os("HOME")?;
-        let dir = std::path::Path::new(&home).join(".cache/glimpse/models/SmolLM2-135M-Instruct");
-        let found = std::fs::read_dir(&dir).ok().and_then(|d| {
-            d.filter_map(|e| e.ok())
-                .map(|e| e.path())
-                .find(|p| p.extension().is_some_and(|e| e == "gguf"))
-        });
-        if found.is_none() {
-            println!("skipped: no .gguf file in {}", dir.display());
-        }
-        found
     }
 }

@@ -553,7 +553,7 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     #[test]
     fn real_smollm2_metadata_when_present() {
-        let Some(path) = crate::model::import::gguf::tests::real_smollm2() else {
+        let Some(path) = crate::util::real_models::smollm2() else {
             return;
         };
         let bytes = std::fs::read(&path).unwrap();

@@ -13,6 +13,7 @@
 
 pub mod detect;
 pub mod error;
+pub mod files;
 pub mod gguf;
 pub mod gguf_model;
 pub mod gguf_writer;
@@ -26,6 +27,7 @@ pub mod tensors;
 
 pub use detect::{detect, FileKind};
 pub use error::ImportError;
+pub use files::CheckpointFiles;
 pub use gguf::{read_gguf, GgmlType, Gguf, MetaArray, MetaValue};
 pub use gguf_model::GgufTokenizerData;
 pub use hf_config::{

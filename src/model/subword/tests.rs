@@ -1011,24 +1011,10 @@ fn errors_convert_to_model_errors() {
 
 /// The real checkpoints, fetched by the reference scripts into `$GLIMPSE_MODELS` (default
 /// `~/.cache/glimpse/models`); each test says so and passes when its files are absent.
-fn real_model(rel: &str) -> Option<PathBuf> {
-    let root = std::env::var_os("GLIMPSE_MODELS")
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/glimpse/models"))
-        })?;
-    let path = root.join(rel);
-    if path.exists() {
-        Some(path)
-    } else {
-        eprintln!("note: {} is absent; skipping this check", path.display());
-        None
-    }
-}
 
 #[test]
 fn minilm_encodes_like_the_reference() {
-    let Some(path) = real_model("all-MiniLM-L6-v2/tokenizer.json") else {
+    let Some(path) = crate::util::real_models::cached("all-MiniLM-L6-v2/tokenizer.json") else {
         return;
     };
     let t = SubwordTokenizer::from_bytes(&std::fs::read(path).unwrap(), Some(30522)).unwrap();
@@ -1198,7 +1184,7 @@ fn read_gguf_tokenizer(bytes: &[u8]) -> Option<GgufVocabulary> {
 
 #[test]
 fn smollm2_gguf_encodes_like_its_own_tokenizer() {
-    let Some(path) = real_model("SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf") else {
+    let Some(path) = crate::util::real_models::smollm2() else {
         return;
     };
     use std::io::Read;

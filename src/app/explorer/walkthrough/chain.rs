@@ -436,10 +436,9 @@ mod tests {
     /// Llama (RMSNorm, rotate-half RoPE, grouped-query attention) from its GGUF file.
     #[test]
     fn walkthrough_numbers_equal_the_trace_on_real_models() {
-        use crate::app::tests::real_model;
         let checkpoints = [
-            real_model("all-MiniLM-L6-v2", "model.safetensors"),
-            real_model("SmolLM2-135M-Instruct", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+            crate::util::real_models::minilm(),
+            crate::util::real_models::smollm2(),
         ];
         for path in checkpoints.into_iter().flatten() {
             let (model, _) = crate::model::import::open::open_path(&path, &mut |_| {}).unwrap();
