@@ -4,7 +4,8 @@
 //  - forward latency of every shipped model and the d512 configuration in wasm, beside the
 //    native binary's `glimpse bench-forward` run just before (same code, same inputs);
 //  - the app's CPU time per frame of the "All heads" grid of the largest shipped model (`lm`,
-//    a 100-token input) while the pointer moves over it (eframe's cpu_usage per frame).
+//    a 100-token input) while the pointer moves over it (eframe's cpu_usage per frame), and of
+//    SmolLM2's 270 heads when the build serves the real models.
 //
 //   node web/bench_web.mjs        (after `trunk build --release` and `cargo build --release`)
 //
@@ -102,6 +103,26 @@ async function main() {
     const frames = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
     result.grid_frame_ms = { frames: frames.length, median: median(frames), max: Math.max(...frames) };
     console.log(`head grid (lm, 100 tokens), CPU per frame in Chromium: median ${median(frames).toFixed(2)} ms, max ${Math.max(...frames).toFixed(2)} ms over ${frames.length} frames`);
+
+    // The same grid at a real model's size: SmolLM2's 270 heads (when the build serves it).
+    const served = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_served())) || '[]');
+    if (served.some((m) => m.name === 'SmolLM2-135M-Instruct.Q4_1')) {
+      const sentence = encodeURIComponent('The cat sat on the mat because it was tired, and the dog slept by the door.');
+      await page.evaluate((h) => { window.location.hash = h; }, `v=1&view=attention&model=SmolLM2-135M-Instruct.Q4_1&src=${sentence}&kind=dec&xv=grid`);
+      await poll(async () => {
+        const m = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_models())) || '[]');
+        return m.some((x) => x.name === 'SmolLM2-135M-Instruct.Q4_1' && x.state === 'ready');
+      }, 180000);
+      await sleep(3000);
+      await page.evaluate(() => window.wasmBindings.glimpse_frame_times());
+      for (let i = 0; i < 120; i++) {
+        await page.mouse.move(300 + (i % 40) * 12, 200 + (i % 7) * 30);
+        await sleep(30);
+      }
+      const real = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
+      result.grid_270_frame_ms = { frames: real.length, median: median(real), max: Math.max(...real) };
+      console.log(`head grid (SmolLM2, 270 heads, 19 tokens), CPU per frame in Chromium: median ${median(real).toFixed(2)} ms, max ${Math.max(...real).toFixed(2)} ms over ${real.length} frames`);
+    }
   } finally {
     await context.close().catch(() => {});
     server.close();

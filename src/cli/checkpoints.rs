@@ -120,59 +120,7 @@ pub fn inspect(spec: &str, as_json: bool) -> Result<String, String> {
 
 /// `glimpse fill-mask`: the most likely tokens at each mask position of a masked-LM model.
 pub fn fill_mask(model: &Model, input: &str, top: usize, as_json: bool) -> Result<String, String> {
-    #[derive(Serialize)]
-    struct Candidate {
-        id: u32,
-        token: String,
-        probability: f32,
-    }
-    #[derive(Serialize)]
-    struct Slot {
-        position: usize,
-        candidates: Vec<Candidate>,
-    }
-    let Some(mask) = model.tokenizer.specials().mask else {
-        return Err(format!(
-            "`{}` has no mask token: fill-mask needs a masked-LM model such as BERT",
-            model.config.name
-        ));
-    };
-    if model.config.extensions.output != crate::model::config::OutputHead::MaskedLm {
-        return Err(format!(
-            "`{}` has no masked-LM head (its checkpoint has no cls.predictions.* tensors)",
-            model.config.name
-        ));
-    }
-    let prepared = model.prepare(input, "");
-    let ids = &prepared.input.source;
-    let positions: Vec<usize> = (0..ids.len()).filter(|&i| ids[i] == mask).collect();
-    if positions.is_empty() {
-        let shown = model.tokenizer.token(mask);
-        return Err(format!("--input has no {shown} token to fill"));
-    }
-    let trace = model
-        .forward(&prepared.input, &ForwardOptions::default())
-        .map_err(|e| e.to_string())?;
-    let slots: Vec<Slot> = positions
-        .iter()
-        .map(|&pos| {
-            let p = softmax(&trace.logits.row(pos).to_vec());
-            let mut order: Vec<usize> = (0..p.len()).collect();
-            order.sort_by(|&a, &b| p[b].total_cmp(&p[a]));
-            Slot {
-                position: pos,
-                candidates: order
-                    .into_iter()
-                    .take(top)
-                    .map(|i| Candidate {
-                        id: i as u32,
-                        token: model.tokenizer.token(i as u32).to_string(),
-                        probability: p[i],
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
+    let slots = crate::model::mlm::fill_mask(model, input, top)?;
     if as_json {
         return serde_json::to_string(&slots).map_err(|e| e.to_string());
     }

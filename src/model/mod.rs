@@ -12,6 +12,7 @@ pub mod error;
 pub mod heads;
 pub mod import;
 pub mod layers;
+pub mod mlm;
 pub mod parallel;
 pub mod position;
 pub mod softmax;

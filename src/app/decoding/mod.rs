@@ -4,6 +4,7 @@
 
 pub mod attention;
 pub mod cache;
+pub mod fill_mask;
 pub mod layout;
 pub mod sampling;
 pub mod session;
@@ -45,6 +46,8 @@ pub struct DecodingLab {
     last_tick: f64,
     /// A part a lesson page asked to show: opened once, then left to the student.
     pub open: Option<Part>,
+    /// Fill in the blank, when the picked model is an encoder.
+    pub fill_mask: fill_mask::FillMask,
 }
 
 /// The collapsible parts of the lab below the search.
@@ -230,6 +233,16 @@ impl DecodingLab {
              and can find a likelier whole sentence that starts with a less likely word.",
         );
         self.source_picker(ui);
+        // An encoder predicts no next token: it fills in blanks instead.
+        if self.settings.kind == SourceKind::Picked {
+            if let Ok(model) = &self.models.picked {
+                if !model.config.family.has_decoder() {
+                    let model = model.clone();
+                    self.fill_mask.show(ui, &self.settings.picked_model, &model);
+                    return;
+                }
+            }
+        }
         self.controls(ui);
         self.refresh();
         self.keyboard(ui);
