@@ -3,7 +3,6 @@
 
 use crate::model::import::open::{open_path, CheckpointInfo};
 use crate::model::import::Progress;
-use crate::model::softmax::softmax;
 use crate::model::{ForwardOptions, Model, ModelError};
 use serde::Serialize;
 use std::path::Path;
