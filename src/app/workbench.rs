@@ -280,8 +280,10 @@ impl Workbench {
     }
 
     /// While the picked model is on its way: how much has arrived, as a bar.
+    /// Only for downloads of real checkpoints: a built-in arrives in a moment and shows its
+    /// spinner in place, so the top bar does not jump when it comes.
     pub fn loading_line(&self, ui: &mut egui::Ui, store: &ModelStore) {
-        if self.model.is_ok() {
+        if self.model.is_ok() || builtin::info(&self.model_name).is_some() {
             return;
         }
         if let ModelState::Loading { received, total } = store.state(&self.model_name) {
