@@ -26,6 +26,19 @@ const median = (xs) => {
   return s.length ? s[Math.floor(s.length / 2)] : NaN;
 };
 
+/** The app's CPU time per frame while the pointer moves over the grid on screen for 120 moves:
+ * median and worst, printed under `label`. */
+async function gridFrameTimes(page, label) {
+  await page.evaluate(() => window.wasmBindings.glimpse_frame_times());
+  for (let i = 0; i < 120; i++) {
+    await page.mouse.move(300 + (i % 40) * 12, 200 + (i % 7) * 30);
+    await sleep(30);
+  }
+  const frames = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
+  console.log(`head grid (${label}), CPU per frame in Chromium: median ${median(frames).toFixed(2)} ms, max ${Math.max(...frames).toFixed(2)} ms over ${frames.length} frames`);
+  return { frames: frames.length, median: median(frames), max: Math.max(...frames) };
+}
+
 function bundle() {
   const files = fs.readdirSync(DIST).filter((f) => /\.(wasm|js)$/.test(f) && f !== 'sw.js');
   let raw = 0;
@@ -95,14 +108,7 @@ async function main() {
     await page.goto(`${base}#v=1&view=attention&model=lm&src=${text}&kind=dec&xv=grid`, { waitUntil: 'load' });
     await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_probe?.()), 60000);
     await sleep(1000);
-    await page.evaluate(() => window.wasmBindings.glimpse_frame_times());
-    for (let i = 0; i < 120; i++) {
-      await page.mouse.move(300 + (i % 40) * 12, 200 + (i % 7) * 30);
-      await sleep(30);
-    }
-    const frames = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
-    result.grid_frame_ms = { frames: frames.length, median: median(frames), max: Math.max(...frames) };
-    console.log(`head grid (lm, 100 tokens), CPU per frame in Chromium: median ${median(frames).toFixed(2)} ms, max ${Math.max(...frames).toFixed(2)} ms over ${frames.length} frames`);
+    result.grid_frame_ms = await gridFrameTimes(page, 'lm, 100 tokens');
 
     // The same grid at a real model's size: SmolLM2's 270 heads (when the build serves it).
     const served = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_served())) || '[]');
@@ -114,14 +120,7 @@ async function main() {
         return m.some((x) => x.name === 'SmolLM2-135M-Instruct.Q4_1' && x.state === 'ready');
       }, 180000);
       await sleep(3000);
-      await page.evaluate(() => window.wasmBindings.glimpse_frame_times());
-      for (let i = 0; i < 120; i++) {
-        await page.mouse.move(300 + (i % 40) * 12, 200 + (i % 7) * 30);
-        await sleep(30);
-      }
-      const real = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_frame_times()));
-      result.grid_270_frame_ms = { frames: real.length, median: median(real), max: Math.max(...real) };
-      console.log(`head grid (SmolLM2, 270 heads, 19 tokens), CPU per frame in Chromium: median ${median(real).toFixed(2)} ms, max ${Math.max(...real).toFixed(2)} ms over ${real.length} frames`);
+      result.grid_270_frame_ms = await gridFrameTimes(page, 'SmolLM2, 270 heads, 19 tokens');
     }
   } finally {
     await context.close().catch(() => {});
