@@ -2,6 +2,7 @@
 
 pub mod nested;
 pub mod rng;
+pub mod sha256;
 
 /// Index and value of the largest item; the first one wins a tie, NaN never wins.
 /// `None` for an empty sequence (or one of NaN only).
