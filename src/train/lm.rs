@@ -484,6 +484,79 @@ mod tests {
         assert!((p.nats_per_token - want).abs() < 1e-12);
     }
 
+    #[cfg(not(target_arch = "wasm32"))]
+    fn tiny_lm() -> (Model, Vec<u32>, LmConfig) {
+        let text = "The Congress shall have power to lay and collect taxes, duties, imposts \
+            and excises, to pay the debts and provide for the common defence and general welfare \
+            of the United States.\n"
+            .repeat(6);
+        let json = super::super::bpe::train_byte_level_bpe(text.lines(), 300).unwrap();
+        let cfg = LmConfig {
+            d_model: 16,
+            n_heads: 2,
+            n_layers: 1,
+            d_ff: 32,
+            context: 8,
+            batch_size: 4,
+            ..LmConfig::default()
+        };
+        let model = random_lm(&cfg, "tiny", json.as_bytes()).unwrap();
+        let mut ids: Vec<u32> = start_token(&model).into_iter().collect();
+        ids.extend(encode_stream(&model.tokenizer, &text));
+        (model, ids, cfg)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn a_batch_split_across_threads_gives_the_serial_step() {
+        let (model, ids, cfg) = tiny_lm();
+        let run = |threads: usize| {
+            let mut t = LmTrainer::new(cfg.clone(), model.clone(), threads).unwrap();
+            let stats: Vec<StepStats> = (0..3).map(|_| t.step(&ids).unwrap()).collect();
+            (stats, t.model.weights.to_tensors())
+        };
+        let (serial, w1) = run(1);
+        let (split, w3) = run(3); // slices of 2 and 2 windows, summed in order
+        assert_eq!(run(3).1, w3, "same seed and threads, same weights");
+        for (a, b) in serial.iter().zip(&split) {
+            assert_eq!(a.tokens, b.tokens);
+            assert!((a.loss - b.loss).abs() < 1e-5, "{} vs {}", a.loss, b.loss);
+        }
+        // Only the order of the float sums differs.
+        for (name, a) in &w1 {
+            let b = &w3[name];
+            let worst = a
+                .iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f32::max);
+            assert!(worst < 1e-4, "{name}: {worst}");
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn perplexity_of_one_window_is_the_cross_entropy() {
+        let (model, ids, _) = tiny_lm();
+        let ids = &ids[..8];
+        let p = perplexity(&model, ids).unwrap();
+        let ex = window(ids, 0, 7);
+        let t = model
+            .forward(&ex.input, &ForwardOptions::default())
+            .unwrap();
+        let (sum, n, _) =
+            super::super::loss::cross_entropy(t.logits.view(), &ex.labels, &ex.loss_mask, 0.0);
+        assert_eq!(p.tokens, 7);
+        assert_eq!(n, 7);
+        assert!((p.nats_per_token - (sum / n as f32) as f64).abs() < 1e-5);
+        // A fresh model is close to uniform over its 300 ids: ln 300 ≈ 5.70 nats.
+        assert!(
+            (p.nats_per_token - 300f64.ln()).abs() < 0.5,
+            "{}",
+            p.nats_per_token
+        );
+    }
+
     #[test]
     fn eval_windows_score_every_token_once() {
         for (len, n) in [(2, 8), (8, 8), (9, 8), (100, 8), (101, 16), (33, 2)] {
