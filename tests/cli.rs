@@ -377,6 +377,131 @@ fn train_writes_a_model_and_recipe_that_eval_reads() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A few kilobytes of English for `train-lm` (the real corpus comes from
+/// scripts/fetch_data.sh; training on it is a recipe, not a test).
+const SPEECH: &str = "We the People of the United States, in Order to form a more perfect Union, \
+establish Justice, insure domestic Tranquility, provide for the common defence, promote the \
+general Welfare, and secure the Blessings of Liberty to ourselves and our Posterity, do ordain \
+and establish this Constitution for the United States of America.\n";
+
+#[test]
+fn train_lm_writes_a_model_its_tokenizer_and_recipe_that_eval_text_reads() {
+    let dir = std::env::temp_dir().join(format!("glimpse-cli-lm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let train = SPEECH.repeat(40);
+    std::fs::write(dir.join("train.txt"), &train).unwrap();
+    let held = "The People of the United States establish this Union for the common Welfare.\n";
+    std::fs::write(dir.join("heldout.txt"), held).unwrap();
+    let cfg = serde_json::json!({
+        "d_model": 16, "n_heads": 2, "n_layers": 1, "d_ff": 32, "context": 16, "batch_size": 4,
+        "schedule": {"kind": "warmup_cosine", "peak": 0.01, "floor": 0.001, "warmup": 5, "total": 60},
+        "clip_norm": 1.0,
+        "adam": {"beta1": 0.9, "beta2": 0.98, "eps": 1e-8, "weight_decay": 0.0},
+        "seed": 1
+    });
+    std::fs::write(dir.join("cfg.json"), cfg.to_string()).unwrap();
+    let out = dir.join("lm");
+    let (d, o, c) = (
+        dir.to_str().unwrap(),
+        out.to_str().unwrap(),
+        dir.join("cfg.json"),
+    );
+    let recipe = json(&[
+        "train-lm",
+        "--data",
+        d,
+        "--out",
+        o,
+        "--steps",
+        "60",
+        "--vocab",
+        "300",
+        "--config",
+        c.to_str().unwrap(),
+        "--log-every",
+        "10",
+        "--checkpoint-every",
+        "30",
+        "--store",
+        "q8",
+    ]);
+    for f in [
+        "lm.json",
+        "lm.safetensors",
+        "lm.tokenizer.json",
+        "lm.recipe.json",
+    ] {
+        assert!(dir.join(f).exists(), "{f} missing");
+    }
+    // The data hashes are the files' SHA-256, as sha256sum prints them.
+    let sha = glimpse::util::sha256::sha256_hex;
+    assert_eq!(recipe["data"]["train_sha256"], sha(train.as_bytes()));
+    assert_eq!(recipe["data"]["heldout_sha256"], sha(held.as_bytes()));
+    assert_eq!(recipe["tokenizer"]["vocab"], 300);
+    assert_eq!(recipe["storage"], "q8");
+    // Training on a repeated paragraph: the loss falls well below its start (ln 300 ≈ 5.7).
+    let curve = recipe["curve"].as_array().unwrap();
+    let (first, last) = (
+        curve[0]["train_loss"].as_f64().unwrap(),
+        curve[curve.len() - 1]["train_loss"].as_f64().unwrap(),
+    );
+    assert!(last < first - 1.0, "loss {first} → {last}");
+    // Both baselines and the model scored the same tokens: all but the first of the stream.
+    let h = &recipe["held_out"];
+    let n = recipe["data"]["heldout_tokens"].as_u64().unwrap() - 1;
+    for k in ["model", "model_f32", "unigram", "bigram_kneser_ney"] {
+        assert_eq!(h[k]["tokens"].as_u64(), Some(n), "{k}");
+        let p = h[k]["perplexity"].as_f64().unwrap();
+        let nats = h[k]["nats_per_token"].as_f64().unwrap();
+        assert!(
+            p > 1.0 && (p - nats.exp()).abs() < 1e-6 * p,
+            "{k}: {p} vs {nats}"
+        );
+    }
+    // eval --text on the saved model (read back with its tokenizer) finds the recipe's figure.
+    let e = json(&[
+        "eval",
+        "--model",
+        o,
+        "--text",
+        dir.join("heldout.txt").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(e["tokens"].as_u64(), Some(n));
+    let (got, want) = (
+        e["perplexity"].as_f64().unwrap(),
+        h["model"]["perplexity"].as_f64().unwrap(),
+    );
+    assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
+    assert_eq!(e["context"], 16);
+    // Any decoder: the built-in character LM scores one token per character after its <bos>.
+    let e = json(&[
+        "eval",
+        "--model",
+        "lm",
+        "--text",
+        dir.join("heldout.txt").to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(e["tokens"].as_u64(), Some(held.chars().count() as u64));
+    assert!(e["perplexity"].as_f64().unwrap() > 1.0);
+    fails(
+        &[
+            "eval",
+            "--model",
+            "copy",
+            "--text",
+            dir.join("heldout.txt").to_str().unwrap(),
+        ],
+        "not a decoder-only",
+    );
+    fails(
+        &["train-lm", "--data", d, "--out", o, "--store", "q4"],
+        "--store q4",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn beam_prints_the_whole_tree() {
     let dir = std::env::temp_dir().join(format!("glimpse-beam-{}", std::process::id()));

@@ -6,6 +6,7 @@ pub mod checkpoints;
 pub mod generate;
 mod pe_table;
 pub mod train;
+pub mod train_lm;
 
 use crate::model::checkpoint;
 use crate::model::{builtin, position, ForwardOptions, Model, ModelError, Trace};
@@ -240,10 +241,58 @@ pub enum Command {
         #[arg(long)]
         max_len: Option<usize>,
     },
-    /// Evaluate a model on held-out examples of its task.
+    /// Train an English decoder LM on a text corpus (scripts/fetch_data.sh): a byte-level BPE
+    /// learnt on the training split, n-gram baselines, then the model; writes PATH.json,
+    /// PATH.safetensors, PATH.tokenizer.json and PATH.recipe.json, again at every checkpoint.
+    TrainLm {
+        /// A folder with train.txt and heldout.txt.
+        #[arg(long)]
+        data: std::path::PathBuf,
+        /// Output path stem.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 6000)]
+        steps: u64,
+        /// A JSON LM config (as in a recipe's `config`), or a recipe.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Tokenizer size (ids, including the 256 bytes and <|endoftext|>).
+        #[arg(long, default_value_t = 4096)]
+        vocab: usize,
+        /// Use this tokenizer.json instead of training one.
+        #[arg(long)]
+        tokenizer: Option<std::path::PathBuf>,
+        /// Threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        #[arg(long, default_value_t = 50)]
+        log_every: u64,
+        #[arg(long, default_value_t = 500)]
+        checkpoint_every: u64,
+        /// Held-out tokens scored at each checkpoint (the whole split at the end).
+        #[arg(long, default_value_t = 16384)]
+        slice_tokens: usize,
+        /// Train on only the first BYTES of train.txt (quick checks).
+        #[arg(long)]
+        train_bytes: Option<usize>,
+        /// Weight storage: f32, f16 or q8 (8-bit rows with a scale each).
+        #[arg(long, default_value = "f32")]
+        store: String,
+    },
+    /// Evaluate a model on held-out examples of its task, or (with --text) a decoder LM's
+    /// perplexity on a text file.
     Eval {
         #[arg(long)]
         model: String,
+        /// Perplexity on this text file instead (any decoder: built-in, checkpoint, Hugging
+        /// Face folder, GGUF). Reports tokens, nats/token and perplexity.
+        #[arg(long)]
+        text: Option<std::path::PathBuf>,
+        /// With --text: cap the context window (default: the model's longest input).
+        #[arg(long)]
+        context: Option<usize>,
         /// The task (read from the recipe beside the model when omitted).
         #[arg(long)]
         task: Option<String>,
@@ -750,6 +799,64 @@ pub fn run(cmd: Command) -> Result<String, String> {
                 max_len,
             },
         ),
+        Command::TrainLm {
+            data,
+            out,
+            steps,
+            config,
+            seed,
+            vocab,
+            tokenizer,
+            threads,
+            log_every,
+            checkpoint_every,
+            slice_tokens,
+            train_bytes,
+            store,
+        } => {
+            use_threads(threads)?;
+            let storage = match store.as_str() {
+                "f32" => crate::model::checkpoint::Storage::F32,
+                "f16" => crate::model::checkpoint::Storage::F16,
+                "q8" => crate::model::checkpoint::Storage::Q8,
+                other => return Err(format!("--store {other}: one of f32, f16, q8")),
+            };
+            train_lm::train_lm(train_lm::TrainLmArgs {
+                data,
+                out,
+                steps,
+                config,
+                seed,
+                vocab,
+                tokenizer,
+                threads: crate::model::parallel::threads(),
+                log_every,
+                checkpoint_every,
+                slice_tokens,
+                train_bytes,
+                storage,
+            })
+        }
+        Command::Eval {
+            model,
+            text: Some(file),
+            context,
+            json,
+            ..
+        } => {
+            let r = train_lm::eval_text(&model, &file, context)?;
+            Ok(if json {
+                serde_json::to_string(&r).unwrap_or_default()
+            } else {
+                format!(
+                    "{} tokens · {:.4} nats/token · perplexity {:.2} (context {})",
+                    r.perplexity.tokens,
+                    r.perplexity.nats_per_token,
+                    r.perplexity.perplexity,
+                    r.context
+                )
+            })
+        }
         Command::Eval {
             model,
             task,
@@ -757,6 +864,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             seed,
             json,
             lengths: Some(spec),
+            ..
         } => {
             let rows = train::eval_lengths(
                 &model,
@@ -784,6 +892,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             seed,
             json,
             lengths: None,
+            ..
         } => {
             let stats = train::eval(&model, task.as_deref(), examples, seed)?;
             Ok(if json {

@@ -4,6 +4,7 @@ pub mod nested;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real_models;
 pub mod rng;
+pub mod sha256;
 
 /// Index and value of the largest item; the first one wins a tie, NaN never wins.
 /// `None` for an empty sequence (or one of NaN only).

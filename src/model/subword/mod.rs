@@ -351,6 +351,11 @@ impl SubwordTokenizer {
         self.inner.token_to_id(piece)
     }
 
+    /// The tokenizer as `tokenizer.json` text (what a checkpoint saves beside its weights).
+    pub fn to_json(&self) -> Result<String> {
+        self.inner.to_string(false).map_err(library)
+    }
+
     /// `id` as a reader expects to see it (`##ing`, ` the`, `\n`, `<0xE2>`).
     pub fn display_piece(&self, id: u32) -> Option<String> {
         self.id_to_piece(id).map(|t| self.show(id, &t))
