@@ -126,13 +126,22 @@ impl Loader {
         wasm_bindgen_futures::spawn_local(async move {
             let result = match fetch {
                 Fetch::Builtin => {
-                    let (config_url, weights_url) = builtin::file_urls(&name);
+                    let (config_url, weights_url, tokenizer_url) = builtin::file_urls(&name);
                     async {
                         let config = super::fetch::bytes(&config_url).await?;
                         let config = String::from_utf8(config)
                             .map_err(|_| format!("{config_url} is not UTF-8 text"))?;
                         let weights = super::fetch::bytes(&weights_url).await?;
-                        builtin::provide(&name, config, weights);
+                        let tokenizer = match tokenizer_url {
+                            Some(url) => Some(super::fetch::bytes(&url).await?),
+                            None => None,
+                        };
+                        let files = builtin::TrainedFiles {
+                            config,
+                            weights,
+                            tokenizer,
+                        };
+                        builtin::provide(&name, files);
                         Ok(Payload::Builtin)
                     }
                     .await

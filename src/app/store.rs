@@ -211,13 +211,13 @@ impl ModelStore {
         slot.insert(model)
     }
 
-    /// Fetch every trained built-in in the background (the browser: they are small, and the
-    /// service worker keeps them for offline use; natively they are compiled in), and learn
-    /// which served checkpoints there are.
+    /// Fetch the small trained built-ins in the background (the browser: the service worker
+    /// keeps them for offline use; natively they are compiled in), and learn which served
+    /// checkpoints there are. The larger ones wait until they are chosen.
     pub fn prefetch_builtins(&self, ctx: &egui::Context) {
         self.loader.set_repaint(ctx);
         for name in builtin::TRAINED {
-            if builtin::needs_files(name) {
+            if builtin::needs_files(name) && !builtin::ON_DEMAND.contains(&name) {
                 self.state(name);
             }
         }

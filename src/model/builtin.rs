@@ -2,6 +2,7 @@
 //! from assets/models, each with the recipe that regenerates it), and seeded random
 //! initialisations of realistic configurations, kept to contrast noise with learned patterns.
 
+use super::checkpoint::TOKENIZER_SUFFIX;
 use super::config::{
     Activation, Family, ModelConfig, NormPlacement, Positional, Scoring, FORMAT_NAME,
     FORMAT_VERSION,
@@ -114,6 +115,14 @@ pub const BUILTINS: &[BuiltinInfo] = &[
         trained: true,
     },
     BuiltinInfo {
+        name: "sotu-lm",
+        family: Family::Decoder,
+        description: "an English language model trained by Glimpse on the State of the Union addresses (1790–2007): 4 layers, 4 heads, d=192, RoPE, byte-level BPE of 4,096 pieces; held-out perplexity 56.8",
+        example_source: "The Congress of the United States",
+        example_target: "",
+        trained: true,
+    },
+    BuiltinInfo {
         name: "lm",
         family: Family::Decoder,
         description: "trained character-level language model on a short text written for Glimpse: each head looks back over earlier letters to guess the next",
@@ -218,7 +227,7 @@ fn config(
 /// The built-ins trained by `glimpse train` (see each `.recipe.json` for the command). Natively
 /// their files are compiled in; the browser fetches them from `models/` beside the app, so the
 /// first download stays small (`provide` hands the fetched files over).
-pub const TRAINED: [&str; 12] = [
+pub const TRAINED: [&str; 13] = [
     "translate",
     "reverse",
     "reverse-nomask",
@@ -231,13 +240,32 @@ pub const TRAINED: [&str; 12] = [
     "sort",
     "repeat",
     "lm",
+    "sotu-lm",
 ];
 
-/// The URLs of a trained built-in's files, relative to the app: config, then weights.
-pub fn file_urls(name: &str) -> (String, String) {
+/// Trained built-ins too large to fetch at start-up (2.8 MB): fetched when first chosen.
+pub const ON_DEMAND: [&str; 1] = ["sotu-lm"];
+
+/// A sub-word built-in's third file, `STEM.tokenizer.json` beside its config and weights.
+fn has_tokenizer_file(name: &str) -> bool {
+    name == "sotu-lm"
+}
+
+/// A trained built-in's files.
+pub struct TrainedFiles {
+    pub config: String,
+    pub weights: Vec<u8>,
+    /// A sub-word model's `tokenizer.json`.
+    pub tokenizer: Option<Vec<u8>>,
+}
+
+/// The URLs of a trained built-in's files, relative to the app: config, weights, and the
+/// tokenizer of a sub-word model.
+pub fn file_urls(name: &str) -> (String, String, Option<String>) {
     (
         format!("models/{name}.json"),
         format!("models/{name}.safetensors"),
+        has_tokenizer_file(name).then(|| format!("models/{name}{TOKENIZER_SUFFIX}")),
     )
 }
 
@@ -245,15 +273,25 @@ pub fn file_urls(name: &str) -> (String, String) {
 #[cfg(not(target_arch = "wasm32"))]
 macro_rules! trained {
     ($name:literal) => {
-        (
-            include_str!(concat!("../../assets/models/", $name, ".json")).to_string(),
-            include_bytes!(concat!("../../assets/models/", $name, ".safetensors")).to_vec(),
-        )
+        TrainedFiles {
+            config: include_str!(concat!("../../assets/models/", $name, ".json")).to_string(),
+            weights: include_bytes!(concat!("../../assets/models/", $name, ".safetensors"))
+                .to_vec(),
+            tokenizer: None,
+        }
+    };
+    ($name:literal, tokenizer) => {
+        TrainedFiles {
+            tokenizer: Some(
+                include_bytes!(concat!("../../assets/models/", $name, ".tokenizer.json")).to_vec(),
+            ),
+            ..trained!($name)
+        }
     };
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-fn trained_files(name: &str) -> Option<(String, Vec<u8>)> {
+fn trained_files(name: &str) -> Option<TrainedFiles> {
     Some(match name {
         "translate" => trained!("translate"),
         "reverse" => trained!("reverse"),
@@ -267,32 +305,36 @@ fn trained_files(name: &str) -> Option<(String, Vec<u8>)> {
         "sort" => trained!("sort"),
         "repeat" => trained!("repeat"),
         "lm" => trained!("lm"),
+        "sotu-lm" => trained!("sotu-lm", tokenizer),
         _ => return None,
     })
 }
 
 /// Files of trained built-ins the browser has fetched, by name.
 #[cfg(target_arch = "wasm32")]
-static FETCHED: std::sync::Mutex<Vec<(String, String, Vec<u8>)>> =
-    std::sync::Mutex::new(Vec::new());
+static FETCHED: std::sync::Mutex<Vec<(String, TrainedFiles)>> = std::sync::Mutex::new(Vec::new());
 
 #[cfg(target_arch = "wasm32")]
-fn trained_files(name: &str) -> Option<(String, Vec<u8>)> {
+fn trained_files(name: &str) -> Option<TrainedFiles> {
     let fetched = FETCHED.lock().ok()?;
-    let (_, config, weights) = fetched.iter().find(|(n, _, _)| n == name)?;
-    Some((config.clone(), weights.clone()))
+    let (_, files) = fetched.iter().find(|(n, _)| n == name)?;
+    Some(TrainedFiles {
+        config: files.config.clone(),
+        weights: files.weights.clone(),
+        tokenizer: files.tokenizer.clone(),
+    })
 }
 
 /// Hand over a trained built-in's files fetched by the browser (natively they are compiled
 /// in, and this does nothing). Checked when the model is loaded.
-pub fn provide(name: &str, config_json: String, weights: Vec<u8>) {
+pub fn provide(name: &str, files: TrainedFiles) {
     #[cfg(target_arch = "wasm32")]
     if let Ok(mut fetched) = FETCHED.lock() {
-        fetched.retain(|(n, _, _)| n != name);
-        fetched.push((name.to_string(), config_json, weights));
+        fetched.retain(|(n, _)| n != name);
+        fetched.push((name.to_string(), files));
     }
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = (name, config_json, weights);
+    let _ = (name, files);
 }
 
 /// Whether `name` is a trained built-in whose files are not here yet (the browser, before
@@ -303,8 +345,8 @@ pub fn needs_files(name: &str) -> bool {
 
 /// Load a built-in model by name.
 pub fn load(name: &str) -> Result<Model> {
-    if let Some((config, weights)) = trained_files(name) {
-        return super::checkpoint::load_bytes(&config, &weights);
+    if let Some(f) = trained_files(name) {
+        return super::checkpoint::load_bytes_with(&f.config, &f.weights, f.tokenizer.as_deref());
     }
     if TRAINED.contains(&name) {
         return Err(ModelError::Input(format!(
