@@ -9,9 +9,9 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use glimpse::app::explorer::{grid, Selection};
 use glimpse::app::GlimpseApp;
-use glimpse::model::heads::HeadStats;
+use glimpse::model::heads::{every_head, HeadStats};
 use glimpse::model::weights::parameter_count;
-use glimpse::model::{builtin, AttentionKind, ForwardOptions, Model, Trace};
+use glimpse::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 
 /// The trained built-in with the most parameters.
 fn largest_model() -> (String, Model) {
@@ -29,7 +29,7 @@ fn largest_model() -> (String, Model) {
 }
 
 /// The model's trace on `text` repeated up to its length limit.
-fn long_trace(model: &Model, text: &str) -> (Trace, Vec<u32>) {
+fn long_trace(model: &Model, text: &str) -> (Trace, PreparedInput) {
     let long: String = text
         .chars()
         .cycle()
@@ -39,12 +39,7 @@ fn long_trace(model: &Model, text: &str) -> (Trace, Vec<u32>) {
     let trace = model
         .forward(&prepared.input, &ForwardOptions::default())
         .expect("the forward pass runs");
-    let ids = if model.config.family.has_decoder() {
-        prepared.input.target
-    } else {
-        prepared.input.source
-    };
-    (trace, ids)
+    (trace, prepared)
 }
 
 fn frame(
@@ -77,12 +72,12 @@ fn frame(
 fn bench(c: &mut Criterion) {
     let (name, model) = largest_model();
     let kind = AttentionKind::most_telling(model.config.family);
-    let (trace, ids) = long_trace(&model, "attention is all you need. ");
-    let (other, other_ids) = long_trace(&model, "the cat sat on the mat. ");
-    let t = ids.len();
+    let (trace, input) = long_trace(&model, "attention is all you need. ");
+    let (other, other_input) = long_trace(&model, "the cat sat on the mat. ");
+    let t = input.sequence(kind).tokens.len();
     let ctx = egui::Context::default();
     GlimpseApp::style(&ctx);
-    let stats = grid::all_stats(&trace, kind, &ids);
+    let stats = every_head(&trace, kind, input.sequence(kind));
     frame(&ctx, &trace, &stats, kind); // fonts and textures in place
     let label = format!(
         "{name} ({} layers x {} heads, {t} tokens)",
@@ -97,12 +92,12 @@ fn bench(c: &mut Criterion) {
     c.bench_function(&format!("head grid after a new input, {label}"), |b| {
         b.iter(|| {
             flip = !flip;
-            let (tr, ids) = if flip {
-                (&other, &other_ids)
+            let (tr, input) = if flip {
+                (&other, &other_input)
             } else {
-                (&trace, &ids)
+                (&trace, &input)
             };
-            let stats = grid::all_stats(tr, kind, ids);
+            let stats = every_head(tr, kind, input.sequence(kind));
             frame(&ctx, tr, &stats, kind)
         })
     });
@@ -121,11 +116,11 @@ fn bench_real(c: &mut Criterion) {
     let trace = model
         .forward(&prepared.input, &ForwardOptions::default())
         .expect("the forward pass runs");
-    let ids = prepared.input.target;
     let kind = AttentionKind::DecoderSelf;
+    let ids = prepared.sequence(kind).tokens;
     let ctx = egui::Context::default();
     GlimpseApp::style(&ctx);
-    let stats = grid::all_stats(&trace, kind, &ids);
+    let stats = every_head(&trace, kind, prepared.sequence(kind));
     frame(&ctx, &trace, &stats, kind);
     let label = format!(
         "SmolLM2-135M ({} layers x {} heads, {} tokens)",
@@ -138,7 +133,7 @@ fn bench_real(c: &mut Criterion) {
     });
     c.bench_function(
         &format!("head grid summaries of a new input, {label}"),
-        |b| b.iter(|| grid::all_stats(&trace, kind, &ids)),
+        |b| b.iter(|| every_head(&trace, kind, prepared.sequence(kind))),
     );
 }
 

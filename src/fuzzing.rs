@@ -4,9 +4,10 @@
 //! stable Rust. None of them may panic on any input; a panic here is a bug in Glimpse, except
 //! the `assert!`s below, which state properties the app promises (a link reproduces its view).
 
-use crate::app::{explorer::grid::all_stats, link, GlimpseApp};
+use crate::app::{link, GlimpseApp};
 use crate::decode::beam::{greedy, BeamConfig, BeamSearch};
 use crate::decode::{sample, ModelSource, SampleConfig, Source, TableSource};
+use crate::model::heads::every_head;
 use crate::model::import::gguf::{Gguf, MetaValue};
 use crate::model::import::gguf_model::GgufTokenizerData;
 use crate::model::import::hf_config::{Architecture, LlamaConfig};
@@ -61,11 +62,7 @@ fn run_model(model: &Model) {
     if let Ok(trace) = model.forward(&prepared.input, &ForwardOptions::default()) {
         let _ = serde_json::to_string(&trace);
         for kind in trace.attention_kinds() {
-            let ids = match kind {
-                crate::model::AttentionKind::EncoderSelf => &prepared.input.source,
-                _ => &prepared.input.target,
-            };
-            let _ = all_stats(&trace, kind, ids);
+            let _ = every_head(&trace, kind, prepared.sequence(kind));
         }
     }
     if !model.config.family.has_decoder() {

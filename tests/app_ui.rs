@@ -644,9 +644,10 @@ fn empty_emoji_and_huge_input_keep_the_app_working_with_a_message() {
     // Empty: nothing to attend over, said plainly; the app keeps drawing.
     let h = explorer_on("");
     h.get_by_label_contains("type at least one token");
-    // Emoji and accented letters outside the vocabulary become <unk>, counted.
+    // Emoji outside the vocabulary become <unk>, each named with the nearest known words.
     let h = explorer_on("🙂 la zone 🚀");
-    h.get_by_label_contains("not in the vocabulary are shown as <unk>");
+    h.get_by_label_contains("“🙂” is not in its vocabulary (read as <unk>); nearest:");
+    h.get_by_label_contains("“🚀” is not in its vocabulary (read as <unk>); nearest:");
     // 100 000 characters: cut at the model's limit with a notice, still drawn.
     let h = explorer_on(&"la zone ".repeat(12_500));
     h.get_by_label_contains("token(s) past the model's limit");

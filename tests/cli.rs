@@ -59,6 +59,7 @@ fn models_lists_every_builtin() {
             "copy",
             "sort",
             "repeat",
+            "sotu-lm",
             "lm",
             "demo-decoder",
             "demo-encoder",

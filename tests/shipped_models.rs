@@ -88,7 +88,7 @@ fn the_language_model_beats_the_unigram_baseline_clearly() {
 /// previous-token head "previous token".
 #[test]
 fn the_explorer_labels_the_trained_heads_by_their_pattern() {
-    use glimpse::model::heads::{head_stats, Pattern};
+    use glimpse::model::heads::{head_stats, Pattern, Sequence};
     use glimpse::model::{AttentionKind, ForwardOptions};
     use glimpse::train::trainer::make_example;
     let model = builtin::load("repeat").unwrap();
@@ -101,7 +101,11 @@ fn the_explorer_labels_the_trained_heads_by_their_pattern() {
     let label = |layer: usize, head: usize| {
         let a = trace.attention(AttentionKind::DecoderSelf, layer).unwrap();
         let w = a.weights.index_axis(ndarray::Axis(0), head);
-        let s = head_stats(w, a.mask.view(), &ex.input.target, true);
+        let seq = Sequence {
+            tokens: &ex.input.target,
+            words: &[],
+        };
+        let s = head_stats(w, a.mask.view(), seq, true);
         println!("layer {layer} head {head}: {:?}", s.label);
         s.label.map(|l| l.pattern)
     };

@@ -273,3 +273,28 @@ fn a_model_that_fails_to_arrive_falls_back_with_the_reason() {
     );
     assert!(app.bench.trace().is_some());
 }
+
+/// A toy model says it is one, and names each typed word it does not know with the nearest
+/// ones it does, instead of a silent <unk>.
+#[test]
+fn a_toy_model_names_the_words_it_does_not_know() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = open("view=attention&model=translate&src=le%20lapin%20noir&tgt=the");
+    h.run_steps(SETTLE_FRAMES);
+    h.get_by_label_contains("translate is a toy model: it knows only 56 words");
+    let tokenizer = &h.state().bench.model.as_ref().unwrap().tokenizer;
+    let unknown = crate::model::vocabulary::unknown_pieces(tokenizer, "le lapin noir", 3);
+    assert_eq!(unknown.len(), 1);
+    let note = format!(
+        "“lapin” is not in its vocabulary (read as <unk>); nearest: {}",
+        unknown[0].nearest.join(", ")
+    );
+    h.get_by_label(&note);
+    // A real checkpoint's sub-word tokenizer reads any text: no such note.
+    let mut h = open("view=attention&model=sotu-lm&src=Zyzzyva%20lapin");
+    h.run_steps(SETTLE_FRAMES);
+    assert!(h
+        .query_by_label_contains("is not in its vocabulary")
+        .is_none());
+    assert!(h.query_by_label_contains("is a toy model").is_none());
+}

@@ -7,6 +7,7 @@ use super::link::{name_of, value_of, LinkReader, LinkWriter};
 use super::sources;
 use super::store::{ModelState, ModelStore};
 use super::{compute, explorer, probe, widgets};
+use crate::model::heads::every_head;
 use crate::model::heads::HeadStats;
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 use explorer::Selection;
@@ -120,6 +121,16 @@ impl Workbench {
         }
     }
 
+    /// Every head's summary for the selected kind of attention, when there is a trace.
+    pub fn stats(&self) -> Option<&[Vec<HeadStats>]> {
+        let computed = self.computed.as_ref()?;
+        computed
+            .stats
+            .iter()
+            .find(|(k, _)| *k == self.sel.kind)
+            .map(|(_, s)| s.as_slice())
+    }
+
     /// The trace of the shared input, when the forward pass succeeded.
     pub fn trace(&self) -> Option<&Trace> {
         match self.computed.as_ref().map(|c| &c.result) {
@@ -207,13 +218,7 @@ impl Workbench {
             Ok((prepared, trace)) => trace
                 .attention_kinds()
                 .into_iter()
-                .map(|k| {
-                    let ids = match k {
-                        AttentionKind::EncoderSelf => &prepared.input.source,
-                        _ => &prepared.input.target,
-                    };
-                    (k, explorer::grid::all_stats(trace, k, ids))
-                })
+                .map(|k| (k, every_head(trace, k, prepared.sequence(k))))
                 .collect(),
             Err(_) => vec![],
         };
@@ -312,6 +317,43 @@ impl Workbench {
         }
     }
 
+    /// A toy model says it is one: the size of its vocabulary (listed on hover), and each typed
+    /// piece it does not know (shown as <unk>) with the known tokens nearest to it.
+    fn vocabulary_notes(&self, ui: &mut egui::Ui) {
+        use crate::model::vocabulary::{known, unknown_pieces};
+        let Ok(model) = &self.model else {
+            return;
+        };
+        let vocabulary = known(&model.tokenizer);
+        if vocabulary.is_empty() {
+            return;
+        }
+        let unit = match model.tokenizer.kind() {
+            crate::model::tokenizer::TokenizerKind::Char => "characters",
+            _ => "words",
+        };
+        ui.weak(format!(
+            "{} is a toy model: it knows only {} {unit}.",
+            self.model_name,
+            vocabulary.len()
+        ))
+        .on_hover_text(vocabulary.join(" "));
+        let texts = [self.source.as_str(), self.target.as_str()];
+        for u in texts
+            .iter()
+            .flat_map(|t| unknown_pieces(&model.tokenizer, t, 3))
+        {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "“{}” is not in its vocabulary (read as <unk>); nearest: {}",
+                    u.piece,
+                    u.nearest.join(", ")
+                ),
+            );
+        }
+    }
+
     /// The input box(es) and the attention selection: the left panel of the labs on the
     /// shared input.
     pub fn controls(&mut self, ui: &mut egui::Ui) {
@@ -331,20 +373,17 @@ impl Workbench {
                 .labelled_by(target_label.id);
         }
         if let Some(Ok((prepared, _))) = self.computed.as_ref().map(|c| &c.result) {
-            let warnings = [
-                (
-                    prepared.unknown,
-                    "piece(s) not in the vocabulary are shown as <unk>",
-                ),
-                (
-                    prepared.truncated,
-                    "token(s) past the model's limit were cut off",
-                ),
-            ];
-            for (n, what) in warnings.into_iter().filter(|(n, _)| *n > 0) {
-                ui.colored_label(ui.visuals().warn_fg_color, format!("{n} {what}"));
+            if prepared.truncated > 0 {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    format!(
+                        "{} token(s) past the model's limit were cut off",
+                        prepared.truncated
+                    ),
+                );
             }
         }
+        self.vocabulary_notes(ui);
         ui.separator();
         ui.heading("Attention");
         let Some(trace) = self.trace() else {

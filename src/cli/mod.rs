@@ -4,6 +4,7 @@
 pub mod beam;
 pub mod checkpoints;
 pub mod generate;
+mod heads;
 mod pe_table;
 pub mod train;
 pub mod train_lm;
@@ -135,6 +136,32 @@ pub enum Command {
         /// How many candidates per mask.
         #[arg(long, default_value_t = 5)]
         top: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// What every attention head does on a text: each pattern's clearest head and its score.
+    Heads {
+        /// A built-in model name, a Glimpse checkpoint, a Hugging Face folder or a .gguf file.
+        #[arg(long)]
+        model: String,
+        /// The text (the encoder's input; the decoder's for a decoder-only model).
+        #[arg(long)]
+        input: String,
+        /// Every head's statistics too, as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Induction: a random sequence of words repeated once; the loss on each copy and the
+    /// heads that attend to the token after each word's earlier occurrence.
+    Induction {
+        /// A decoder-only model: built-in name, Glimpse checkpoint, Hugging Face folder or .gguf.
+        #[arg(long)]
+        model: String,
+        /// Random words in each copy.
+        #[arg(long, default_value_t = 20)]
+        len: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
         #[arg(long)]
         json: bool,
     },
@@ -935,6 +962,19 @@ pub fn run(cmd: Command) -> Result<String, String> {
                 heads: heads.as_deref().map(parse_indices).transpose()?,
             };
             attn(&model, &input, &target, temperature, &keep, json)
+        }
+        Command::Heads { model, input, json } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            heads::heads(&m, &input, json)
+        }
+        Command::Induction {
+            model,
+            len,
+            seed,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            heads::induction(&m, len, seed, json)
         }
         Command::Inspect { model, json } => checkpoints::inspect(&model, json),
         Command::Generate {

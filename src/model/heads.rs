@@ -1,6 +1,7 @@
 //! What one attention head does on one input, read off its weight matrix alone: how spread
 //! out it is (entropy), how far it looks (mean distance), and which textbook pattern it
-//! resembles (self, previous token, first token, broad, induction), each as a score in [0, 1].
+//! resembles (self, previous token, next token, first token, last token, the rest of its own
+//! word, broad, induction), each as a score in [0, 1].
 
 use ndarray::{Array3, ArrayView2};
 
@@ -10,7 +11,10 @@ use ndarray::{Array3, ArrayView2};
 pub enum Pattern {
     SelfToken,
     PreviousToken,
+    NextToken,
     FirstToken,
+    LastToken,
+    SameWord,
     Broad,
     InductionLike,
 }
@@ -20,7 +24,10 @@ impl Pattern {
         match self {
             Pattern::SelfToken => "self / diagonal",
             Pattern::PreviousToken => "previous token",
+            Pattern::NextToken => "next token",
             Pattern::FirstToken => "first token",
+            Pattern::LastToken => "last token",
+            Pattern::SameWord => "own word",
             Pattern::Broad => "broad",
             Pattern::InductionLike => "induction-like",
         }
@@ -33,8 +40,17 @@ impl Pattern {
             Pattern::PreviousToken => {
                 "Average attention each query (from the second on) pays to the position right before it."
             }
+            Pattern::NextToken => {
+                "Average attention each query (but the last) pays to the position right after it: only a model without the causal mask can have it."
+            }
             Pattern::FirstToken => {
-                "Average attention each query pays to the first key (in self-attention the first query is left out: in a causal model it can only see itself)."
+                "Average attention each query pays to the first key (in self-attention the first query is left out: in a causal model it can only see itself). BERT's [CLS], a decoder's <bos>."
+            }
+            Pattern::LastToken => {
+                "Average attention each query (but the last) pays to the last key: BERT's [SEP] closes every input."
+            }
+            Pattern::SameWord => {
+                "For each token of a word cut into several pieces (token ##ization), the attention it pays to the other pieces of that word, averaged."
             }
             Pattern::Broad => {
                 "Each row's entropy divided by the most it could be (log2 of its visible keys), averaged: 1 means attention spread evenly."
@@ -55,7 +71,10 @@ impl Pattern {
         match self {
             Pattern::SelfToken
             | Pattern::PreviousToken
+            | Pattern::NextToken
             | Pattern::FirstToken
+            | Pattern::LastToken
+            | Pattern::SameWord
             | Pattern::InductionLike => 0.5,
             Pattern::Broad => 0.85,
         }
@@ -108,10 +127,6 @@ impl Mean {
 
 /// `weights`: [T_q, T_k], each row over its allowed keys sums to 1, masked cells are exactly 0,
 /// a row with no allowed key is all 0. `allowed`: same shape, true = the query may see the key.
-/// `tokens`: the token ids of the sequence (self-attention: queries and keys are the same
-/// sequence, len T_q == T_k); used by the induction pattern. `self_attention`: false for
-/// cross-attention (queries from one sequence, keys from another), where only FirstToken and
-/// Broad apply (diagonal / previous / induction are meaningless across sequences).
 /// The head whose attention rows have the lowest mean entropy: the most decided pattern.
 /// The app opens a model on it, and the labs pick it to show a clear example.
 pub fn sharpest_head(weights: &Array3<f32>) -> usize {
@@ -123,24 +138,102 @@ pub fn sharpest_head(weights: &Array3<f32>) -> usize {
     crate::util::argmax(negated).map_or(0, |(h, _)| h)
 }
 
+/// The statistics of every head of `kind` in `trace`, `[layer][head]`. `seq` is the sequence
+/// the queries come from (the source for the encoder, the target otherwise).
+pub fn every_head(
+    trace: &crate::model::Trace,
+    kind: crate::model::AttentionKind,
+    seq: Sequence,
+) -> Vec<Vec<HeadStats>> {
+    let self_attention = kind != crate::model::AttentionKind::Cross;
+    (0..trace.layers(kind))
+        .filter_map(|l| trace.attention(kind, l))
+        .map(|a| {
+            a.weights
+                .outer_iter()
+                .map(|w| head_stats(w, a.mask.view(), seq, self_attention))
+                .collect()
+        })
+        .collect()
+}
+
+/// One head found for a pattern: where it is and how strongly it shows the pattern.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Found {
+    pub pattern: Pattern,
+    pub layer: usize,
+    pub head: usize,
+    pub score: f32,
+    /// Whether the score reaches the pattern's threshold (the head is labelled with it, or
+    /// with a pattern it shows even more strongly).
+    pub clear: bool,
+}
+
+/// For every pattern some head was scored on, the head that shows it most strongly (the
+/// earliest layer and head on a tie), in `Pattern` order. Broad is left out: it is what a head
+/// does when it does nothing in particular.
+pub fn best_heads(stats: &[Vec<HeadStats>]) -> Vec<Found> {
+    let mut best: Vec<Found> = Vec::new();
+    for (layer, row) in stats.iter().enumerate() {
+        for (head, s) in row.iter().enumerate() {
+            for p in s.scores.iter().filter(|p| p.pattern != Pattern::Broad) {
+                let found = Found {
+                    pattern: p.pattern,
+                    layer,
+                    head,
+                    score: p.score,
+                    clear: p.score >= p.pattern.threshold(),
+                };
+                match best.iter_mut().find(|b| b.pattern == p.pattern) {
+                    Some(b) if b.score < p.score => *b = found,
+                    Some(_) => {}
+                    None => best.push(found),
+                }
+            }
+        }
+    }
+    best.sort_by_key(|f| f.pattern as u8);
+    best
+}
+
+/// The sequence a head attended over, for the patterns that need more than positions.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Sequence<'a> {
+    /// The token ids (self-attention: queries and keys are the same sequence); used by the
+    /// induction pattern.
+    pub tokens: &'a [u32],
+    /// The word of every token (`model::words`); used by the own-word pattern.
+    pub words: &'a [usize],
+}
+
+/// `weights`: [T_q, T_k], each row over its allowed keys sums to 1, masked cells are exactly 0,
+/// a row with no allowed key is all 0. `allowed`: same shape, true = the query may see the key.
+/// `self_attention`: false for cross-attention (queries from one sequence, keys from another),
+/// where only FirstToken, LastToken and Broad apply (diagonal, neighbours, words and induction
+/// are meaningless across sequences). A pattern no query can show (next token under a causal
+/// mask, own word when no word has two pieces) is left out of the scores.
 pub fn head_stats(
     weights: ArrayView2<f32>,
     allowed: ArrayView2<bool>,
-    tokens: &[u32],
+    seq: Sequence,
     self_attention: bool,
 ) -> HeadStats {
     let (tq, tk) = weights.dim();
+    let tokens = seq.tokens;
     // Induction compares each query's token with earlier ones, so it needs every query's token.
     let induction_possible = self_attention && tokens.len() >= tq;
+    let words_known = self_attention && seq.words.len() >= tq.max(tk);
     let (mut entropy, mut max_entropy, mut distance) =
         (Mean::default(), Mean::default(), Mean::default());
-    let (mut diagonal, mut previous, mut first, mut broad, mut induction) = (
+    let (mut diagonal, mut previous, mut next, mut first, mut last) = (
         Mean::default(),
         Mean::default(),
         Mean::default(),
         Mean::default(),
         Mean::default(),
     );
+    let (mut same_word, mut broad, mut induction) =
+        (Mean::default(), Mean::default(), Mean::default());
     let mut empty_rows = 0;
 
     for i in 0..tq {
@@ -177,6 +270,10 @@ pub fn head_stats(
         if keys >= 2 {
             broad.add(h / h_max);
         }
+        // The last key, for every query that sees it and is not it.
+        if tk >= 2 && visible(tk - 1) && (!self_attention || i != tk - 1) {
+            last.add(at(tk - 1));
+        }
         if !self_attention {
             first.add(at(0));
             continue;
@@ -185,6 +282,18 @@ pub fn head_stats(
         if i >= 1 {
             previous.add(at(i - 1));
             first.add(at(0));
+        }
+        if visible(i + 1) {
+            next.add(at(i + 1));
+        }
+        if words_known {
+            // The other pieces of this query's word that it may see.
+            let mut mates = (0..tk)
+                .filter(|&j| j != i && visible(j) && seq.words[j] == seq.words[i])
+                .peekable();
+            if mates.peek().is_some() {
+                same_word.add(mates.map(at).sum());
+            }
         }
         if induction_possible {
             // Earlier occurrences j of this query's token whose successor j + 1 is strictly
@@ -210,7 +319,17 @@ pub fn head_stats(
         scores.push(score(Pattern::SelfToken, &diagonal));
         scores.push(score(Pattern::PreviousToken, &previous));
     }
+    // Patterns that only some inputs and masks allow: scored where some query could show them.
+    if next.n > 0 {
+        scores.push(score(Pattern::NextToken, &next));
+    }
     scores.push(score(Pattern::FirstToken, &first));
+    if last.n > 0 {
+        scores.push(score(Pattern::LastToken, &last));
+    }
+    if same_word.n > 0 {
+        scores.push(score(Pattern::SameWord, &same_word));
+    }
     scores.push(score(Pattern::Broad, &broad));
     if induction.n > 0 {
         scores.push(score(Pattern::InductionLike, &induction));
@@ -270,10 +389,77 @@ mod tests {
         (0..t as u32).collect()
     }
 
+    fn ids(tokens: &[u32]) -> Sequence<'_> {
+        Sequence { tokens, words: &[] }
+    }
+
+    /// Without a mask: every query sees every key.
+    fn open(t: usize) -> Array2<bool> {
+        Array2::from_elem((t, t), true)
+    }
+
+    #[test]
+    fn next_and_last_token_matrices_without_a_mask() {
+        let t = 6;
+        let next = one_hot(t, |i| (i + 1).min(t - 1));
+        let stats = head_stats(next.view(), open(t).view(), ids(&tokens(t)), true);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::NextToken);
+        assert_eq!(score_of(&stats, Pattern::NextToken), Some(1.0));
+        // Under the causal mask no query sees its successor: the pattern is not scored.
+        let causal_stats = head_stats(next.view(), causal(t).view(), ids(&tokens(t)), true);
+        assert_eq!(score_of(&causal_stats, Pattern::NextToken), None);
+        assert_eq!(score_of(&causal_stats, Pattern::LastToken), None);
+
+        let last = one_hot(t, |_| t - 1);
+        let stats = head_stats(last.view(), open(t).view(), ids(&tokens(t)), true);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::LastToken);
+        assert_eq!(score_of(&stats, Pattern::LastToken), Some(1.0));
+        assert_finite(&stats);
+    }
+
+    #[test]
+    fn own_word_matrix() {
+        // [CLS] token ##ization is fun ##ny [SEP]: each piece of a two-piece word looks at
+        // its other piece; the rest look at themselves.
+        let words = [0, 1, 1, 2, 3, 3, 4];
+        let t = words.len();
+        let w = one_hot(t, |i| match i {
+            1 => 2,
+            2 => 1,
+            4 => 5,
+            5 => 4,
+            i => i,
+        });
+        let seq = Sequence {
+            tokens: &tokens(t),
+            words: &words,
+        };
+        let stats = head_stats(w.view(), open(t).view(), seq, true);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::SameWord);
+        assert_eq!(score_of(&stats, Pattern::SameWord), Some(1.0));
+        // Only queries of multi-piece words count: the diagonal head scores 0 there.
+        let diagonal = one_hot(t, |i| i);
+        let stats = head_stats(diagonal.view(), open(t).view(), seq, true);
+        assert_eq!(score_of(&stats, Pattern::SameWord), Some(0.0));
+        // One piece per word: nothing to score.
+        let single: Vec<usize> = (0..t).collect();
+        let seq = Sequence {
+            tokens: &tokens(t),
+            words: &single,
+        };
+        let stats = head_stats(w.view(), open(t).view(), seq, true);
+        assert_eq!(score_of(&stats, Pattern::SameWord), None);
+    }
+
     #[test]
     fn identity_is_self_token() {
         let t = 6;
-        let stats = head_stats(one_hot(t, |i| i).view(), causal(t).view(), &tokens(t), true);
+        let stats = head_stats(
+            one_hot(t, |i| i).view(),
+            causal(t).view(),
+            ids(&tokens(t)),
+            true,
+        );
         let label = stats.label.unwrap();
         assert_eq!(label.pattern, Pattern::SelfToken);
         assert_eq!(label.score, 1.0);
@@ -287,7 +473,7 @@ mod tests {
     fn previous_token_matrix() {
         let t = 8;
         let w = one_hot(t, |i| i.saturating_sub(1));
-        let stats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        let stats = head_stats(w.view(), causal(t).view(), ids(&tokens(t)), true);
         assert_eq!(stats.label.unwrap().pattern, Pattern::PreviousToken);
         assert_eq!(score_of(&stats, Pattern::PreviousToken), Some(1.0));
         assert!((stats.mean_distance - (t - 1) as f32 / t as f32).abs() < 1e-6);
@@ -298,7 +484,12 @@ mod tests {
     #[test]
     fn first_token_matrix() {
         let t = 8;
-        let stats = head_stats(one_hot(t, |_| 0).view(), causal(t).view(), &tokens(t), true);
+        let stats = head_stats(
+            one_hot(t, |_| 0).view(),
+            causal(t).view(),
+            ids(&tokens(t)),
+            true,
+        );
         let label = stats.label.unwrap();
         assert_eq!(label.pattern, Pattern::FirstToken);
         assert_eq!(label.score, 1.0);
@@ -319,7 +510,7 @@ mod tests {
                 }
             },
         );
-        let stats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        let stats = head_stats(w.view(), causal(t).view(), ids(&tokens(t)), true);
         let mean = |f: &dyn Fn(usize) -> f64| (0..t).map(f).sum::<f64>() / t as f64;
         let expected_entropy = mean(&|i| ((i + 1) as f64).log2()) as f32;
         assert!((stats.entropy_bits - expected_entropy).abs() < 1e-5);
@@ -339,7 +530,7 @@ mod tests {
         let seq = [1, 5, 6, 7, 5, 6, 7];
         let t = seq.len();
         let w = one_hot(t, |i| if i >= 4 { i - 2 } else { 0 });
-        let stats = head_stats(w.view(), causal(t).view(), &seq, true);
+        let stats = head_stats(w.view(), causal(t).view(), ids(&seq), true);
         let label = stats.label.unwrap();
         assert_eq!(label.pattern, Pattern::InductionLike);
         assert_eq!(label.score, 1.0);
@@ -347,12 +538,17 @@ mod tests {
         assert_finite(&stats);
 
         // No repeats, or too few tokens: induction cannot be judged.
-        let no_repeats = head_stats(w.view(), causal(t).view(), &tokens(t), true);
+        let no_repeats = head_stats(w.view(), causal(t).view(), ids(&tokens(t)), true);
         assert_eq!(score_of(&no_repeats, Pattern::InductionLike), None);
-        let short = head_stats(w.view(), causal(t).view(), &seq[..t - 1], true);
+        let short = head_stats(w.view(), causal(t).view(), ids(&seq[..t - 1]), true);
         assert_eq!(score_of(&short, Pattern::InductionLike), None);
         // An immediate repeat ("a a") points at the query itself, so it does not count.
-        let stutter = head_stats(w.view(), causal(t).view(), &[1, 1, 2, 3, 4, 8, 9], true);
+        let stutter = head_stats(
+            w.view(),
+            causal(t).view(),
+            ids(&[1, 1, 2, 3, 4, 8, 9]),
+            true,
+        );
         assert_eq!(score_of(&stutter, Pattern::InductionLike), None);
     }
 
@@ -361,10 +557,13 @@ mod tests {
         let (tq, tk) = (3, 5);
         let all = Array2::from_elem((tq, tk), true);
         let first = Array2::from_shape_fn((tq, tk), |(_, j)| (j == 0) as u8 as f32);
-        let stats = head_stats(first.view(), all.view(), &tokens(tq), false);
+        let stats = head_stats(first.view(), all.view(), ids(&tokens(tq)), false);
         let mut patterns: Vec<Pattern> = stats.scores.iter().map(|s| s.pattern).collect();
         patterns.sort_by_key(|p| *p as u8);
-        assert_eq!(patterns, [Pattern::FirstToken, Pattern::Broad]);
+        assert_eq!(
+            patterns,
+            [Pattern::FirstToken, Pattern::LastToken, Pattern::Broad]
+        );
         assert_eq!(
             stats.label,
             Some(PatternScore {
@@ -375,7 +574,7 @@ mod tests {
         assert!((stats.mean_distance - 1.0).abs() < 1e-6); // rows at distance 0, 1, 2
 
         let uniform = Array2::from_elem((tq, tk), 1.0 / tk as f32);
-        let stats = head_stats(uniform.view(), all.view(), &[], false);
+        let stats = head_stats(uniform.view(), all.view(), ids(&[]), false);
         assert_eq!(stats.label.unwrap().pattern, Pattern::Broad);
         assert!((stats.entropy_bits - (tk as f32).log2()).abs() < 1e-5);
         assert_finite(&stats);
@@ -395,11 +594,11 @@ mod tests {
         });
         let allowed = Array2::from_shape_fn((t, t), |(i, j)| i < 4 && j <= i);
         let seq = [3, 1, 3, 1, 0];
-        let padded = head_stats(w.view(), allowed.view(), &seq, true);
+        let padded = head_stats(w.view(), allowed.view(), ids(&seq), true);
         let trimmed = head_stats(
             w.slice(ndarray::s![..4, ..4]),
             allowed.slice(ndarray::s![..4, ..4]),
-            &seq[..4],
+            ids(&seq[..4]),
             true,
         );
         assert_eq!(padded.empty_rows, 1);
@@ -418,7 +617,7 @@ mod tests {
         let empty = head_stats(
             Array2::<f32>::zeros((0, 0)).view(),
             Array2::<bool>::from_elem((0, 0), false).view(),
-            &[],
+            ids(&[]),
             true,
         );
         assert_eq!(empty.entropy_bits, 0.0);
@@ -431,7 +630,7 @@ mod tests {
         let one = head_stats(
             Array2::from_elem((1, 1), 1.0f32).view(),
             Array2::from_elem((1, 1), true).view(),
-            &[7],
+            ids(&[7]),
             true,
         );
         assert_eq!(one.label.unwrap().pattern, Pattern::SelfToken);
@@ -443,7 +642,7 @@ mod tests {
         let masked = head_stats(
             Array2::<f32>::zeros((3, 3)).view(),
             Array2::from_elem((3, 3), false).view(),
-            &[1, 1, 1],
+            ids(&[1, 1, 1]),
             true,
         );
         assert_eq!(masked.empty_rows, 3);
@@ -453,7 +652,7 @@ mod tests {
         let no_keys = head_stats(
             Array2::<f32>::zeros((2, 0)).view(),
             Array2::from_elem((2, 0), false).view(),
-            &[],
+            ids(&[]),
             false,
         );
         assert_eq!(no_keys.empty_rows, 2);
@@ -487,7 +686,18 @@ mod tests {
                 }
             }
             let seq: Vec<u32> = (0..tq).map(|_| rng.below(3) as u32).collect();
-            let stats = head_stats(w.view(), allowed.view(), &seq, self_attention);
+            // Words of one to three pieces.
+            let words: Vec<usize> = (0..tq.max(tk))
+                .scan(0, |word, _| {
+                    *word += (rng.uniform() < 0.5) as usize;
+                    Some(*word)
+                })
+                .collect();
+            let seq = Sequence {
+                tokens: &seq,
+                words: &words,
+            };
+            let stats = head_stats(w.view(), allowed.view(), seq, self_attention);
             assert!(
                 stats.entropy_bits <= stats.max_entropy_bits + 1e-5,
                 "{stats:?}"
@@ -508,11 +718,41 @@ mod tests {
     }
 
     #[test]
+    fn the_best_head_of_each_pattern_is_found() {
+        let t = 6;
+        let prev = one_hot(t, |i| i.saturating_sub(1));
+        let first = one_hot(t, |_| 0);
+        let stats_of =
+            |w: &Array2<f32>| head_stats(w.view(), causal(t).view(), ids(&tokens(t)), true);
+        // Layer 1 head 0 is the cleaner previous-token head (layer 0 head 1 mixes in its own).
+        let mixed = (&prev * 0.7) + &(one_hot(t, |i| i) * 0.3);
+        let stats = vec![
+            vec![stats_of(&first), stats_of(&mixed)],
+            vec![stats_of(&prev), stats_of(&first)],
+        ];
+        let found = best_heads(&stats);
+        let of = |p| found.iter().find(|f| f.pattern == p).copied().unwrap();
+        let previous = of(Pattern::PreviousToken);
+        assert_eq!((previous.layer, previous.head, previous.score), (1, 0, 1.0));
+        assert!(previous.clear);
+        let first_token = of(Pattern::FirstToken);
+        assert_eq!((first_token.layer, first_token.head), (0, 0));
+        let diagonal = of(Pattern::SelfToken);
+        assert_eq!((diagonal.layer, diagonal.head), (0, 1));
+        assert!(!diagonal.clear, "(1 + 5 × 0.3) / 6 is below one half");
+        assert!(found.iter().all(|f| f.pattern != Pattern::Broad));
+        assert!(best_heads(&[]).is_empty());
+    }
+
+    #[test]
     fn pattern_names() {
         let all = [
             Pattern::SelfToken,
             Pattern::PreviousToken,
+            Pattern::NextToken,
             Pattern::FirstToken,
+            Pattern::LastToken,
+            Pattern::SameWord,
             Pattern::Broad,
             Pattern::InductionLike,
         ];

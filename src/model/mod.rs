@@ -11,6 +11,7 @@ pub mod dropout;
 pub mod error;
 pub mod heads;
 pub mod import;
+pub mod induction;
 pub mod layers;
 pub mod mlm;
 pub mod parallel;
@@ -20,7 +21,9 @@ pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod transformer;
+pub mod vocabulary;
 pub mod weights;
+pub mod words;
 
 pub use attention::MaskChoice;
 pub use config::{Activation, Family, ModelConfig, NormPlacement, Positional, Scoring};

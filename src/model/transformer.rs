@@ -12,7 +12,7 @@ use super::layers::{activate, ffn, layer_norm, linear, norm, LayerNormWeights, N
 use super::position::{self, Rope};
 use super::subword::SubwordTokenizer;
 use super::tokenizer::{Tokenizer, BOS, PAD};
-use super::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
+use super::trace::{AttentionKind, BlockTrace, StackTrace, SublayerTrace, Trace};
 use super::weights::{init_tensors, parameter_count, BlockWeights, StackWeights, Weights};
 use ndarray::{Array1, Array2, ArrayView2, Axis};
 
@@ -49,6 +49,21 @@ pub struct PreparedInput {
     pub unknown: usize,
     /// Tokens cut off because the input was longer than the model's `max_len`.
     pub truncated: usize,
+    /// The word of every token of the source and of the target (`model::words`).
+    pub source_words: Vec<usize>,
+    pub target_words: Vec<usize>,
+}
+
+impl PreparedInput {
+    /// The token ids and words a stack's queries come from: the source for the encoder's
+    /// self-attention, the target for the decoder's self- and cross-attention.
+    pub fn sequence(&self, kind: AttentionKind) -> crate::model::heads::Sequence<'_> {
+        let (tokens, words) = match kind {
+            AttentionKind::EncoderSelf => (&self.input.source, &self.source_words),
+            _ => (&self.input.target, &self.target_words),
+        };
+        crate::model::heads::Sequence { tokens, words }
+    }
 }
 
 /// Run-time choices that change the computation without changing the model.
@@ -272,11 +287,7 @@ impl Model {
                 ..Default::default()
             },
         };
-        PreparedInput {
-            input,
-            unknown,
-            truncated,
-        }
+        self.prepared(input, unknown, truncated)
     }
 
     fn prepare_subword(&self, t: &SubwordTokenizer, text: &str) -> PreparedInput {
@@ -289,7 +300,13 @@ impl Model {
         ids.truncate(max);
         types.truncate(max);
         let input = self.input_from_ids(ids, types);
+        self.prepared(input, unknown, truncated)
+    }
+
+    fn prepared(&self, input: ModelInput, unknown: usize, truncated: usize) -> PreparedInput {
         PreparedInput {
+            source_words: super::words::words_of(&self.tokenizer, &input.source),
+            target_words: super::words::words_of(&self.tokenizer, &input.target),
             input,
             unknown,
             truncated,

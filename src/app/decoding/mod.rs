@@ -106,12 +106,13 @@ impl Lab for DecodingLab {
     /// `open` asks for a part below the tree to be opened once (a lesson's request, not
     /// state), so it is read but never written.
     fn keys(&self) -> &'static [&'static str] {
-        &["ds", "beam", "alpha", "maxlen", "open"]
+        &["ds", "dtext", "beam", "alpha", "maxlen", "open"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
         let d = &self.settings;
         w.put("ds", name_of(&SOURCES, d.kind));
+        w.put("dtext", d.text());
         w.put("beam", d.width);
         w.put("alpha", d.alpha);
         w.put("maxlen", d.max_len);
@@ -121,6 +122,10 @@ impl Lab for DecodingLab {
         let d = &mut self.settings;
         if let Some(x) = r.read("ds", |v| value_of(&SOURCES, v)) {
             d.kind = x;
+        }
+        // The text of the source the link names (a prompt, a sentence, or a typed table).
+        if let Some(v) = r.get("dtext") {
+            *d.text_mut() = v.chars().take(4000).collect();
         }
         if let Some(x) = r.number("beam", 1..=8) {
             d.width = x;

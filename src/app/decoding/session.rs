@@ -96,6 +96,15 @@ impl Settings {
             SourceKind::Picked => &self.picked_text,
         }
     }
+
+    pub fn text_mut(&mut self) -> &mut String {
+        match self.kind {
+            SourceKind::Translate => &mut self.translate_text,
+            SourceKind::Lm => &mut self.lm_text,
+            SourceKind::Table => &mut self.table_text,
+            SourceKind::Picked => &mut self.picked_text,
+        }
+    }
 }
 
 /// The two built-in models, as the store handed them out.

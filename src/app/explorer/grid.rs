@@ -5,23 +5,10 @@
 use super::Selection;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
-use crate::model::heads::{head_stats, HeadStats};
-use crate::model::{AttentionKind, Trace};
+use crate::model::heads::HeadStats;
+use crate::model::Trace;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, ArrayView2, Axis};
-
-/// The statistics of every head of `kind`, `[layer][head]`.
-pub fn all_stats(trace: &Trace, kind: AttentionKind, tokens: &[u32]) -> Vec<Vec<HeadStats>> {
-    (0..trace.layers(kind))
-        .filter_map(|l| trace.attention(kind, l))
-        .map(|a| {
-            a.weights
-                .outer_iter()
-                .map(|w| head_stats(w, a.mask.view(), tokens, kind != AttentionKind::Cross))
-                .collect()
-        })
-        .collect()
-}
 
 /// One thumbnail: the matrix as a texture in a square of side `side`. Returns its response.
 fn thumbnail(

@@ -183,7 +183,8 @@ impl AttentionLab {
                 }
             }
             ExplorerView::Grid => {
-                if super::grid::show(ui, trace, &mut bench.sel, stats) {
+                let picked = super::finder::show(ui, stats, &mut bench.sel);
+                if super::grid::show(ui, trace, &mut bench.sel, stats) || picked {
                     self.explorer.view = ExplorerView::Head;
                 }
             }

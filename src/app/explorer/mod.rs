@@ -1,6 +1,7 @@
 //! The attention explorer: views over one trace of the loaded model on the user's input.
 //! Each view has its own file; this one holds what they share (the selection and options).
 
+pub mod finder;
 pub mod grid;
 pub mod head;
 pub mod lab;

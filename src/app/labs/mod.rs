@@ -9,6 +9,7 @@
 //! run it drives in `training_run`); the explorer, masking, positions and decoding labs each
 //! have a folder under `app/`.
 
+pub mod induction;
 pub mod scoring;
 pub mod training;
 pub mod training_run;
@@ -98,6 +99,7 @@ impl Default for Labs {
             Box::new(super::masking::MaskingLab::default()),
             Box::new(super::positions::PositionsLab::default()),
             Box::new(super::decoding::DecodingLab::default()),
+            Box::new(induction::InductionLab::default()),
             Box::new(scoring::ScoringLab::default()),
             Box::new(training::TrainingLab::default()),
         ])

@@ -5,6 +5,16 @@
 
 use super::{Lesson, Page};
 
+// The pages on real models (MiniLM and SmolLM2 are served beside the app and downloaded when
+// the page opens; sotu-lm is a built-in).
+const SELF_ATTENTION_GRID: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&xv=grid&q=0&step=0";
+const COREFERENCE: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&layer=3&head=1&xv=head&q=10&step=0";
+const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20the%20bank%20of%20the%20river.&kind=enc&layer=0&head=4&xv=head&q=5&step=0";
+const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&xv=grid&q=0&step=0";
+const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
+const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20&iseed=1";
+const BEAM_ENGLISH: &str = "view=decoding&model=sotu-lm&ds=picked&dtext=The%20state%20of%20the%20Union%20is&beam=3&alpha=0&maxlen=12";
+
 pub static LESSONS: &[Lesson] = &[
     Lesson {
         title: "Why attention",
@@ -137,10 +147,18 @@ pub static LESSONS: &[Lesson] = &[
                      O(1), where an RNN needs O(L) steps.",
                     "The layer is not linear in its input: the weights themselves depend on \
                      the data through QKᵀ and the softmax.",
-                    "On the right, every head of every layer of the translation model's \
-                     encoder self-attention. Click a thumbnail to open that head.",
+                    "On the right is a real model: all-MiniLM-L6-v2, a BERT-style sentence \
+                     encoder (6 layers × 12 heads, 22 M parameters) that reads in both \
+                     directions. It is small enough to download during a lesson, and it knows \
+                     English. Its 72 heads read a sentence teachers use for attention.",
+                    "Above the grid, the app's head classifier lists the head that shows each \
+                     pattern most strongly on this input. Layer 0, head 2 looks at the previous \
+                     token (score 1.00). Layer 4, head 5 looks at [CLS], the token that starts \
+                     every input (0.90). Layer 1, head 8 leans towards the next token (0.57), \
+                     which only a model without a causal mask can do. Type your own sentence in \
+                     the input box on the left.",
                 ],
-                link: "view=attention&model=translate&kind=enc&xv=grid&q=0&step=0",
+                link: SELF_ATTENTION_GRID,
             },
             Page {
                 title: "Order means nothing to attention",
@@ -169,6 +187,37 @@ pub static LESSONS: &[Lesson] = &[
                      cell of the square is one pair it had to score.",
                 ],
                 link: "view=attention&model=lm&xv=head&q=0&step=0",
+            },
+            Page {
+                title: "What does \"it\" read?",
+                paragraphs: &[
+                    "In \"The animal didn't cross the street because it was too tired\", a \
+                     reader knows that \"it\" is the animal. Layer 3, head 1 of MiniLM puts \
+                     0.68 of the attention of \"it\" (the outlined row) on \"animal\", and \
+                     0.05 on \"street\".",
+                    "Now change \"tired\" to \"wide\" in the input: a reader takes \"it\" to be \
+                     the street. This head's weight on \"animal\" falls to 0.28, but it does \
+                     not move to \"street\" (0.12). Most of it goes to [CLS] instead.",
+                    "So a 22-million-parameter model does not resolve the pronoun the way a \
+                     person does, and no single head is the model's reasoning. Attention \
+                     weights show where information flows, not why the model decides.",
+                ],
+                link: COREFERENCE,
+            },
+            Page {
+                title: "Relevance is not symmetric",
+                paragraphs: &[
+                    "The score of query i against key j is qᵢ·kⱼ, with q = x W_Q and k = x W_K. \
+                     W_Q and W_K are different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are different \
+                     numbers.",
+                    "In \"He sat on the bank of the river\", layer 0, head 4 of MiniLM gives \
+                     \"bank\" (the outlined row) 0.71 of its attention on \"river\": the word \
+                     that says which bank is meant. \"river\" gives only 0.17 to \"bank\".",
+                    "Read the matrix by rows, which shows what each query gathers. Then compare \
+                     the cell (bank, river) with the cell (river, bank). A column shows who \
+                     listens to one key.",
+                ],
+                link: BANK,
             },
         ],
     },
@@ -280,20 +329,27 @@ pub static LESSONS: &[Lesson] = &[
                      W_Q, W_K, W_V; concatenate the h outputs and mix them with W_O.",
                     "With d_model = 512 and h = 8, d_k = 64: the parameters and FLOPs equal \
                      one head of full width, but each head can attend somewhere else.",
-                    "The grid shows every head of a small model trained on repeated random \
-                     sequences, with the pattern each head most resembles.",
+                    "The grid shows every head of sotu-lm, the English model Glimpse trained on \
+                     two centuries of State of the Union addresses (4 layers × 4 heads). Its \
+                     byte-level BPE cuts \"animal\" into \" an\", \"im\", \"al\". On this \
+                     sentence the classifier finds layer 1, head 1 looking at the previous \
+                     token (0.61), and layer 1, head 0 looking at the other pieces of the \
+                     token's own word (0.81).",
                 ],
-                link: "view=attention&model=repeat&xv=grid&q=0&step=0",
+                link: MULTI_HEAD_GRID,
             },
             Page {
                 title: "A previous-token head",
                 paragraphs: &[
-                    "Layer 0, head 1 puts most of its weight on the token just before the \
-                     query: the stripe just below the diagonal.",
+                    "Layer 0, head 2 of MiniLM puts all its weight on the token just before \
+                     the query (score 1.00): the stripe just below the diagonal.",
                     "Nobody designed it. Training found that knowing the previous token is \
-                     useful, and the head copies it into each position's output.",
+                     useful, and the head copies it into each position's output. The pieces \
+                     of \"unbelievably\" (un ##bel ##ie ##va ##bly) each read the piece \
+                     before them, so the same head is also the clearest own-word head here \
+                     (0.71).",
                 ],
-                link: "view=attention&model=repeat&layer=0&head=1&xv=head&q=0&step=0",
+                link: PREVIOUS_TOKEN,
             },
             Page {
                 title: "An induction head",
@@ -304,8 +360,10 @@ pub static LESSONS: &[Lesson] = &[
                     "It can do that because the layer-0 head already wrote \"my previous \
                      token was x\" into every position: two heads in two layers form a \
                      copy mechanism.",
-                    "Type another repeated string in the controls and watch the off-diagonal \
-                     stripe move with the period.",
+                    "This is a toy: a 2-layer model trained only on repeated random letters \
+                     (its vocabulary is the 26 letters). Type another repeated string in the \
+                     controls and watch the off-diagonal stripe move with the period; the last \
+                     page of this lesson finds the same heads in a real model.",
                 ],
                 link: "view=attention&model=repeat&layer=1&head=0&xv=head&q=0&step=0",
             },
@@ -321,9 +379,29 @@ pub static LESSONS: &[Lesson] = &[
                      in quality.",
                     "This page opens a model built that way, with random weights: 4 query \
                      heads share 2 key/value heads. Heads 0 and 1 use the same K and V but \
-                     their own Q, so their patterns still differ.",
+                     their own Q, so their patterns still differ. SmolLM2 does this at real \
+                     size: in each of its 30 layers 9 query heads share 3 key/value heads, so \
+                     its cache is a third of what 9 full heads would need.",
                 ],
                 link: "view=attention&model=demo-decoder&layer=0&head=0&xv=grid&q=0&step=0",
+            },
+            Page {
+                title: "Induction on real words",
+                paragraphs: &[
+                    "The lab reads 20 random words, then the same 20 words again. Nothing \
+                     predicts the first copy. SmolLM2-135M's loss falls from 12.95 nats per \
+                     token on the first copy to 3.02 on the second: it copies.",
+                    "The copying is done by induction heads. Layer 18, head 6 puts on average \
+                     0.87 of the attention of each word of the second copy on the word that \
+                     followed its first occurrence, which is the word to predict next. An \
+                     earlier head has written \"my previous token was x\" into every position, \
+                     so two heads in two layers form a copy mechanism.",
+                    "Pick sotu-lm in the top bar. Glimpse trained it for 97 minutes on 2.7 M \
+                     tokens, and it has not learnt to copy: the second copy is no easier \
+                     (14.55 and 14.54 nats), and no head scores above 0.05. The small repeat \
+                     model, trained only on repeats, copies with one head in layer 1.",
+                ],
+                link: INDUCTION,
             },
         ],
     },
@@ -505,6 +583,26 @@ pub static LESSONS: &[Lesson] = &[
                      same tokens, and the work per step side by side.",
                 ],
                 link: "view=decoding&ds=translate&beam=1&alpha=0&open=cache",
+            },
+            Page {
+                title: "Greedy and beam disagree on English",
+                paragraphs: &[
+                    "sotu-lm continues \"The state of the Union is\". Greedy decoding takes \
+                     \" the\", its likeliest next token, and ends with \" the only sure \
+                     foundation for the future.\" Beam search with B = 3 keeps sentences that \
+                     start with \" a\" and finds \" a subject of great importance.\"",
+                    "Over the 12 tokens the beam's sentence has log-probability −15.4, and \
+                     greedy's has −23.2. Greedy's first step was the better word, but it led \
+                     to a worse sentence. Step through the tree and watch the lead change.",
+                    "Length normalisation (α) changes nothing here. Every hypothesis runs to \
+                     the 12-token limit, because a model of whole speeches rarely ends one. α \
+                     matters when hypotheses end at different lengths, as on the translation \
+                     model.",
+                    "Open the Sampling panel below the tree: it now samples sotu-lm. Each seed \
+                     gives a different continuation of the same prompt, most of them plausible \
+                     State of the Union prose. Change τ, k or p and compare.",
+                ],
+                link: BEAM_ENGLISH,
             },
         ],
     },

@@ -215,6 +215,13 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
         ui.label(*p);
     }
     ui.add_space(8.0);
+    if app
+        .labs
+        .by_id(page.lab())
+        .is_some_and(|l| l.uses_shared_model())
+    {
+        model_note(app, ui);
+    }
     if ui.button("Set this page up again").clicked() {
         app.lessons.applied = None;
     }
@@ -223,6 +230,32 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
             .default_open(false)
             .show(ui, |ui| app.bench.controls(ui));
     }
+}
+
+/// Which model the lab beside the text runs; a toy one says so and lists all it knows.
+fn model_note(app: &GlimpseApp, ui: &mut Ui) {
+    let name = &app.bench.model_name;
+    let Ok(model) = &app.bench.model else {
+        return;
+    };
+    let c = &model.config;
+    ui.label(
+        RichText::new(format!(
+            "Model: {name} ({} layers × {} heads, d = {})",
+            c.n_layers, c.n_heads, c.d_model
+        ))
+        .strong(),
+    );
+    let vocabulary = crate::model::vocabulary::known(&model.tokenizer);
+    if !vocabulary.is_empty() {
+        ui.weak(format!(
+            "A toy model trained by Glimpse: it knows only these {} tokens, and anything else \
+             you type is read as <unk>: {}",
+            vocabulary.len(),
+            vocabulary.join(" ")
+        ));
+    }
+    ui.add_space(4.0);
 }
 
 /// The table of contents: every lesson and page, the current one selected; click to jump.

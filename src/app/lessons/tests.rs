@@ -36,6 +36,17 @@ fn apply(page: &Page, app: &mut GlimpseApp) {
 }
 
 /// The built-in model a page runs: its `model=`, or the decoding source's model.
+/// Whether the real model a page opens (if any) is in the model cache: skipped when absent,
+/// except in CI (`GLIMPSE_REQUIRE_REAL_MODELS`), where a missing one fails.
+fn real_model_here(page: &Page) -> bool {
+    use crate::util::real_models;
+    match page_model(page) {
+        Some("all-MiniLM-L6-v2") => real_models::minilm().is_some(),
+        Some("SmolLM2-135M-Instruct.Q4_1") => real_models::smollm2().is_some(),
+        _ => true,
+    }
+}
+
 fn page_model(page: &Page) -> Option<&'static str> {
     let link: &'static str = page.link;
     let value = |key: &str| {
@@ -54,7 +65,7 @@ fn every_page_has_text_and_a_model_that_loads() {
     assert!(LESSONS.len() >= 6);
     for lesson in LESSONS {
         assert!(!lesson.title.is_empty());
-        assert!((2..=5).contains(&lesson.pages.len()), "{}", lesson.title);
+        assert!((2..=6).contains(&lesson.pages.len()), "{}", lesson.title);
         for page in lesson.pages {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
@@ -62,6 +73,8 @@ fn every_page_has_text_and_a_model_that_loads() {
             let needs_model =
                 !matches!(page.lab(), "positions" | "training") && !page.link.contains("ds=table");
             match page_model(page) {
+                // A real model served beside the app: opened (from the cache) by the next test.
+                Some(name) if crate::app::sources::served(name).is_some() => {}
                 Some(name) => {
                     crate::model::builtin::load(name)
                         .unwrap_or_else(|e| panic!("{}: {name}: {e}", page.title));
@@ -76,7 +89,7 @@ fn every_page_has_text_and_a_model_that_loads() {
 fn every_page_link_applies_to_a_working_app() {
     let mut app = GlimpseApp::default();
     for lesson in LESSONS {
-        for page in lesson.pages {
+        for page in lesson.pages.iter().filter(|p| real_model_here(p)) {
             apply(page, &mut app);
             let lab = app.labs.by_id(page.lab()).expect("the page names a lab");
             if lab.uses_shared_input() {
@@ -183,22 +196,215 @@ fn selected_weights(app: &GlimpseApp) -> ndarray::Array2<f32> {
     w.index_axis(ndarray::Axis(0), sel.head).to_owned()
 }
 
-/// The multi-head pages name the heads their text describes.
-#[test]
-fn the_head_pages_show_the_heads_they_describe() {
-    use crate::model::analysis::{induction_score, previous_token_score};
-    let lesson = LESSONS
+/// The page titled `title`.
+fn page(title: &str) -> &'static Page {
+    LESSONS
         .iter()
-        .find(|l| l.title == "Multi-head attention")
-        .unwrap();
+        .flat_map(|l| l.pages)
+        .find(|p| p.title == title)
+        .unwrap_or_else(|| panic!("no page {title}"))
+}
+
+/// `x` as the text writes it, to two decimals; the page must say it.
+fn says(title: &str, x: f32) {
+    let text = page_text(title);
+    let number = format!("{x:.2}");
+    assert!(
+        text.contains(&number),
+        "{title}: the text does not say {number}"
+    );
+}
+
+/// The head the classifier finds for `pattern` on the app's current input and attention.
+fn found(app: &GlimpseApp, pattern: crate::model::heads::Pattern) -> crate::model::heads::Found {
+    let stats = app.bench.stats().expect("head statistics");
+    crate::model::heads::best_heads(stats)
+        .into_iter()
+        .find(|f| f.pattern == pattern)
+        .unwrap_or_else(|| panic!("no head for {pattern:?}"))
+}
+
+/// The pages on MiniLM name the heads, weights and scores the model gives on their sentence.
+#[test]
+fn the_minilm_pages_show_what_they_say() {
+    use crate::model::heads::Pattern;
+    if crate::util::real_models::minilm().is_none() {
+        return;
+    }
     let mut app = GlimpseApp::default();
-    apply(&lesson.pages[1], &mut app);
-    let prev = previous_token_score(selected_weights(&app).view());
-    assert!(prev > 0.7, "previous-token score {prev}");
-    apply(&lesson.pages[2], &mut app);
+    let title = "Every token sees every token";
+    apply(page(title), &mut app);
+    for (pattern, at) in [
+        (Pattern::PreviousToken, (0, 2)),
+        (Pattern::FirstToken, (4, 5)),
+        (Pattern::NextToken, (1, 8)),
+    ] {
+        let f = found(&app, pattern);
+        assert_eq!((f.layer, f.head), at, "{pattern:?}");
+        says(title, f.score);
+    }
+
+    // "it" (row 10) reads "animal" (2), not "street" (8); with "wide" it reads neither.
+    let title = "What does \"it\" read?";
+    apply(page(title), &mut app);
+    let w = selected_weights(&app);
+    assert_eq!(app.bench.sel.query, 10);
+    assert_eq!(
+        app.bench.trace().unwrap().encoder.as_ref().unwrap().tokens[10],
+        "it"
+    );
+    says(title, w[[10, 2]]);
+    says(title, w[[10, 8]]);
+    app.bench.source = app.bench.source.replace("tired", "wide");
+    app.bench.refresh(&app.store);
+    let w = selected_weights(&app);
+    says(title, w[[10, 2]]);
+    says(title, w[[10, 8]]);
+    let most = crate::util::argmax(w.row(10).iter().copied()).unwrap().0;
+    assert_eq!(most, 0, "most of it goes to [CLS]");
+
+    // "bank" (5) → "river" (8) and back.
+    let title = "Relevance is not symmetric";
+    apply(page(title), &mut app);
+    let w = selected_weights(&app);
+    says(title, w[[5, 8]]);
+    says(title, w[[8, 5]]);
+    assert!(w[[5, 8]] > 3.0 * w[[8, 5]]);
+
+    let title = "A previous-token head";
+    apply(page(title), &mut app);
+    let f = found(&app, Pattern::PreviousToken);
+    assert_eq!((f.layer, f.head), (0, 2));
+    says(title, f.score);
+    let f = found(&app, Pattern::SameWord);
+    assert_eq!((f.layer, f.head), (0, 2));
+    says(title, f.score);
+}
+
+/// The toy induction page: the repeat model's head copies from the first "glimpsehow".
+#[test]
+fn the_toy_induction_page_shows_its_head() {
+    use crate::model::analysis::induction_score;
+    let mut app = GlimpseApp::default();
+    apply(page("An induction head"), &mut app);
     // "glimpsehow" twice after <bos>: the repeat starts at 1 with period 10.
     let ind = induction_score(selected_weights(&app).view(), 1, 10);
     assert!(ind > 0.6, "induction score {ind}");
+    let letters = app
+        .bench
+        .model
+        .as_ref()
+        .unwrap()
+        .tokenizer
+        .spec()
+        .tokens
+        .len()
+        - 4;
+    assert_eq!(
+        letters, 26,
+        "the text says its vocabulary is the 26 letters"
+    );
+}
+
+/// The multi-head page on sotu-lm names the heads the classifier finds.
+#[test]
+fn the_sotu_lm_grid_page_shows_what_it_says() {
+    use crate::model::heads::Pattern;
+    let mut app = GlimpseApp::default();
+    let title = "Many heads, same cost";
+    apply(page(title), &mut app);
+    assert_eq!(app.bench.model_name, "sotu-lm");
+    for (pattern, at) in [
+        (Pattern::PreviousToken, (1, 1)),
+        (Pattern::SameWord, (1, 0)),
+    ] {
+        let f = found(&app, pattern);
+        assert_eq!((f.layer, f.head), at, "{pattern:?}");
+        assert!(f.clear);
+        says(title, f.score);
+    }
+}
+
+/// The induction page: SmolLM2 copies the second copy with a head in layer 18; sotu-lm
+/// does not copy at all.
+#[test]
+fn the_induction_page_shows_what_it_says() {
+    use crate::model::induction::repeated_random;
+    let title = "Induction on real words";
+    let text = page_text(title);
+    let sotu = crate::model::builtin::load("sotu-lm").unwrap();
+    let run = repeated_random(&sotu, 20, 1).unwrap();
+    says(title, run.first_half);
+    says(title, run.second_half);
+    assert!(run.best_head().unwrap().2 < 0.05, "{:?}", run.best_head());
+    assert!(text.contains("above 0.05"));
+    if crate::util::real_models::smollm2().is_none() {
+        return;
+    }
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    assert_eq!(app.bench.model_name, "SmolLM2-135M-Instruct.Q4_1");
+    let lab = app.lab::<crate::app::labs::induction::InductionLab>();
+    assert_eq!((lab.len, lab.seed), (20, 1));
+    let model = app.store.get("SmolLM2-135M-Instruct.Q4_1").unwrap();
+    let run = repeated_random(&model, 20, 1).unwrap();
+    says(title, run.first_half);
+    says(title, run.second_half);
+    let (layer, head, score) = run.best_head().unwrap();
+    assert_eq!((layer, head), (18, 6));
+    says(title, score);
+}
+
+/// The English decoding page: beam search beats greedy on the whole sentence.
+#[test]
+fn greedy_and_beam_disagree_as_the_page_says() {
+    let title = "Greedy and beam disagree on English";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let d = &app.lab::<crate::app::decoding::DecodingLab>().settings;
+    assert_eq!((d.width, d.max_len), (3, 12));
+    let prompt = d.text().to_string();
+    assert_eq!(prompt, "The state of the Union is");
+    let out = crate::cli::beam::beam(crate::cli::beam::BeamArgs {
+        model: Some("sotu-lm"),
+        table: None,
+        input: &prompt,
+        beam: d.width,
+        alpha: d.alpha,
+        max_len: d.max_len,
+        temperature: 1.0,
+        json: true,
+    })
+    .unwrap();
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let text_of = |v: &serde_json::Value| -> String {
+        v["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect()
+    };
+    let best = &report["ranking"][0];
+    let greedy = &report["greedy"];
+    let page = page_text(title);
+    assert!(
+        page.contains(text_of(best).split('.').next().unwrap()),
+        "{}",
+        text_of(best)
+    );
+    assert!(
+        page.contains(text_of(greedy).split('.').next().unwrap()),
+        "{}",
+        text_of(greedy)
+    );
+    for lp in [
+        best["log_prob"].as_f64().unwrap(),
+        greedy["log_prob"].as_f64().unwrap(),
+    ] {
+        let written = format!("−{:.1}", -lp);
+        assert!(page.contains(&written), "the text does not say {written}");
+    }
 }
 
 /// Page 1.2's text: the row that produces "european" reads "européenne", and so on.

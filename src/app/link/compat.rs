@@ -6,11 +6,11 @@
 //! same pairs. A change to the link format or to how labs restore themselves fails here.
 
 use super::{encode, known_keys, unescape, VERSION};
-use crate::app::decoding::session::SourceKind;
+use crate::app::decoding::session::{Settings, SourceKind};
 use crate::app::decoding::{DecodingLab, SOURCES};
 use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::explorer::ExplorerView;
-use crate::app::labs::{scoring::ScoringLab, training::TrainingLab};
+use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
 use crate::app::masking::{modes, MaskingLab, Section as MaskSection};
 use crate::app::positions::{PositionsLab, Section as PosSection};
@@ -70,6 +70,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let d = &app.lab::<DecodingLab>().settings;
     let explorer = &app.lab::<AttentionLab>().explorer;
     let scoring = app.lab::<ScoringLab>();
+    let induction = app.lab::<InductionLab>();
     let bench = &app.bench;
     match key {
         "v" => VERSION.to_string(),
@@ -109,6 +110,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
             SourceKind::Picked => "picked",
         }
         .into(),
+        "dtext" => d.text().to_string(),
         "beam" => d.width.to_string(),
         "alpha" => d.alpha.to_string(),
         "maxlen" => d.max_len.to_string(),
@@ -127,6 +129,8 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         // The width sets the FFN too, at twice the model width.
         "width" if train.d_ff == 2 * train.d_model => train.d_model.to_string(),
         "width" => format!("d_ff {} ≠ 2·{}", train.d_ff, train.d_model),
+        "ilen" => induction.len.to_string(),
+        "iseed" => induction.seed.to_string(),
         "stau" => scoring.temperature.to_string(),
         "dk" => scoring.d_k.to_string(),
         "lesson" => app.lessons.lesson.to_string(),
@@ -197,6 +201,15 @@ fn every_link_in_the_table_opens_the_state_it_describes() {
             let (w, b) = (want.get(key), back.get(key));
             let equal = match (w, b) {
                 (Some(w), Some(b)) => same(key, b, w),
+                // The decoding text came later, and its default is the one of the link's source.
+                (None, Some(b)) if key == "dtext" => {
+                    let kind = app.lab::<DecodingLab>().settings.kind;
+                    let fresh = Settings {
+                        kind,
+                        ..Settings::default()
+                    };
+                    fresh.text() == b
+                }
                 (None, Some(b)) => fresh.get(key).is_some_and(|f| same(key, b, f)),
                 _ => false,
             };
