@@ -404,7 +404,7 @@ impl GlimpseApp {
                 ui.toggle_value(&mut self.look.light, "light");
                 ui.separator();
                 let shared_model = if self.nav.view == link::LESSONS {
-                    lessons::uses_shared_input(self)
+                    lessons::uses_shared_model(self)
                 } else {
                     self.labs
                         .by_id(self.nav.view)

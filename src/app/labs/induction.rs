@@ -27,8 +27,9 @@ pub struct InductionLab {
     computed: Option<(RunKey, Result<InductionRun, String>)>,
 }
 
-/// The model, words per copy and seed a run was computed for.
-type RunKey = (String, usize, u64);
+/// The model, words per copy and seed a run was computed for, and the store's version (a
+/// model that was still loading is tried again when it arrives).
+type RunKey = (String, usize, u64, u64);
 
 impl Default for InductionLab {
     fn default() -> Self {
@@ -48,7 +49,7 @@ impl InductionLab {
 
     fn compute(&mut self, shared: &Shared<'_>) {
         let name = shared.bench.model_name.clone();
-        let key = (name.clone(), self.len, self.seed);
+        let key = (name.clone(), self.len, self.seed, shared.store.version());
         if self.computed.as_ref().is_some_and(|(k, _)| *k == key) {
             return;
         }

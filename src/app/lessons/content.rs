@@ -154,9 +154,9 @@ pub static LESSONS: &[Lesson] = &[
                     "Above the grid, the app's head classifier lists the head that shows each \
                      pattern most strongly on this input. Layer 0, head 2 looks at the previous \
                      token (score 1.00). Layer 4, head 5 looks at [CLS], the token that starts \
-                     every input (0.90). Layer 1, head 8 leans towards the next token (0.57), \
-                     which only a model without a causal mask can do. Type your own sentence in \
-                     the input box on the left.",
+                     every input (0.90). Layer 1, head 8 mostly looks at the next token (0.57), \
+                     which only a model without a causal mask can do. Open *Input and attention \
+                     controls* below to type your own sentence.",
                 ],
                 link: SELF_ATTENTION_GRID,
             },
@@ -193,7 +193,7 @@ pub static LESSONS: &[Lesson] = &[
                 paragraphs: &[
                     "In \"The animal didn't cross the street because it was too tired\", a \
                      reader knows that \"it\" is the animal. Layer 3, head 1 of MiniLM puts \
-                     0.68 of the attention of \"it\" (the outlined row) on \"animal\", and \
+                     0.68 of the attention of \"it\" (the row of \"it\") on \"animal\", and \
                      0.05 on \"street\".",
                     "Now change \"tired\" to \"wide\" in the input: a reader takes \"it\" to be \
                      the street. This head's weight on \"animal\" falls to 0.28, but it does \
@@ -211,7 +211,7 @@ pub static LESSONS: &[Lesson] = &[
                      W_Q and W_K are different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are different \
                      numbers.",
                     "In \"He sat on the bank of the river\", layer 0, head 4 of MiniLM gives \
-                     \"bank\" (the outlined row) 0.71 of its attention on \"river\": the word \
+                     \"bank\" (its row) 0.71 of its attention on \"river\": the word \
                      that says which bank is meant. \"river\" gives only 0.17 to \"bank\".",
                     "Read the matrix by rows, which shows what each query gathers. Then compare \
                      the cell (bank, river) with the cell (river, bank). A column shows who \
@@ -332,9 +332,13 @@ pub static LESSONS: &[Lesson] = &[
                     "The grid shows every head of sotu-lm, the English model Glimpse trained on \
                      two centuries of State of the Union addresses (4 layers × 4 heads). Its \
                      byte-level BPE cuts \"animal\" into \" an\", \"im\", \"al\". On this \
-                     sentence the classifier finds layer 1, head 1 looking at the previous \
-                     token (0.61), and layer 1, head 0 looking at the other pieces of the \
-                     token's own word (0.81).",
+                     sentence the classifier finds layer 1, head 0 looking at the other pieces \
+                     of the token's own word (0.81), and layer 1, head 1 as the clearest \
+                     previous-token head (0.61).",
+                    "Yet the caption under layer 1, head 1 says own word (0.70): inside a word \
+                     cut into pieces, the previous token is another piece of the same word, so \
+                     one head can score on both. A label is the pattern a head shows most; \
+                     hover a thumbnail for all its scores.",
                 ],
                 link: MULTI_HEAD_GRID,
             },

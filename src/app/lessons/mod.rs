@@ -140,10 +140,16 @@ fn settle(app: &mut GlimpseApp) {
     }
 }
 
-/// Whether the current page's lab runs the shared model (so the model picker applies).
+/// Whether the current page's lab runs the shared input (so its controls apply).
 pub fn uses_shared_input(app: &GlimpseApp) -> bool {
     let id = app.lessons.current().lab();
     app.labs.by_id(id).is_some_and(|l| l.uses_shared_input())
+}
+
+/// Whether the current page's lab runs the shared model (so the model picker applies).
+pub fn uses_shared_model(app: &GlimpseApp) -> bool {
+    let id = app.lessons.current().lab();
+    app.labs.by_id(id).is_some_and(|l| l.uses_shared_model())
 }
 
 /// The Lessons view: the page's text and navigation on the left, its live lab on the right.

@@ -323,6 +323,10 @@ fn the_sotu_lm_grid_page_shows_what_it_says() {
         assert!(f.clear);
         says(title, f.score);
     }
+    // The caption of layer 1, head 1 is its strongest pattern: own word.
+    let label = app.bench.stats().unwrap()[1][1].label.unwrap();
+    assert_eq!(label.pattern, Pattern::SameWord);
+    says(title, label.score);
 }
 
 /// The induction page: SmolLM2 copies the second copy with a head in layer 18; sotu-lm
