@@ -39,10 +39,11 @@ const centre = ([x0, y0, x1, y1]) => [(x0 + x1) / 2, (y0 + y1) / 2];
 
 /** Click like a hand does: hover, press, release, each in its own frame of the app. */
 async function press(page, rect) {
+  // Generous pauses: the Head view on MiniLM (12 heads × 169 lines) draws slowly on SwiftShader.
   await page.mouse.move(...centre(rect));
-  await sleep(80);
+  await sleep(200);
   await page.mouse.down();
-  await sleep(50);
+  await sleep(120);
   await page.mouse.up();
 }
 
@@ -78,7 +79,7 @@ async function exportAll(page, dir, prefix, encoder) {
       problems.push(`${item}: not in the menu`);
       continue;
     }
-    const download = page.waitForEvent('download', { timeout: 5000 }).catch(() => null);
+    const download = page.waitForEvent('download', { timeout: /PNG/.test(item) ? 15000 : 5000 }).catch(() => null);
     await press(page, rect);
     let d = await download;
     if (!d && encoder && /beam tree/.test(item)) {
@@ -95,7 +96,7 @@ async function exportAll(page, dir, prefix, encoder) {
       const again = await poll(async () => (await controls())[item], 3000, 50);
       if (again) {
         await sleep(150);
-        const retry = page.waitForEvent('download', { timeout: 5000 }).catch(() => null);
+        const retry = page.waitForEvent('download', { timeout: /PNG/.test(item) ? 15000 : 5000 }).catch(() => null);
         await press(page, (await controls())[item] ?? again);
         d = await retry;
       }
