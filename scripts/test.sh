@@ -2,7 +2,7 @@
 # The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
 #   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test ->
 #   browser walk -> browser panic overlay -> browser training test -> browser offline test ->
-#   browser WebGPU test -> desktop test.
+#   browser real models -> browser walk on the real models -> browser WebGPU test -> desktop test.
 # Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -83,6 +83,9 @@ node web/e2e_offline.mjs
 
 stage "browser real models: served, opened files, hub links (local mirror), offline"
 node web/e2e_models.mjs
+
+stage "browser walk on the real models: every shared view on MiniLM and SmolLM2, exports"
+node web/e2e_walk_real.mjs
 
 stage "browser WebGPU test (SwiftShader) and the fallback without WebGPU"
 node web/e2e_gpu.mjs

@@ -272,35 +272,37 @@ pub fn export_menu(
     name: &str,
     matrix: Option<(ArrayView2<f32>, &[String], &[String])>,
 ) {
-    ui.menu_button("export ▾", |ui| {
+    let menu = ui.menu_button("export ▾", |ui| {
         let png = ui
             .add_enabled(!exporter.busy(), egui::Button::new("PNG"))
             .on_hover_text("what is shown, as an image");
+        crate::app::probe::control("export:PNG", png.rect);
         if png.clicked() {
             exporter.request_png(ui.ctx(), rect, &format!("{name}.png"));
             ui.close();
         }
         if let Some((values, rows, cols)) = matrix {
-            if ui
+            let csv = ui
                 .button("CSV")
-                .on_hover_text("the matrix shown; masked cells are empty")
-                .clicked()
-            {
+                .on_hover_text("the matrix shown; masked cells are empty");
+            crate::app::probe::control("export:CSV", csv.rect);
+            if csv.clicked() {
                 let csv = matrix_csv(values, rows, cols);
                 let _ = exporter.save_now(&format!("{name}.csv"), csv.as_bytes());
                 ui.close();
             }
-            if ui
+            let json = ui
                 .button("JSON")
-                .on_hover_text("the matrix shown; masked cells are null")
-                .clicked()
-            {
+                .on_hover_text("the matrix shown; masked cells are null");
+            crate::app::probe::control("export:JSON", json.rect);
+            if json.clicked() {
                 let json = matrix_json(values, rows, cols);
                 let _ = exporter.save_now(&format!("{name}.json"), json.as_bytes());
                 ui.close();
             }
         }
     });
+    crate::app::probe::control("export", menu.response.rect);
 }
 
 /// A data file a view offers beside its picture: menu label, file name, and its bytes (made
@@ -316,16 +318,19 @@ pub fn view_menu(
     png_name: &str,
     data: &[DataFile<'_>],
 ) {
-    ui.menu_button("export view ▾", |ui| {
+    let menu = ui.menu_button("export view ▾", |ui| {
         let png = ui
             .add_enabled(!exporter.busy(), egui::Button::new("PNG"))
             .on_hover_text("the whole view, as an image");
+        crate::app::probe::control("export:PNG", png.rect);
         if png.clicked() {
             exporter.request_png(ui.ctx(), rect, png_name);
             ui.close();
         }
         for (label, file, bytes) in data {
-            if ui.button(*label).clicked() {
+            let item = ui.button(*label);
+            crate::app::probe::control(&format!("export:{label}"), item.rect);
+            if item.clicked() {
                 match bytes() {
                     Some(b) => {
                         let _ = exporter.save_now(file, &b);
@@ -336,6 +341,7 @@ pub fn view_menu(
             }
         }
     });
+    crate::app::probe::control("export", menu.response.rect);
     message_label(ui, exporter);
 }
 

@@ -218,6 +218,11 @@ fn record_overflow(name: &str, ui: &egui::Ui, clipped: bool) {
 
 /// Start a frame's overflow record, publishing the previous frame's.
 pub fn start_frame(ctx: &egui::Context) {
+    // Export menus (and their items, drawn only while open) come and go with the view: keep
+    // only those drawn in the last frame, so a test never clicks where a menu used to be.
+    if let Ok(mut c) = CONTROLS.lock() {
+        c.retain(|name, _| !name.starts_with("export"));
+    }
     let last = ctx.data_mut(|d| d.remove_temp::<Overflow>(overflow_id()));
     let last = last.unwrap_or_default();
     if let (Ok(text), Ok(mut o)) = (serde_json::to_string(&last.0), OVERFLOW.lock()) {

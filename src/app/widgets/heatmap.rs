@@ -32,6 +32,11 @@ pub struct Heatmap<'a> {
     pub row_emphasis: Option<&'a [f32]>,
     /// A note per row, added to the hover text (e.g. the row's sum).
     pub row_notes: Option<&'a [String]>,
+    /// Wide matrices (a d_head = 64 or d_model = 576 wide row per token): when square cells
+    /// would be too small to read, cells grow taller than wide, so each row becomes a
+    /// readable colour strip with its label, and every column stays on screen (exact values
+    /// on hover).
+    pub stretch: bool,
 }
 
 impl<'a> Heatmap<'a> {
@@ -56,6 +61,7 @@ impl<'a> Heatmap<'a> {
             highlight_row: None,
             row_emphasis: None,
             row_notes: None,
+            stretch: false,
         }
     }
 }
@@ -83,6 +89,12 @@ const LEGEND_WIDTH: f32 = 100.0;
 /// Above this many cells, or below this cell size, one texture replaces the per-cell shapes.
 const TEXTURE_ABOVE_CELLS: usize = 576;
 const TEXTURE_BELOW_CELL: f32 = 10.0;
+/// A stretched heatmap's rows: no shorter than a label needs, no taller than a strip should be.
+const STRIP_ROW: std::ops::RangeInclusive<f32> = 16.0..=24.0;
+/// Row labels closer than this (points, centre to centre) are thinned out; column labels,
+/// turned on their side, need a little more.
+pub const ROW_LABEL_SPACING: f32 = 12.0;
+pub const COL_LABEL_SPACING: f32 = 16.0;
 
 pub const MASKED_COLOR: Color32 = Color32::from_rgb(120, 120, 120);
 const HATCH_COLOR: Color32 = Color32::from_rgb(90, 90, 90);
@@ -127,8 +139,15 @@ impl Heatmap<'_> {
             .min(avail.y / rows.max(1) as f32)
             .min(self.max_cell)
             .max(3.0);
-        let cell = fit * self.zoom.clamp(0.25, 16.0);
-        let size = Vec2::new(left + cell * cols as f32, top + cell * rows as f32);
+        let zoom = self.zoom.clamp(0.25, 16.0);
+        let cell = if self.stretch && fit < *STRIP_ROW.start() {
+            let w = (avail.x / cols.max(1) as f32).max(1.0);
+            let h = (avail.y / rows.max(1) as f32).clamp(*STRIP_ROW.start(), *STRIP_ROW.end());
+            Vec2::new(w, h.min(self.max_cell.max(*STRIP_ROW.start()))) * zoom
+        } else {
+            Vec2::splat(fit * zoom)
+        };
+        let size = Vec2::new(left, top) + cell * Vec2::new(cols as f32, rows as f32);
         if size.x <= ui.available_width() + 0.5 && size.y <= ui.available_height() + 0.5 {
             return self.draw(ui, cell, left, top);
         }
@@ -140,9 +159,11 @@ impl Heatmap<'_> {
             .inner
     }
 
-    fn draw(self, ui: &mut Ui, cell: f32, left: f32, top: f32) -> HeatmapOutput {
+    /// Draw with cells of `cell` points (width, height).
+    fn draw(self, ui: &mut Ui, cell: Vec2, left: f32, top: f32) -> HeatmapOutput {
         let (rows, cols) = self.values.dim();
-        let size = Vec2::new(left + cell * cols as f32, top + cell * rows as f32);
+        let grid = cell * Vec2::new(cols as f32, rows as f32);
+        let size = Vec2::new(left, top) + grid;
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
         // A name for screen readers and UI tests.
         response.widget_info(|| {
@@ -152,15 +173,12 @@ impl Heatmap<'_> {
                 format!("heatmap {}", self.context),
             )
         });
-        let cells = Rect::from_min_size(
-            rect.min + Vec2::new(left, top),
-            Vec2::new(cell * cols as f32, cell * rows as f32),
-        );
+        let cells = Rect::from_min_size(rect.min + Vec2::new(left, top), grid);
         let painter = ui.painter_at(rect.expand(2.0));
         let colors: Vec<Vec<Color32>> = (0..rows)
             .map(|r| (0..cols).map(|c| self.cell_color(r, c)).collect())
             .collect();
-        let textured = rows * cols > TEXTURE_ABOVE_CELLS || cell < TEXTURE_BELOW_CELL;
+        let textured = rows * cols > TEXTURE_ABOVE_CELLS || cell.min_elem() < TEXTURE_BELOW_CELL;
         if textured {
             let id = ui.scope_id().with(("heatmap_texture", self.context));
             let key = matrix_key(self.values, self.allowed, scale_key(self.scale));
@@ -179,8 +197,8 @@ impl Heatmap<'_> {
             if !cells.contains(p) {
                 return None;
             }
-            let c = ((p.x - cells.left()) / cell) as usize;
-            let r = ((p.y - cells.top()) / cell) as usize;
+            let c = ((p.x - cells.left()) / cell.x) as usize;
+            let r = ((p.y - cells.top()) / cell.y) as usize;
             (r < rows && c < cols).then_some((r, c))
         };
         let hovered = response.hover_pos().and_then(cell_at);
@@ -190,10 +208,7 @@ impl Heatmap<'_> {
             None
         };
         let cell_rect = |r: usize, c: usize| {
-            Rect::from_min_size(
-                cells.min + Vec2::new(c as f32 * cell, r as f32 * cell),
-                Vec2::splat(cell),
-            )
+            Rect::from_min_size(cells.min + Vec2::new(c as f32, r as f32) * cell, cell)
         };
         if let Some(r) = self.highlight_row.filter(|&r| r < rows) {
             let row = cell_rect(r, 0).union(cell_rect(r, cols.saturating_sub(1)));
@@ -273,20 +288,20 @@ impl Heatmap<'_> {
         &self,
         painter: &egui::Painter,
         cells: Rect,
-        cell: f32,
+        cell: Vec2,
         colors: &[Vec<Color32>],
     ) {
         for (r, row) in colors.iter().enumerate() {
             for (c, &color) in row.iter().enumerate() {
-                let min = cells.min + Vec2::new(c as f32 * cell, r as f32 * cell);
-                let cr = Rect::from_min_size(min, Vec2::splat(cell));
+                let min = cells.min + Vec2::new(c as f32, r as f32) * cell;
+                let cr = Rect::from_min_size(min, cell);
                 painter.rect_filled(cr, 0.0, color);
                 if self.masked(r, c) {
                     // Two hatch strokes that leave the cell's centre in the flat mask colour.
                     let stroke = Stroke::new(1.0, HATCH_COLOR);
                     painter.line_segment([cr.left_center(), cr.center_top()], stroke);
                     painter.line_segment([cr.center_bottom(), cr.right_center()], stroke);
-                } else if self.show_numbers && cell >= 30.0 {
+                } else if self.show_numbers && cell.min_elem() >= 30.0 {
                     let v = self.values[[r, c]];
                     let ink = if self.scale.position(v) > 0.6 {
                         Color32::BLACK
@@ -305,25 +320,34 @@ impl Heatmap<'_> {
         }
     }
 
-    fn paint_labels(&self, ui: &Ui, painter: &egui::Painter, cells: Rect, cell: f32) {
+    fn paint_labels(&self, ui: &Ui, painter: &egui::Painter, cells: Rect, cell: Vec2) {
         let (rows, cols) = self.values.dim();
-        let font = FontId::monospace(13.0_f32.min(cell.max(7.0)));
         let text_color = ui.visuals().text_color();
-        // Thin out labels that would overlap: every k-th only.
-        let every = (12.0 / cell).ceil().max(1.0) as usize;
-        for (r, label) in self.row_labels.iter().enumerate().take(rows).step_by(every) {
-            let y = cells.top() + (r as f32 + 0.5) * cell;
+        // Thin out labels that would overlap: every k-th only (hover names every cell).
+        let every_row = label_stride(cell.y, ROW_LABEL_SPACING);
+        let every_col = label_stride(cell.x, COL_LABEL_SPACING);
+        let font = |gap: f32| FontId::monospace(13.0_f32.min(gap.max(7.0)));
+        let row_font = font(cell.y * every_row as f32);
+        for (r, label) in self.row_labels.iter().enumerate().take(rows) {
+            if r % every_row != 0 {
+                continue;
+            }
+            let y = cells.top() + (r as f32 + 0.5) * cell.y;
             painter.text(
                 Pos2::new(cells.left() - 6.0, y),
                 Align2::RIGHT_CENTER,
                 shown(label),
-                font.clone(),
+                row_font.clone(),
                 text_color,
             );
         }
-        for (c, label) in self.col_labels.iter().enumerate().take(cols).step_by(every) {
-            let x = cells.left() + (c as f32 + 0.5) * cell;
-            let galley = painter.layout_no_wrap(shown(label), font.clone(), text_color);
+        let col_font = font(cell.x * every_col as f32);
+        for (c, label) in self.col_labels.iter().enumerate().take(cols) {
+            if c % every_col != 0 {
+                continue;
+            }
+            let x = cells.left() + (c as f32 + 0.5) * cell.x;
+            let galley = painter.layout_no_wrap(shown(label), col_font.clone(), text_color);
             // Column labels read bottom-to-top, ending just above their column.
             let pos = Pos2::new(x - galley.size().y / 2.0, cells.top() - 6.0);
             painter.add(
@@ -332,6 +356,13 @@ impl Heatmap<'_> {
             );
         }
     }
+}
+
+/// Draw every k-th label of cells `cell` points apart so labels stay `spacing` apart; k is
+/// 1, 2, 4, 8, … so the labels kept of a numbered axis read 0, 8, 16, ….
+pub fn label_stride(cell: f32, spacing: f32) -> usize {
+    let k = (spacing / cell.max(0.01)).ceil().max(1.0) as usize;
+    k.next_power_of_two()
 }
 
 fn label_width(labels: &[String]) -> f32 {
@@ -411,5 +442,22 @@ fn shown(label: &str) -> String {
         "\n" => "⏎".to_string(),
         "\t" => "⇥".to_string(),
         other => other.chars().take(14).collect(),
+    }
+}
+
+#[cfg(test)]
+mod stride_tests {
+    use super::label_stride;
+
+    #[test]
+    fn labels_thin_out_in_powers_of_two_when_cells_are_narrow() {
+        assert_eq!(label_stride(40.0, 12.0), 1);
+        assert_eq!(label_stride(12.0, 12.0), 1);
+        assert_eq!(label_stride(10.0, 12.0), 2);
+        assert_eq!(label_stride(4.0, 12.0), 4);
+        assert_eq!(label_stride(2.0, 12.0), 8);
+        assert_eq!(label_stride(0.9, 12.0), 16);
+        // 576 columns in 870 points: every 16th column is labelled, 24 points apart.
+        assert_eq!(label_stride(870.0 / 576.0, 16.0), 16);
     }
 }

@@ -5,6 +5,24 @@ use crate::app::explorer::{Explorer, Selection};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 
+/// Panels wider than this many columns are drawn as strips, with the selected row's values
+/// written out first and last.
+const WIDE: usize = 16;
+
+/// `[a, b, c, …, y, z]`: the first `head` and last `tail` values of a row, two decimals.
+pub fn elided_row(row: &[f32], head: usize, tail: usize) -> String {
+    let fmt = |v: &f32| format!("{v:.2}");
+    let parts: Vec<String> = if row.len() <= head + tail + 1 {
+        row.iter().map(fmt).collect()
+    } else {
+        let mut p: Vec<String> = row[..head].iter().map(fmt).collect();
+        p.push("…".into());
+        p.extend(row[row.len() - tail..].iter().map(fmt));
+        p
+    };
+    format!("[{}]", parts.join(", "))
+}
+
 /// Draw the walkthrough; arrow keys step when no text field has the keyboard.
 pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Explorer) {
     let n = chain.steps.len();
@@ -75,9 +93,17 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
                     let emphasis =
                         (step.title == "A·V" && p.name == "V").then_some(mixing.as_slice());
                     let context = format!("{} · {}", p.name, sel.describe());
+                    let wide = p.matrix.ncols() > WIDE;
+                    if wide {
+                        ui.weak(format!(
+                            "one strip per row, {} columns; hover for exact values",
+                            p.matrix.ncols()
+                        ));
+                    }
                     let out = Heatmap {
                         allowed: p.mask.as_ref().map(|m| m.view()),
                         show_numbers: true,
+                        stretch: true,
                         max_cell: 44.0,
                         axis_names: if p.query_rows {
                             ("query", "column")
@@ -93,8 +119,37 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
                     if let (true, Some((r, _))) = (p.query_rows, out.clicked) {
                         sel.query = r;
                     }
+                    // A strip shows a wide row's shape, not its numbers: write the selected
+                    // row's first and last values out.
+                    if wide && sel.query < p.matrix.nrows() {
+                        let row = p.matrix.row(sel.query).to_vec();
+                        let label = p.rows.get(sel.query).map_or("?", String::as_str);
+                        ui.add(egui::Label::new(
+                            egui::RichText::new(format!(
+                                "row {} “{label}” = {}",
+                                sel.query,
+                                elided_row(&row, 3, 2)
+                            ))
+                            .monospace(),
+                        ));
+                    }
                 });
             });
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::elided_row;
+
+    #[test]
+    fn a_wide_row_is_written_first_and_last_with_an_ellipsis() {
+        let row: Vec<f32> = (0..64).map(|i| i as f32 / 10.0).collect();
+        assert_eq!(elided_row(&row, 3, 2), "[0.00, 0.10, 0.20, …, 6.20, 6.30]");
+        assert_eq!(
+            elided_row(&row[..6], 3, 2),
+            "[0.00, 0.10, 0.20, 0.30, 0.40, 0.50]"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 use super::{encode_mask, kind, row_sums, run, MaskMode, ModesState, Target};
 use crate::app::store::Stored;
 use crate::app::widgets::colormap::ColorScale;
-use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::heatmap::{label_stride, Heatmap, ROW_LABEL_SPACING};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, Axis};
 
@@ -24,6 +24,8 @@ fn mask_panel(
     let painter = ui.painter_at(rect);
     let origin = rect.min + Vec2::new(left, top);
     let font = FontId::monospace((cell * 0.4).clamp(8.0, 12.0));
+    // "−∞" needs about 14 points: smaller cells show the mask by colour and hatch alone.
+    let numbers = cell >= 14.0;
     for ((i, j), &ok) in allowed.indexed_iter() {
         let r = Rect::from_min_size(
             origin + Vec2::new(j as f32 * cell, i as f32 * cell),
@@ -31,25 +33,29 @@ fn mask_panel(
         );
         if ok {
             painter.rect_filled(r, 0.0, Color32::from_gray(35));
-            painter.text(
-                r.center(),
-                Align2::CENTER_CENTER,
-                "0",
-                font.clone(),
-                Color32::from_gray(200),
-            );
+            if numbers {
+                painter.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    "0",
+                    font.clone(),
+                    Color32::from_gray(200),
+                );
+            }
         } else {
             painter.rect_filled(r, 0.0, Color32::from_rgb(120, 120, 120));
             let s = Stroke::new(1.0, Color32::from_rgb(90, 90, 90));
             painter.line_segment([r.left_center(), r.center_top()], s);
             painter.line_segment([r.center_bottom(), r.right_center()], s);
-            painter.text(
-                r.center(),
-                Align2::CENTER_CENTER,
-                "−∞",
-                font.clone(),
-                Color32::BLACK,
-            );
+            if numbers {
+                painter.text(
+                    r.center(),
+                    Align2::CENTER_CENTER,
+                    "−∞",
+                    font.clone(),
+                    Color32::BLACK,
+                );
+            }
         }
         painter.rect_stroke(
             r,
@@ -60,7 +66,12 @@ fn mask_panel(
     }
     let small = FontId::monospace(11.0);
     let text = ui.visuals().text_color();
-    for (i, t) in rows.iter().enumerate().take(t_q) {
+    // Thin out labels that would overlap (hover names every cell): rows need a line of text,
+    // columns the width of their widest index.
+    let every_row = label_stride(cell, ROW_LABEL_SPACING);
+    let digits = t_k.saturating_sub(1).to_string().len() as f32;
+    let every_col = label_stride(cell, digits * 7.0 + 2.0);
+    for (i, t) in rows.iter().enumerate().take(t_q).step_by(every_row) {
         let y = origin.y + (i as f32 + 0.5) * cell;
         painter.text(
             egui::pos2(origin.x - 4.0, y),
@@ -70,7 +81,7 @@ fn mask_panel(
             text,
         );
     }
-    for (j, _) in cols.iter().enumerate().take(t_k) {
+    for (j, _) in cols.iter().enumerate().take(t_k).step_by(every_col) {
         let x = origin.x + (j as f32 + 0.5) * cell;
         painter.text(
             egui::pos2(x, rect.top()),
