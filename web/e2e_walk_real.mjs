@@ -87,15 +87,16 @@ async function exportAll(page, dir, prefix, encoder) {
       console.log(`walk-real: ${prefix}: ${item}: nothing to export on an encoder (expected)`);
       continue;
     }
-    if (!d) {
-      // A click can land while the page is busy with a forward pass: try the item once more.
+    for (let attempt = 0; !d && attempt < 3; attempt++) {
+      // A click can land while the page is busy drawing a heavy frame (the Head view on
+      // SwiftShader): try the item again, up to three more times.
       await poll(async () => !Object.keys(await controls()).some((k) => k.startsWith('export:')), 3000, 50);
       if (!Object.keys(await controls()).some((k) => k.startsWith('export:'))) {
         await press(page, (await controls()).export ?? menu);
       }
       const again = await poll(async () => (await controls())[item], 3000, 50);
       if (again) {
-        await sleep(150);
+        await sleep(300 * (attempt + 1));
         const retry = page.waitForEvent('download', { timeout: /PNG/.test(item) ? 15000 : 5000 }).catch(() => null);
         await press(page, (await controls())[item] ?? again);
         d = await retry;
