@@ -306,8 +306,13 @@ impl DecodingLab {
             SourceKind::Picked => {
                 ui.horizontal_wrapped(|ui| {
                     let l = ui.label(format!("text for {} to continue:", s.picked_model));
-                    ui.add(egui::TextEdit::singleline(&mut s.picked_text).desired_width(360.0))
-                        .labelled_by(l.id);
+                    // A chat prompt has line breaks: show them rather than a box per break.
+                    let field = if s.picked_text.contains('\n') {
+                        egui::TextEdit::multiline(&mut s.picked_text).desired_rows(3)
+                    } else {
+                        egui::TextEdit::singleline(&mut s.picked_text)
+                    };
+                    ui.add(field.desired_width(360.0)).labelled_by(l.id);
                 });
             }
             SourceKind::Table => {

@@ -13,6 +13,7 @@ const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20th
 const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&xv=grid&q=0&step=0";
 const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
 const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20&iseed=1";
+const LENGTH_NORMALISATION: &str = "view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&dtext=%3C%7Cim_start%7C%3Euser%0AName%20a%20colour.%3C%7Cim_end%7C%3E%0A%3C%7Cim_start%7C%3Eassistant%0A&beam=3&alpha=1&maxlen=12";
 const BEAM_ENGLISH: &str = "view=decoding&model=sotu-lm&ds=picked&dtext=The%20state%20of%20the%20Union%20is&beam=3&alpha=0&maxlen=12";
 
 pub static LESSONS: &[Lesson] = &[
@@ -607,6 +608,23 @@ pub static LESSONS: &[Lesson] = &[
                      State of the Union prose. Change τ, k or p and compare.",
                 ],
                 link: BEAM_ENGLISH,
+            },
+            Page {
+                title: "Length normalisation on a real model",
+                paragraphs: &[
+                    "SmolLM2-135M-Instruct answers \"Name a colour.\" in its chat format, and \
+                     a hypothesis ends when it writes <|im_end|>. With B = 3 and α = 0 the \
+                     search prefers the short answer \"A colour is a color.\" (log p −8.64): \
+                     every extra token costs log-probability, so short hypotheses win.",
+                    "This page sets α = 1, which divides each score by the length. Now \
+                     \"The colour I'm referring to is a shade of blue,\" wins with 12 tokens \
+                     (log p −13.72, score −1.14). Step through the tree, then move the α slider \
+                     back to 0 and run it again.",
+                    "Greedy decoding picks neither: \"The colour I'm referring to is a rare and \
+                     precious mineral\". A 135-million-parameter model is fluent, not always \
+                     sensible.",
+                ],
+                link: LENGTH_NORMALISATION,
             },
         ],
     },

@@ -2,6 +2,7 @@
 
 use super::content::LESSONS;
 use super::Page;
+use crate::app::decoding::session::Settings;
 use crate::app::explorer::lab::AttentionLab;
 use crate::app::link;
 use crate::app::GlimpseApp;
@@ -65,7 +66,7 @@ fn every_page_has_text_and_a_model_that_loads() {
     assert!(LESSONS.len() >= 6);
     for lesson in LESSONS {
         assert!(!lesson.title.is_empty());
-        assert!((2..=6).contains(&lesson.pages.len()), "{}", lesson.title);
+        assert!((2..=7).contains(&lesson.pages.len()), "{}", lesson.title);
         for page in lesson.pages {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
@@ -359,6 +360,76 @@ fn the_induction_page_shows_what_it_says() {
     says(title, score);
 }
 
+/// The beam search of `glimpse beam` on `model` with the decoding lab's settings at α.
+fn beam_report(model: &str, settings: &Settings, alpha: f32) -> serde_json::Value {
+    let out = crate::cli::beam::beam(crate::cli::beam::BeamArgs {
+        model: Some(model),
+        table: None,
+        input: settings.text(),
+        beam: settings.width,
+        alpha,
+        max_len: settings.max_len,
+        temperature: 1.0,
+        json: true,
+    })
+    .unwrap();
+    serde_json::from_str(&out).unwrap()
+}
+
+/// A ranked hypothesis's text, its special tokens left out.
+fn text_of(v: &serde_json::Value) -> String {
+    v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .filter(|t| !t.starts_with("<|"))
+        .collect()
+}
+
+/// SmolLM2 in its chat format: the short answer wins at α = 0, a longer one at α = 1, and
+/// greedy takes neither.
+#[test]
+fn length_normalisation_changes_the_winner_as_the_page_says() {
+    let Some(path) = crate::util::real_models::smollm2() else {
+        return;
+    };
+    let title = "Length normalisation on a real model";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let settings = app
+        .lab::<crate::app::decoding::DecodingLab>()
+        .settings
+        .clone();
+    assert_eq!(
+        (settings.width, settings.alpha, settings.max_len),
+        (3, 1.0, 12)
+    );
+    assert!(settings.text().contains("Name a colour."));
+    let text = page_text(title);
+    let model = path.to_str().unwrap();
+    let plain = beam_report(model, &settings, 0.0);
+    let normalised = beam_report(model, &settings, 1.0);
+    let (short, long) = (&plain["ranking"][0], &normalised["ranking"][0]);
+    assert_ne!(text_of(short), text_of(long));
+    for (winner, what) in [(short, "α = 0"), (long, "α = 1")] {
+        let words = text_of(winner);
+        assert!(text.contains(words.trim()), "{what}: {words}");
+        let written = format!("−{:.2}", -winner["log_prob"].as_f64().unwrap());
+        assert!(
+            text.contains(&written),
+            "{what}: the text does not say {written}"
+        );
+    }
+    assert!(text.contains(&format!("−{:.2}", -long["score"].as_f64().unwrap())));
+    assert!(text.contains(&format!(
+        "{} tokens",
+        long["tokens"].as_array().unwrap().len()
+    )));
+    let greedy = text_of(&normalised["greedy"]);
+    assert!(text.contains(greedy.trim()), "greedy: {greedy}");
+}
+
 /// The English decoding page: beam search beats greedy on the whole sentence.
 #[test]
 fn greedy_and_beam_disagree_as_the_page_says() {
@@ -369,26 +440,7 @@ fn greedy_and_beam_disagree_as_the_page_says() {
     assert_eq!((d.width, d.max_len), (3, 12));
     let prompt = d.text().to_string();
     assert_eq!(prompt, "The state of the Union is");
-    let out = crate::cli::beam::beam(crate::cli::beam::BeamArgs {
-        model: Some("sotu-lm"),
-        table: None,
-        input: &prompt,
-        beam: d.width,
-        alpha: d.alpha,
-        max_len: d.max_len,
-        temperature: 1.0,
-        json: true,
-    })
-    .unwrap();
-    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let text_of = |v: &serde_json::Value| -> String {
-        v["tokens"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t.as_str().unwrap().to_string())
-            .collect()
-    };
+    let report = beam_report("sotu-lm", d, d.alpha);
     let best = &report["ranking"][0];
     let greedy = &report["greedy"];
     let page = page_text(title);
