@@ -196,11 +196,9 @@ async function main() {
             }
           }
         }
-        if (!view.startsWith('view=scoring')) {
-          const { problems, saved } = await exportAll(page, dir, stem, /encoder/.test(ready.family));
-          if (problems.length) exports.push(`${view}: ${problems.join('; ')}`);
-          else console.log(`walk-real: ${name}: ${view.slice(0, 40)}: exported ${saved.join(', ')}`);
-        }
+        const { problems, saved } = await exportAll(page, dir, stem, /encoder/.test(ready.family));
+        if (problems.length) exports.push(`${view}: ${problems.join('; ')}`);
+        else console.log(`walk-real: ${name}: ${view.slice(0, 40)}: exported ${saved.join(', ')}`);
       }
       record(`${name}: all ${views.length} views drawn`, blank.length === 0, blank.join(', '));
       record(`${name}: every view shows ${name}`, wrong.length === 0, wrong.join('; '));

@@ -2,6 +2,7 @@
 //! head and its keys.
 
 use super::{ScoringInput, ScoringLab};
+use crate::app::export;
 use crate::app::labs::{Lab, Shared};
 use crate::app::link::{LinkReader, LinkWriter};
 use ndarray::Axis;
@@ -20,9 +21,11 @@ impl Lab for ScoringLab {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
+        let rect = ui.max_rect();
         let bench = &mut *shared.bench;
         let sel = bench.sel;
         let Some(attn) = bench.trace().and_then(|t| t.attention(sel.kind, sel.layer)) else {
+            export::view_menu(ui, shared.exporter, rect, "glimpse-scoring.png", &[]);
             self.ui(ui, None);
             return;
         };
@@ -50,6 +53,12 @@ impl Lab for ScoringLab {
             key_labels: &attn.key_tokens,
             source: format!("{}, query {query} “{label}”", sel.describe()),
         };
+        ui.horizontal_wrapped(|ui| {
+            let scores = || self.scores_json(&input);
+            let data: [export::DataFile<'_>; 1] =
+                [("scores as JSON", "glimpse-scores.json".into(), &scores)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-scoring.png", &data);
+        });
         self.ui(ui, Some(&input));
         bench.sel.query = query;
     }

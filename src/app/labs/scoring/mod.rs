@@ -94,6 +94,27 @@ fn key_names(input: &ScoringInput<'_>) -> Vec<String> {
 }
 
 impl ScoringLab {
+    /// The query, its keys and the four scorings of each key, as JSON (the export menu's
+    /// data); `None` until the table has drawn its parameters.
+    pub(super) fn scores_json(&self, input: &ScoringInput<'_>) -> Option<Vec<u8>> {
+        let (_, _, params) = self.params.as_ref()?;
+        let scores: serde_json::Map<String, serde_json::Value> = maths::ScoreKind::ALL
+            .iter()
+            .map(|&kind| {
+                let s = maths::scores(input.query, input.keys, kind, params);
+                (kind.label().to_string(), serde_json::json!(s))
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "source": input.source,
+            "query": input.query_label,
+            "keys": input.key_labels,
+            "scores": scores,
+            "parameter_seed": self.param_seed,
+        });
+        serde_json::to_vec_pretty(&doc).ok()
+    }
+
     /// Draw the lab. `input` None → a short message "load a model and type some text" (the
     /// variance view needs no model and is drawn regardless).
     pub fn ui(&mut self, ui: &mut egui::Ui, input: Option<&ScoringInput<'_>>) {
@@ -179,6 +200,36 @@ mod tests {
                 },
                 ScoringLab::default(),
             )
+    }
+
+    /// The export's JSON holds the four scorings of each key; the dot products are q·k.
+    #[test]
+    fn the_exported_scores_are_the_table_of_scores() {
+        let (q, k) = example_keys();
+        let labels: Vec<String> = (0..k.nrows()).map(|i| format!("tok{i}")).collect();
+        let input = ScoringInput {
+            query: q.view(),
+            keys: k.view(),
+            query_label: "zone",
+            key_labels: &labels,
+            source: "test".into(),
+        };
+        let mut lab = ScoringLab::default();
+        assert!(
+            lab.scores_json(&input).is_none(),
+            "no parameters before the table is drawn"
+        );
+        lab.params = Some((k.ncols(), 0, ScoreParams::random(k.ncols(), 0)));
+        let doc: serde_json::Value =
+            serde_json::from_slice(&lab.scores_json(&input).unwrap()).unwrap();
+        let all = doc["scores"].as_object().unwrap();
+        assert_eq!(all.len(), 4);
+        let dot = all[ScoreKind::Dot.label()].as_array().unwrap();
+        for (i, key) in k.outer_iter().enumerate() {
+            let by_hand: f32 = key.iter().zip(q.iter()).map(|(a, b)| a * b).sum();
+            assert!((dot[i].as_f64().unwrap() as f32 - by_hand).abs() < 1e-5);
+        }
+        assert_eq!(doc["keys"][1], "tok1");
     }
 
     #[test]
