@@ -201,6 +201,16 @@ fn the_decoding_lab_runs_on_the_picked_model() {
             },
             (_, other) => panic!("{name}: {:?}", other.as_ref().map(|r| r.as_ref().err())),
         }
+        // The export menu offers what the view shows: the beam tree, or the candidates.
+        use egui_kittest::kittest::Queryable;
+        h.get_by_label("export view ▾").click();
+        h.run_steps(2);
+        let item = if decoder {
+            "beam tree as JSON"
+        } else {
+            "candidates as JSON"
+        };
+        h.get_by_label(item);
     }
 }
 

@@ -90,11 +90,29 @@ impl Lab for DecodingLab {
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
+        // An encoder fills in blanks instead of searching: its candidates are the data.
+        let fills_blanks = self.settings.kind == SourceKind::Picked
+            && shared
+                .bench
+                .model
+                .as_ref()
+                .is_ok_and(|m| !m.config.family.has_decoder());
         ui.horizontal_wrapped(|ui| {
             let tree = || serde_json::to_vec_pretty(&self.current()?.beam).ok();
-            let data: [export::DataFile<'_>; 1] =
-                [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)];
-            export::view_menu(ui, shared.exporter, rect, "glimpse-beam-tree.png", &data);
+            let blanks = || {
+                let slots = self.fill_mask.result()?.as_ref().ok()?;
+                serde_json::to_vec_pretty(slots).ok()
+            };
+            let data: [export::DataFile<'_>; 1] = if fills_blanks {
+                [(
+                    "candidates as JSON",
+                    "glimpse-fill-mask.json".into(),
+                    &blanks,
+                )]
+            } else {
+                [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)]
+            };
+            export::view_menu(ui, shared.exporter, rect, "glimpse-decoding.png", &data);
         });
         // The picked source follows the model in the top bar's picker.
         let bench = &shared.bench;
