@@ -34,6 +34,11 @@ fn thumbnail(
             .collect()
     };
     let (rect, response) = ui.allocate_exact_size(Vec2::splat(side), Sense::click());
+    // A 270-head grid scrolls: a thumbnail out of sight keeps its place but is not drawn
+    // (no texture lookup, no shapes), so a frame costs what is on screen.
+    if !ui.is_rect_visible(rect) {
+        return response;
+    }
     let key = matrix_key(w, Some(mask), scale_key(scale));
     let texture = matrix_texture(ui, id, key, colors, |r, c| !mask[[r, c]]);
     ui.painter().image(
@@ -152,57 +157,66 @@ fn describe(s: &HeadStats) -> String {
     )
 }
 
-/// Every head's numbers, one row each.
+/// Every head's numbers, one row each. Only the rows in sight are laid out: SmolLM2 has 270.
 pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
     ui.strong("What each head does (computed from its weights on this input)");
+    let rows: Vec<(usize, usize, &HeadStats)> = stats
+        .iter()
+        .enumerate()
+        .flat_map(|(l, row)| row.iter().enumerate().map(move |(h, s)| (l, h, s)))
+        .collect();
+    let row_height = ui.text_style_height(&egui::TextStyle::Body);
     // Both ways: a wide table scrolls inside itself instead of widening the whole view.
     egui::ScrollArea::both()
         .id_salt("head_table")
         .max_height(260.0)
-        .show(ui, |ui| {
+        .show_rows(ui, row_height, rows.len() + 1, |ui, range| {
             egui::Grid::new("head_table_grid")
                 .striped(true)
-                .spacing([16.0, 4.0])
+                .spacing([16.0, ui.spacing().item_spacing.y])
+                .min_row_height(row_height)
                 .show(ui, |ui| {
-                    for t in [
-                        "layer",
-                        "head",
-                        "entropy (bits)",
-                        "of at most",
-                        "mean distance",
-                        "pattern",
-                        "all scores",
-                    ] {
-                        ui.strong(t);
-                    }
-                    ui.end_row();
-                    for (l, row) in stats.iter().enumerate() {
-                        for (h, s) in row.iter().enumerate() {
-                            let here = sel.layer == l && sel.head == h;
-                            let mark = |t: String| {
-                                if here {
-                                    egui::RichText::new(t).strong()
-                                } else {
-                                    egui::RichText::new(t)
-                                }
-                            };
-                            ui.label(mark(l.to_string()));
-                            ui.label(mark(h.to_string()));
-                            ui.label(mark(format!("{:.2}", s.entropy_bits)));
-                            ui.label(mark(format!("{:.2}", s.max_entropy_bits)));
-                            ui.label(mark(format!("{:.2}", s.mean_distance)));
-                            let l = ui.label(mark(caption(s)));
-                            if let Some(p) = &s.label {
-                                l.on_hover_text(p.pattern.explain());
+                    for i in range {
+                        // Row 0 is the header.
+                        let Some(&(l, h, s)) = i.checked_sub(1).and_then(|i| rows.get(i)) else {
+                            for t in [
+                                "layer",
+                                "head",
+                                "entropy (bits)",
+                                "of at most",
+                                "mean distance",
+                                "pattern",
+                                "all scores",
+                            ] {
+                                ui.strong(t);
                             }
-                            let all: Vec<String> = s
-                                .scores
-                                .iter()
-                                .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
-                                .collect();
-                            ui.small(all.join(" · "));
                             ui.end_row();
+                            continue;
+                        };
+                        let here = sel.layer == l && sel.head == h;
+                        let mark = |t: String| {
+                            if here {
+                                egui::RichText::new(t).strong()
+                            } else {
+                                egui::RichText::new(t)
+                            }
+                        };
+                        ui.label(mark(l.to_string()));
+                        ui.label(mark(h.to_string()));
+                        ui.label(mark(format!("{:.2}", s.entropy_bits)));
+                        ui.label(mark(format!("{:.2}", s.max_entropy_bits)));
+                        ui.label(mark(format!("{:.2}", s.mean_distance)));
+                        let l = ui.label(mark(caption(s)));
+                        if let Some(p) = &s.label {
+                            l.on_hover_text(p.pattern.explain());
                         }
+                        let all: Vec<String> = s
+                            .scores
+                            .iter()
+                            .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+                            .collect();
+                        ui.small(all.join(" · "));
+                        ui.end_row();
                     }
                 });
         });
