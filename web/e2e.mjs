@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { checkShot, distinctColours, readPng } from './check_shot.mjs';
-import { DIST, OUT, launchChromium, poll, serveDist, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, launchChromium, OUT, poll, serveDist, watchPage } from './harness.mjs';
 
 const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
@@ -247,12 +247,9 @@ async function main() {
   } catch (e) {
     record('browser run', false, e.stack || String(e));
   } finally {
-    record('no console errors, page errors or panics', errors.length === 0,
-      errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
-    fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
-    if (context) await context.close().catch(() => {});
-    server.close();
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await closeBrowser({
+      record, errors, consoleLines, logFile: path.join(OUT, 'browser-console.log'), context, server, profile,
+    });
   }
 }
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { distinctColours, readPng } from './check_shot.mjs';
-import { DIST, OUT, launchChromium, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
 
 const WALK_OUT = path.join(OUT, 'walk');
 
@@ -71,13 +71,9 @@ async function main() {
   } catch (e) {
     record('walk', false, e.stack || String(e));
   } finally {
-    record('no console errors, page errors or panics', errors.length === 0,
-      errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
-    fs.mkdirSync(WALK_OUT, { recursive: true });
-    fs.writeFileSync(path.join(WALK_OUT, 'console.log'), consoleLines.join('\n') + '\n');
-    await context.close().catch(() => {});
-    server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await closeBrowser({
+      record, errors, consoleLines, logFile: path.join(WALK_OUT, 'console.log'), context, server, profile,
+    });
   }
 }
 

@@ -140,6 +140,18 @@ export async function poll(fn, timeoutMs, intervalMs = 250) {
   }
 }
 
+/** The end of a browser session: no console error, page error or panic may have been seen
+ * (recorded), the console is kept in `logFile`, and the browser, server and profile go. */
+export async function closeBrowser({ record, errors, consoleLines, logFile, context, server, profile }) {
+  record('no console errors, page errors or panics', errors.length === 0,
+    errors.length ? `\n    ${errors.slice(0, 20).join('\n    ')}` : `${consoleLines.length} console lines`);
+  fs.mkdirSync(path.dirname(logFile), { recursive: true });
+  fs.writeFileSync(logFile, consoleLines.join('\n') + '\n');
+  if (context) await context.close().catch(() => {});
+  server.close();
+  if (profile) fs.rmSync(profile, { recursive: true, force: true });
+}
+
 /** PASS/FAIL lines prefixed with `prefix`; `finish` prints the tally and exits non-zero on any
  * failure (or when nothing was checked). */
 export function recorder(prefix) {

@@ -9,6 +9,7 @@ use super::store::{ModelState, ModelStore};
 use super::{compute, explorer, probe, widgets};
 use crate::model::heads::every_head;
 use crate::model::heads::HeadStats;
+use crate::model::vocabulary::{known, unknown_pieces, Unknown};
 use crate::model::{builtin, AttentionKind, ForwardOptions, Model, PreparedInput, Trace};
 use explorer::Selection;
 use std::sync::Arc;
@@ -28,6 +29,9 @@ pub struct Computed {
     pub result: Result<(PreparedInput, Trace), String>,
     /// Per attention kind, every head's summary (`[layer][head]`).
     pub stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
+    /// The typed pieces a toy vocabulary lacks, with the known tokens nearest to each: found
+    /// once per input, not every frame.
+    pub unknown: Vec<Unknown>,
 }
 
 /// The text a model without an example of its own (an opened checkpoint) starts on: a
@@ -222,7 +226,19 @@ impl Workbench {
                 .collect(),
             Err(_) => vec![],
         };
-        self.computed = Some(Computed { key, result, stats });
+        let unknown = match &self.model {
+            Ok(m) => [key.source.as_str(), key.target.as_str()]
+                .iter()
+                .flat_map(|t| unknown_pieces(&m.tokenizer, t, 3))
+                .collect(),
+            Err(_) => vec![],
+        };
+        self.computed = Some(Computed {
+            key,
+            result,
+            stats,
+            unknown,
+        });
     }
 
     /// The model picker of the top bar, with the model's one-line description.
@@ -320,7 +336,6 @@ impl Workbench {
     /// A toy model says it is one: the size of its vocabulary (listed on hover), and each typed
     /// piece it does not know (shown as <unk>) with the known tokens nearest to it.
     fn vocabulary_notes(&self, ui: &mut egui::Ui) {
-        use crate::model::vocabulary::{known, unknown_pieces};
         let Ok(model) = &self.model else {
             return;
         };
@@ -337,12 +352,11 @@ impl Workbench {
             self.model_name,
             vocabulary.len()
         ))
-        .on_hover_text(vocabulary.join(" "));
-        let texts = [self.source.as_str(), self.target.as_str()];
-        for u in texts
-            .iter()
-            .flat_map(|t| unknown_pieces(&model.tokenizer, t, 3))
-        {
+        .on_hover_ui(|ui| {
+            ui.label(vocabulary.join(" "));
+        });
+        let unknown = self.computed.iter().flat_map(|c| &c.unknown);
+        for u in unknown {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 format!(

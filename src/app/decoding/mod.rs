@@ -18,11 +18,13 @@ use crate::app::export;
 use crate::app::labs::{Lab, Shared};
 use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
 use crate::app::store::ModelStore;
+use crate::model::Model;
 use attention::AttentionView;
 use cache::KvComparison;
 use egui::{Key, Modifiers, RichText, Ui};
 use sampling::Sampling;
 use session::{replay, Models, Search, Settings, SourceKind};
+use std::sync::Arc;
 
 /// Seconds between steps while playing.
 const PLAY_INTERVAL: f64 = 0.5;
@@ -90,13 +92,12 @@ impl Lab for DecodingLab {
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
+        // The picked source follows the model in the top bar's picker.
+        let bench = &shared.bench;
+        self.models.picked = bench.model.clone();
+        self.settings.picked_model = bench.model_name.clone();
         // An encoder fills in blanks instead of searching: its candidates are the data.
-        let fills_blanks = self.settings.kind == SourceKind::Picked
-            && shared
-                .bench
-                .model
-                .as_ref()
-                .is_ok_and(|m| !m.config.family.has_decoder());
+        let fills_blanks = self.picked_encoder().is_some();
         ui.horizontal_wrapped(|ui| {
             let tree = || serde_json::to_vec_pretty(&self.current()?.beam).ok();
             let blanks = || {
@@ -114,10 +115,6 @@ impl Lab for DecodingLab {
             };
             export::view_menu(ui, shared.exporter, rect, "glimpse-decoding.png", &data);
         });
-        // The picked source follows the model in the top bar's picker.
-        let bench = &shared.bench;
-        self.models.picked = bench.model.clone();
-        self.settings.picked_model = bench.model_name.clone();
         self.draw(ui, shared.store);
     }
 
@@ -189,6 +186,14 @@ impl DecodingLab {
             .show(ui, |ui| self.contents(ui));
     }
 
+    /// The picked model when it is the source and an encoder (it fills in blanks instead).
+    fn picked_encoder(&self) -> Option<Arc<Model>> {
+        let model = self.models.picked.as_ref().ok()?;
+        let encoder =
+            self.settings.kind == SourceKind::Picked && !model.config.family.has_decoder();
+        encoder.then(|| model.clone())
+    }
+
     /// The search, when there is one.
     pub fn current(&self) -> Option<&Search> {
         self.search.as_ref().and_then(|s| s.as_ref().ok())
@@ -257,14 +262,9 @@ impl DecodingLab {
         );
         self.source_picker(ui);
         // An encoder predicts no next token: it fills in blanks instead.
-        if self.settings.kind == SourceKind::Picked {
-            if let Ok(model) = &self.models.picked {
-                if !model.config.family.has_decoder() {
-                    let model = model.clone();
-                    self.fill_mask.show(ui, &self.settings.picked_model, &model);
-                    return;
-                }
-            }
+        if let Some(model) = self.picked_encoder() {
+            self.fill_mask.show(ui, &self.settings.picked_model, &model);
+            return;
         }
         self.controls(ui);
         self.refresh();

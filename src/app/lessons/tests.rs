@@ -486,12 +486,7 @@ fn walkthrough_pages_open_on_the_step_they_name() {
         ("Add & Norm and the feed-forward layer", "W_O"),
     ];
     for (title, step) in expect {
-        let page = LESSONS
-            .iter()
-            .flat_map(|l| l.pages)
-            .find(|p| p.title == title)
-            .unwrap();
-        apply(page, &mut app);
+        apply(page(title), &mut app);
         let explorer = &app.lab::<AttentionLab>().explorer;
         assert_eq!(explorer.view, ExplorerView::Walkthrough);
         let trace = app.bench.trace().expect("a trace");
@@ -503,12 +498,7 @@ fn walkthrough_pages_open_on_the_step_they_name() {
 
 /// The paragraphs of the page titled `title`, joined.
 fn page_text(title: &str) -> String {
-    let page = LESSONS
-        .iter()
-        .flat_map(|l| l.pages)
-        .find(|p| p.title == title)
-        .unwrap_or_else(|| panic!("no page {title}"));
-    page.paragraphs.join(" ")
+    page(title).paragraphs.join(" ")
 }
 
 /// `35333.6` → `35,300`: a wavelength as the text rounds it, to the nearest hundred.
@@ -550,11 +540,7 @@ fn the_sinusoidal_page_states_the_wavelengths_the_model_computes() {
 #[test]
 fn the_norm_page_describes_the_model_it_shows() {
     let text = page_text("Add & Norm and the feed-forward layer");
-    let page = LESSONS
-        .iter()
-        .flat_map(|l| l.pages)
-        .find(|p| p.title == "Add & Norm and the feed-forward layer")
-        .unwrap();
+    let page = page("Add & Norm and the feed-forward layer");
     let m = crate::model::builtin::load(page_model(page).unwrap()).unwrap();
     assert_eq!(m.config.norm, crate::model::NormPlacement::Pre);
     assert!(text.contains("on the right is pre-norm"), "{text}");
