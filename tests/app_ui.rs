@@ -394,7 +394,7 @@ fn every_positions_section_opens() {
         "Learned table",
         "ALiBi & relative",
         "RoPE",
-        "Why at all: shuffle",
+        "Why at all: reorder",
         "Longer than trained",
         "Sinusoidal",
     ] {

@@ -178,7 +178,7 @@ async function main() {
       ['positions:Learned table', 'pos-learned.png'],
       ['positions:ALiBi & relative', 'pos-bias.png'],
       ['positions:RoPE', 'pos-rope.png'],
-      ['positions:Why at all: shuffle', 'pos-permutation.png'],
+      ['positions:Why at all: reorder', 'pos-permutation.png'],
       ['positions:Longer than trained', 'pos-extrapolation.png'],
       ['tab:Decoding', 'decode-start.png'],
       ['decoding:step', 'decode-step1.png'],

@@ -209,6 +209,43 @@ async function main() {
         `${JSON.stringify(smol)} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       await shot('smollm2');
 
+      // Typing on SmolLM2: its 30 blocks run a slice per frame, so the page keeps drawing
+      // (every frame's time stays near the 10 ms budget plus drawing: under 50 ms, three 60 Hz
+      // frames), and the pass ends on the new text.
+      const compute = async () => JSON.parse((await call('glimpse_compute')) || '{}');
+      const text1 = 'The animal did not cross the street because it was too tired.';
+      await call('glimpse_frame_times');
+      await open(`view=attention&src=${encodeURIComponent(text1)}`);
+      let seen = 0;
+      const done1 = await poll(async () => {
+        const c = await compute();
+        if (c.pass && typeof c.pass === 'object') seen = Math.max(seen, c.pass.frames);
+        const p = await probe();
+        return !c.pass && p?.input?.includes('too tired') ? p : null;
+      }, 60000);
+      const times = JSON.parse((await call('glimpse_frame_times')) || '[]');
+      const longest = Math.max(...times);
+      record('a SmolLM2 pass runs over several frames and the page keeps drawing',
+        !!done1 && seen >= 3 && longest < 50,
+        `${seen} frames seen mid-pass; longest frame ${longest.toFixed(1)} ms; frames (ms): ${times.map((t) => t.toFixed(0)).join(' ')}`);
+
+      // A longer text, cancelled part-way: the text whose numbers are shown comes back (the
+      // probe's input is the text of the trace drawn).
+      const text2 = `${text1} The street was wide and the animal was small, so it waited.`;
+      await open(`view=attention&src=${encodeURIComponent(text2)}`);
+      const cancel = await poll(async () => {
+        const c = await compute();
+        const rect = JSON.parse((await call('glimpse_controls')) || '{}')['cancel pass'];
+        return c.pass && typeof c.pass === 'object' && c.pass.frames >= 2 && rect ? rect : null;
+      }, 20000);
+      if (cancel) await page.mouse.click((cancel[0] + cancel[2]) / 2, (cancel[1] + cancel[3]) / 2);
+      await page.waitForTimeout(500);
+      const after = await compute();
+      const back = await probe();
+      record('Cancel stops a SmolLM2 pass and goes back to the text shown',
+        !!cancel && !after.pass && back?.input?.includes('too tired') && !back.input.includes('waited'),
+        `pass ${JSON.stringify(after.pass)}; input "${back?.input}"`);
+
       // Its beam tree: "The capital of France is" continued by the real model, step by step.
       await open('view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&beam=2&maxlen=4');
       await page.waitForTimeout(1500);

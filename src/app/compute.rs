@@ -182,11 +182,24 @@ impl Compute {
         input: &ModelInput,
         opts: &ForwardOptions,
     ) -> crate::model::Result<Trace> {
-        self.run += 1;
-        let asked = self.backend();
         let t0 = web_time::Instant::now();
         let cpu = model.forward(input, opts);
         let cpu_ms = t0.elapsed().as_secs_f64() * 1e3;
+        self.cpu_done(model, input, opts, cpu, cpu_ms)
+    }
+
+    /// The CPU's pass is done (at once, or in slices over several frames taking `cpu_ms` in
+    /// all): records its time, and runs the GPU when it is the chosen path.
+    pub fn cpu_done(
+        &mut self,
+        model: &Model,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        cpu: crate::model::Result<Trace>,
+        cpu_ms: f64,
+    ) -> crate::model::Result<Trace> {
+        self.run += 1;
+        let asked = self.backend();
         self.queued = false;
         self.last = Some(Timing {
             asked,
@@ -202,6 +215,8 @@ impl Compute {
         if asked == Backend::Gpu {
             return Ok(self.run_gpu(model, input, opts, cpu));
         }
+        #[cfg(not(feature = "webgpu"))]
+        let _ = (model, input, opts);
         Ok(cpu)
     }
 

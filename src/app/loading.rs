@@ -53,6 +53,13 @@ impl Loader {
         }
     }
 
+    /// Asks the app for another frame.
+    pub fn wake(&self) {
+        if let Some(ctx) = self.repaint.lock().ok().and_then(|r| r.clone()) {
+            ctx.request_repaint();
+        }
+    }
+
     /// Fetches that ended since the last call.
     pub fn arrivals(&self) -> Vec<Arrival> {
         match self.arrived.lock() {

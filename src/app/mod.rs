@@ -20,6 +20,7 @@ pub mod positions;
 pub mod probe;
 #[cfg(target_arch = "wasm32")]
 pub mod remote;
+pub mod running;
 pub mod sources;
 pub mod store;
 #[cfg(test)]
@@ -345,6 +346,14 @@ impl GlimpseApp {
             self.open_request(request);
         }
         self.bench.refresh(&self.store);
+        // Once a frame: egui may lay a frame out twice (a discarded first pass).
+        if ui.ctx().current_pass_index() == 0 {
+            self.bench.advance();
+        }
+        if self.bench.is_computing() {
+            // The next slice of the pass runs in the next frame.
+            ui.ctx().request_repaint();
+        }
         self.fall_back_from_failed_model();
         if self.store.version() != self.models_published {
             probe::publish_models(&self.store.summary());
@@ -374,9 +383,11 @@ impl GlimpseApp {
             });
         }
         // A focused embed (`hide=tabs`): no tabs, no model picker; the view alone.
-        if !self.nav.hidden.tabs {
-            self.top_bar(ui);
-        }
+        let top = match self.nav.hidden.tabs {
+            false => self.top_bar(ui),
+            true => ui.max_rect().top(),
+        };
+        self.bench.computing_overlay(ui.ctx(), top, &self.store);
         if self.nav.view == link::LESSONS {
             lessons::show(self, ui);
         } else {
@@ -386,52 +397,59 @@ impl GlimpseApp {
     }
 
     /// Tabs, the presenter switch, and the model picker (or the lab's own line).
-    fn top_bar(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::top("top").show(ui, |ui| {
-            // Wraps onto a second line on a tablet or at presenter zoom, instead of running off.
-            ui.horizontal_wrapped(|ui| {
-                ui.heading("Glimpse");
-                ui.separator();
-                let tabs = std::iter::once((link::LESSONS, "Lessons"))
-                    .chain(self.labs.iter().map(|l| (l.id(), l.title())));
-                for (id, title) in tabs {
-                    let tab = ui.selectable_value(&mut self.nav.view, id, title);
-                    probe::control(&format!("tab:{title}"), tab.rect);
-                }
-                ui.separator();
-                ui.toggle_value(&mut self.look.presenter, "presenter (F)")
-                    .on_hover_text("large type for a projector");
-                ui.toggle_value(&mut self.look.light, "light");
-                ui.separator();
-                let shared_model = if self.nav.view == link::LESSONS {
-                    lessons::uses_shared_model(self)
-                } else {
-                    self.labs
-                        .by_id(self.nav.view)
-                        .is_some_and(|l| l.uses_shared_model())
-                };
-                if shared_model {
-                    self.bench
-                        .model_picker(ui, &self.store, self.look.presenter);
-                    let open = ui
-                        .button("Open…")
-                        .on_hover_text("open your own model: files, a folder, a hub name or a URL");
-                    probe::control("open model", open.rect);
-                    if open.clicked() {
-                        self.open_dialog.open = true;
+    /// Returns where the bar ends (points from the top).
+    fn top_bar(&mut self, ui: &mut egui::Ui) -> f32 {
+        egui::Panel::top("top")
+            .show(ui, |ui| {
+                // Wraps onto a second line on a tablet or at presenter zoom, instead of running off.
+                ui.horizontal_wrapped(|ui| {
+                    ui.heading("Glimpse");
+                    ui.separator();
+                    let tabs = std::iter::once((link::LESSONS, "Lessons"))
+                        .chain(self.labs.iter().map(|l| (l.id(), l.title())));
+                    for (id, title) in tabs {
+                        let tab = ui.selectable_value(&mut self.nav.view, id, title);
+                        probe::control(&format!("tab:{title}"), tab.rect);
                     }
-                } else if !self.look.presenter {
-                    let about = match self.labs.by_id(self.nav.view) {
-                        Some(lab) => lab.about(),
-                        None => "guided lessons: read on the left, play with the lab on the right",
+                    ui.separator();
+                    ui.toggle_value(&mut self.look.presenter, "presenter (F)")
+                        .on_hover_text("large type for a projector");
+                    ui.toggle_value(&mut self.look.light, "light");
+                    ui.separator();
+                    let shared_model = if self.nav.view == link::LESSONS {
+                        lessons::uses_shared_model(self)
+                    } else {
+                        self.labs
+                            .by_id(self.nav.view)
+                            .is_some_and(|l| l.uses_shared_model())
                     };
-                    ui.weak(about);
-                }
-            });
-            self.bench.loading_line(ui, &self.store);
-            export::message_label(ui, &self.exporter);
-            probe::check_fits("top bar", ui);
-        });
+                    if shared_model {
+                        self.bench
+                            .model_picker(ui, &self.store, self.look.presenter);
+                        let open = ui.button("Open…").on_hover_text(
+                            "open your own model: files, a folder, a hub name or a URL",
+                        );
+                        probe::control("open model", open.rect);
+                        if open.clicked() {
+                            self.open_dialog.open = true;
+                        }
+                    } else if !self.look.presenter {
+                        let about = match self.labs.by_id(self.nav.view) {
+                            Some(lab) => lab.about(),
+                            None => {
+                                "guided lessons: read on the left, play with the lab on the right"
+                            }
+                        };
+                        ui.weak(about);
+                    }
+                });
+                self.bench.loading_line(ui, &self.store);
+                export::message_label(ui, &self.exporter);
+                probe::check_fits("top bar", ui);
+            })
+            .response
+            .rect
+            .bottom()
     }
 
     /// The open lab below the top bar, with the input controls on the left for labs on the

@@ -46,6 +46,9 @@ pub struct ModelStore {
     memo: RefCell<VecDeque<Memo>>,
     /// Background fetches and what they report.
     loader: Loader,
+    /// Checkpoints downloaded in the last frame, converted in the next: converting takes the
+    /// browser's one thread for a moment, so a frame saying so is drawn first.
+    converting: RefCell<Vec<(String, CheckpointFiles, String)>>,
     /// The hub `hf:` names download from (a link's `hub=` names a mirror).
     hub: RefCell<String>,
     version: std::cell::Cell<u64>,
@@ -58,6 +61,7 @@ impl Default for ModelStore {
             infos: Default::default(),
             memo: Default::default(),
             loader: Default::default(),
+            converting: Default::default(),
             hub: RefCell::new(sources::DEFAULT_HUB.to_string()),
             version: Default::default(),
         }
@@ -74,6 +78,9 @@ impl ModelStore {
         match self.state(name) {
             ModelState::Ready(m) => Ok(m),
             ModelState::Failed(e) => Err(e),
+            ModelState::Loading { .. } if self.is_converting(name) => {
+                Err(format!("converting {name} into Glimpse's tensors…"))
+            }
             ModelState::Loading { received, total } => Err(match total {
                 Some(t) => format!("loading {name} ({received} of {t} bytes)…"),
                 None => format!("loading {name}…"),
@@ -285,6 +292,11 @@ impl ModelStore {
         self.insert(name, state);
     }
 
+    /// The files of `name` have arrived and are converted in the next frame.
+    pub fn is_converting(&self, name: &str) -> bool {
+        self.converting.borrow().iter().any(|(n, ..)| n == name)
+    }
+
     /// Turn finished fetches into models, and copy download progress into the states (the
     /// app calls it every frame, so a model that arrives is ready and reported even when no
     /// view asks for it that frame).
@@ -304,6 +316,14 @@ impl ModelStore {
                 self.version.set(self.version.get() + 1);
             }
         }
+        let due: Vec<_> = self.converting.borrow_mut().drain(..).collect();
+        for (name, files, source) in due {
+            let state = match files.open(&name, &source, &mut |_| {}) {
+                Ok((model, info)) => self.ready(&name, model, info),
+                Err(e) => ModelState::Failed(format!("{source}: {e}")),
+            };
+            self.insert(&name, state);
+        }
         for (name, result) in self.loader.arrivals() {
             let state = match result {
                 Ok(Payload::Builtin) => match builtin::load(&name) {
@@ -311,9 +331,14 @@ impl ModelStore {
                     Err(e) => ModelState::Failed(format!("{name}: {e}")),
                 },
                 Ok(Payload::Files(files, source)) => {
-                    match files.open(&name, &source, &mut |_| {}) {
-                        Ok((model, info)) => self.ready(&name, model, info),
-                        Err(e) => ModelState::Failed(format!("{source}: {e}")),
+                    let bytes = files.total_bytes();
+                    self.converting
+                        .borrow_mut()
+                        .push((name.clone(), files, source));
+                    self.loader.wake();
+                    ModelState::Loading {
+                        received: bytes,
+                        total: Some(bytes),
                     }
                 }
                 Err(e) if builtin::info(&name).is_some() => {
@@ -495,6 +520,10 @@ mod tests {
         store
             .loader
             .arrive((name.into(), Ok(Payload::Files(files, source.clone()))));
+        // One frame says it is converting; the next converts.
+        store.take_arrivals();
+        assert!(store.is_converting(name));
+        assert!(store.get(name).unwrap_err().contains("converting"));
         store.take_arrivals();
         let model = store.get(name).unwrap();
         assert_eq!(model.config.n_layers, 2);

@@ -308,3 +308,62 @@ fn a_toy_model_names_the_words_it_does_not_know() {
         .is_none());
     assert!(h.query_by_label_contains("is a toy model").is_none());
 }
+
+/// The browser's way (a frame budget): the pass runs a block per frame while the app keeps
+/// drawing the trace before it, ends with the whole pass's numbers, counts as one pass, and
+/// Cancel stops it and puts back the text whose numbers are shown.
+#[test]
+fn a_pass_in_slices_keeps_drawing_and_can_be_cancelled() {
+    use egui_kittest::kittest::Queryable;
+    let mut h = open("view=attention&model=translate");
+    h.run_steps(SETTLE_FRAMES);
+    let shown = h.state().bench.source.clone();
+    h.state_mut().bench.frame_budget = Some(web_time::Duration::ZERO);
+    let before = forward_passes();
+    h.state_mut().bench.source = "la zone".into();
+    h.run_steps(1);
+    assert!(h.state().bench.is_computing());
+    let summary = super::probe::compute();
+    assert!(summary.contains(r#""pass":{"done":1"#), "{summary}");
+    // Meanwhile the view still shows the text before.
+    let tokens = |h: &Harness<'static, GlimpseApp>| {
+        let trace = h.state().bench.trace().expect("a trace");
+        trace.encoder.as_ref().expect("an encoder").tokens.join(" ")
+    };
+    let before_edit = tokens(&h);
+    assert!(before_edit.contains("européenne"), "{before_edit}");
+    let mut frames = 1;
+    while h.state().bench.is_computing() {
+        h.run_steps(1);
+        frames += 1;
+        assert!(frames < 50, "the pass never ended");
+    }
+    let model = h.state().bench.model.clone().unwrap();
+    let blocks = [&model.weights.encoder, &model.weights.decoder]
+        .iter()
+        .filter_map(|s| s.as_ref())
+        .map(|s| s.blocks.len())
+        .sum::<usize>();
+    // One block per frame, then the output layer (its small vocabulary in one band).
+    assert_eq!(frames, blocks + 1, "one step per frame");
+    assert_eq!(forward_passes(), before + 1);
+    assert!(!tokens(&h).contains("européenne"), "{}", tokens(&h));
+    let prepared = model.prepare("la zone", &h.state().bench.target);
+    let whole = model
+        .forward(&prepared.input, &crate::model::ForwardOptions::default())
+        .unwrap();
+    assert_eq!(h.state().bench.trace().unwrap().logits, whole.logits);
+
+    // A longer text, cancelled part-way: the text goes back to what the view shows.
+    h.state_mut().bench.source = "la zone économique".into();
+    h.run_steps(1);
+    assert!(h.state().bench.is_computing(), "{blocks} blocks");
+    // The accessibility click arrives in one frame (a pointer click takes three, and this
+    // pass has only four blocks).
+    h.get_by_label("Cancel").click_accesskit();
+    h.run_steps(1);
+    assert!(!h.state().bench.is_computing());
+    assert_eq!(h.state().bench.source, "la zone");
+    assert!(!tokens(&h).contains("économique"), "{}", tokens(&h));
+    assert_ne!(shown, "la zone");
+}

@@ -4,6 +4,7 @@
 //! only when one of these changes (or the compute path does).
 
 use super::link::{name_of, value_of, LinkReader, LinkWriter};
+use super::running::{progress_line, Running, FRAME_BUDGET};
 use super::sources;
 use super::store::{ModelState, ModelStore};
 use super::{compute, explorer, probe, widgets};
@@ -61,6 +62,13 @@ pub struct Workbench {
     /// The model was picked while still on its way: set its most telling attention and
     /// layer when it arrives (unless a link named them).
     awaiting_defaults: bool,
+    /// A pass spread over frames (a large model in the browser); `computed` still shows the
+    /// input before it until it is done.
+    running: Option<Running<RunKey>>,
+    /// The input whose pass the user cancelled: not started again until the input changes.
+    cancelled: Option<RunKey>,
+    /// How long one frame may compute before it draws; `None`: the whole pass at once.
+    pub frame_budget: Option<web_time::Duration>,
 }
 
 impl Default for Workbench {
@@ -83,6 +91,9 @@ impl Default for Workbench {
             pick_head: false,
             previous: None,
             awaiting_defaults: false,
+            running: None,
+            cancelled: None,
+            frame_budget: FRAME_BUDGET,
         }
     }
 }
@@ -110,7 +121,11 @@ impl Workbench {
                 self.target.clear();
             }
         }
-        self.computed = None;
+        // The same model again (a link naming it) keeps its trace on screen until the new
+        // input's pass is done; another model's trace must go.
+        if self.computed.as_ref().is_none_or(|c| c.key.model != name) {
+            self.computed = None;
+        }
         self.awaiting_defaults = self.model.is_err();
         self.model_defaults();
         self.sel.head = 0;
@@ -135,6 +150,13 @@ impl Workbench {
             .map(|(_, s)| s.as_slice())
     }
 
+    /// The text whose trace is shown (while a pass runs, the text before the edit).
+    pub fn shown_source(&self) -> &str {
+        self.computed
+            .as_ref()
+            .map_or(self.source.as_str(), |c| c.key.source.as_str())
+    }
+
     /// The trace of the shared input, when the forward pass succeeded.
     pub fn trace(&self) -> Option<&Trace> {
         match self.computed.as_ref().map(|c| &c.result) {
@@ -152,7 +174,8 @@ impl Workbench {
         }
     }
 
-    /// Re-run the forward pass when anything it depends on changed.
+    /// Re-run the forward pass when anything it depends on changed. With a frame budget the
+    /// pass is only started here: the app runs one slice of it per frame (`advance`).
     pub fn refresh(&mut self, store: &ModelStore) {
         // A model still loading when it was picked is taken as soon as the store has it.
         if self.model.is_err() {
@@ -166,26 +189,139 @@ impl Workbench {
         }
         let key = self.key();
         if self.computed.as_ref().is_some_and(|c| c.key == key) && !self.compute.wants_rerun() {
+            self.running = None;
             self.take_gpu_answer();
+            self.pick_sharpest_head();
             return;
         }
-        let result = match &self.model {
-            Ok(m) => {
-                let prepared = m.prepare(&self.source, &self.target);
-                let opts = ForwardOptions {
-                    temperature: self.temperature,
-                    ..Default::default()
-                };
-                // The CPU/GPU path times and compares its runs, so it is not memoised by the
-                // store: the key above is its memo.
-                self.compute
-                    .forward(m, &prepared.input, &opts)
-                    .map(|t| (prepared, t))
-                    .map_err(|e| e.to_string())
+        if self.cancelled.as_ref() == Some(&key) {
+            return;
+        }
+        self.cancelled = None;
+        if self.running.as_ref().is_some_and(|r| r.key == key) {
+            return;
+        }
+        // A new input: whatever pass was under way is for older input, and is dropped.
+        self.running = None;
+        let model = match &self.model {
+            Ok(m) => m.clone(),
+            Err(e) => {
+                let e = e.clone();
+                self.accept(key, Err(e));
+                return;
             }
-            Err(e) => Err(e.clone()),
         };
-        self.accept(key, result);
+        let prepared = model.prepare(&self.source, &self.target);
+        let opts = ForwardOptions {
+            temperature: self.temperature,
+            ..Default::default()
+        };
+        if self.frame_budget.is_none() {
+            // The CPU/GPU path times and compares its runs, so it is not memoised by the
+            // store: the key above is its memo.
+            let result = self
+                .compute
+                .forward(&model, &prepared.input, &opts)
+                .map(|t| (prepared, t))
+                .map_err(|e| e.to_string());
+            self.accept(key, result);
+            return;
+        }
+        match Running::start(key.clone(), model, prepared, opts) {
+            Ok(r) => self.running = Some(r),
+            Err(e) => self.accept(key, Err(e.to_string())),
+        }
+    }
+
+    /// This frame's slice of the pass under way (the app calls it once a frame, however often
+    /// views refresh); its trace is shown once it is done.
+    pub fn advance(&mut self) {
+        let (Some(r), Some(budget)) = (self.running.as_mut(), self.frame_budget) else {
+            return;
+        };
+        let Some((cpu, cpu_ms)) = r.advance(budget) else {
+            return;
+        };
+        let Some(r) = self.running.take() else {
+            return;
+        };
+        let result = self
+            .compute
+            .cpu_done(&r.model, &r.prepared.input, &r.opts, cpu, cpu_ms)
+            .map(|t| (r.prepared, t))
+            .map_err(|e| e.to_string());
+        self.accept(r.key, result);
+    }
+
+    /// The compute path's status, with the pass under way (steps done of all, frames so far)
+    /// or the cancelled one, for the test probe.
+    fn compute_summary(&self) -> serde_json::Value {
+        let mut summary = self.compute.summary();
+        summary["pass"] = match &self.running {
+            Some(r) => {
+                let (done, steps) = r.progress();
+                serde_json::json!({ "done": done, "steps": steps, "frames": r.frames })
+            }
+            None if self.cancelled.is_some() => serde_json::json!("cancelled"),
+            None => serde_json::Value::Null,
+        };
+        summary
+    }
+
+    /// A pass is under way: the app asks for the next frame.
+    pub fn is_computing(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Stops the pass under way and goes back to what is shown: the text (and τ) of the last
+    /// trace of this model, or the model before, or, with neither, stays cancelled until the
+    /// input changes.
+    pub fn cancel(&mut self, store: &ModelStore) {
+        let Some(r) = self.running.take() else {
+            return;
+        };
+        match &self.computed {
+            Some(c) if c.key.model == self.model_name => {
+                self.source = c.key.source.clone();
+                self.target = c.key.target.clone();
+                self.temperature = c.key.temperature;
+            }
+            _ => match self.previous.take() {
+                Some(previous) => {
+                    self.select_model(store, &previous);
+                    self.refresh(store);
+                }
+                None => self.cancelled = Some(r.key),
+            },
+        }
+    }
+
+    /// While a pass spans frames: how far it is, and Cancel, floating at the top right under
+    /// the top bar (`top`), so that its coming and going never moves what a user is aiming at.
+    pub fn computing_overlay(&mut self, ctx: &egui::Context, top: f32, store: &ModelStore) {
+        probe::publish_compute(&self.compute_summary());
+        let area = egui::Area::new(egui::Id::unique("computing"))
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, top + 4.0]);
+        let Some(progress) = self.running.as_ref().map(|r| r.progress()) else {
+            if self.cancelled.is_some() {
+                area.show(ctx, |ui| {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.label("pass cancelled: change the text to run it again");
+                    });
+                });
+            }
+            return;
+        };
+        let clicked = area
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style())
+                    .show(ui, |ui| progress_line(ui, &self.model_name, progress))
+                    .inner
+            })
+            .inner;
+        if clicked {
+            self.cancel(store);
+        }
     }
 
     /// The browser's GPU answers a frame or more after the CPU: show its trace when it comes.
@@ -212,12 +348,6 @@ impl Workbench {
                 self.sel.kind = kinds.last().copied().unwrap_or(AttentionKind::EncoderSelf);
             }
         }
-        if let (true, Ok((_, trace))) = (self.pick_head, &result) {
-            if let Some(w) = trace.weights(self.sel.kind, self.sel.layer) {
-                self.sel.head = crate::model::heads::sharpest_head(w);
-            }
-            self.pick_head = false;
-        }
         let stats = match &result {
             Ok((prepared, trace)) => trace
                 .attention_kinds()
@@ -239,6 +369,23 @@ impl Workbench {
             stats,
             unknown,
         });
+        self.pick_sharpest_head();
+    }
+
+    /// A newly opened model starts on the sharpest head of its selected layer, once its
+    /// trace (of this input) is there.
+    fn pick_sharpest_head(&mut self) {
+        if !self.pick_head || self.computed.as_ref().is_none_or(|c| c.key != self.key()) {
+            return;
+        }
+        let Some(w) = self
+            .trace()
+            .and_then(|t| t.weights(self.sel.kind, self.sel.layer))
+        else {
+            return;
+        };
+        self.sel.head = crate::model::heads::sharpest_head(w);
+        self.pick_head = false;
     }
 
     /// The model picker of the top bar, with the model's one-line description.
@@ -311,6 +458,11 @@ impl Workbench {
             ui.horizontal(|ui| {
                 ui.spinner();
                 let text = match total {
+                    _ if store.is_converting(&self.model_name) => format!(
+                        "converting {} ({}) into Glimpse's tensors: the page pauses a moment",
+                        self.model_name,
+                        sources::megabytes(received)
+                    ),
                     Some(t) => format!(
                         "downloading {}: {} of {}",
                         self.model_name,
@@ -431,7 +583,6 @@ impl Workbench {
         ui.separator();
         ui.heading("Compute");
         self.compute.ui(ui);
-        probe::publish_compute(&self.compute.summary());
     }
 
     pub fn save(&self, w: &mut LinkWriter, store: &ModelStore) {
@@ -486,7 +637,15 @@ impl Workbench {
         if let Some(x) = r.number("q", 0..4096) {
             self.sel.query = x;
         }
-        self.computed = None;
+        // The trace on screen stays until the linked input's pass is done (the key tells
+        // whether one is needed), unless it is another model's.
+        if self
+            .computed
+            .as_ref()
+            .is_some_and(|c| c.key.model != self.model_name)
+        {
+            self.computed = None;
+        }
     }
 }
 

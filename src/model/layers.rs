@@ -6,7 +6,7 @@ use super::config::{Activation, NormKind};
 use super::parallel;
 use crate::util::nested;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{s, Array1, Array2, ArrayView2, Axis, Zip};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis, Zip};
 use serde::Serialize;
 
 /// `y = x Wᵀ + b` with `W` stored `[out, in]`.
@@ -16,6 +16,11 @@ use serde::Serialize;
 /// matrix–vector product instead: each `y_j` is the dot product of `x` with the contiguous row
 /// `W_j`, which reads `W` once where a matrix product would first copy (pack) all of it.
 pub fn linear(x: ArrayView2<f32>, w: &Array2<f32>, b: &Array1<f32>) -> Array2<f32> {
+    linear_view(x, w.view(), b.view())
+}
+
+/// [`linear`] over views: a band of a weight matrix's rows (the output layer in slices).
+pub fn linear_view(x: ArrayView2<f32>, w: ArrayView2<f32>, b: ArrayView1<f32>) -> Array2<f32> {
     let (rows, out) = (x.nrows(), w.nrows());
     let mut y = Array2::zeros((rows, out));
     let work = rows * out * w.ncols();

@@ -16,6 +16,7 @@ pub mod layers;
 pub mod mlm;
 pub mod parallel;
 pub mod position;
+pub mod sliced;
 pub mod softmax;
 pub mod subword;
 pub mod tokenizer;

@@ -8,7 +8,9 @@ use super::attention::{
 use super::config::{ModelConfig, NormPlacement, Positional};
 use super::dropout::{Dropout, Site, Slot, StackId};
 use super::error::{ModelError, Result};
-use super::layers::{activate, ffn, layer_norm, linear, norm, LayerNormWeights, NormTrace};
+use super::layers::{
+    activate, ffn, layer_norm, linear, linear_view, norm, LayerNormWeights, NormTrace,
+};
 use super::position::{self, Rope};
 use super::subword::SubwordTokenizer;
 use super::tokenizer::{Tokenizer, BOS, PAD};
@@ -25,6 +27,11 @@ thread_local! {
 /// How many forward passes and decoding steps (traced or not) have run on the calling thread.
 pub fn forward_passes_on_this_thread() -> u64 {
     FORWARD_PASSES.with(std::cell::Cell::get)
+}
+
+/// Counts one forward pass on this thread.
+pub(super) fn count_forward_pass() {
+    FORWARD_PASSES.with(|n| n.set(n.get() + 1));
 }
 
 /// Largest model `Model::random` will allocate (parameters).
@@ -166,6 +173,30 @@ pub(crate) fn cross_attention_mask(
     allowed
 }
 
+/// The run of a stack over a whole planned input (no cache).
+pub(super) fn planned_run<'a>(
+    plan: &'a StackPlan,
+    memory: Option<(ArrayView2<'a, f32>, &'a [String], &'a [bool])>,
+    opts: &ForwardOptions,
+    id: StackId,
+    keep_blocks: bool,
+) -> StackRun<'a> {
+    StackRun {
+        ids: &plan.ids,
+        types: &plan.types,
+        positions: plan.positions.clone(),
+        key_positions: plan.positions.clone(),
+        key_tokens: plan.tokens.clone(),
+        self_allowed: plan.allowed.clone(),
+        memory,
+        cross_allowed: plan.cross_allowed.clone(),
+        caches: None,
+        temperature: opts.temperature,
+        dropout: opts.dropout.map(|d| (d, id)),
+        keep_blocks,
+    }
+}
+
 /// The embedding layer's result and its parts.
 pub(crate) struct Embedded {
     /// The first block's input.
@@ -176,7 +207,7 @@ pub(crate) struct Embedded {
 }
 
 /// Everything one stack run needs besides its weights.
-struct StackRun<'a> {
+pub(super) struct StackRun<'a> {
     ids: &'a [u32],
     types: &'a [u32],
     /// Positions of the rows being computed.
@@ -195,6 +226,23 @@ struct StackRun<'a> {
     /// Keep each block's trace (`false`: only the stack's output survives, and each block's
     /// intermediates are freed as soon as the next block starts).
     keep_blocks: bool,
+}
+
+/// A stack part-way through its blocks: the embedding, the blocks run so far and the stream
+/// they leave (`model::sliced` runs a stack this way, a block at a time).
+pub(super) struct StackSoFar {
+    tokens: Vec<String>,
+    embed: Array2<f32>,
+    embed_dropout: Option<Array2<f32>>,
+    positional: Option<Array2<f32>>,
+    token_types: Option<Array2<f32>>,
+    embed_norm: Option<NormTrace>,
+    /// The residual stream after the blocks so far (the next block's input).
+    x: Array2<f32>,
+    /// Their traces, when the run keeps them.
+    blocks: Vec<BlockTrace>,
+    /// How many blocks have run.
+    pub done: usize,
 }
 
 impl StackRun<'_> {
@@ -565,6 +613,17 @@ impl Model {
     }
 
     fn stack(&self, stack: &StackWeights, mut run: StackRun) -> Result<StackTrace> {
+        let mut so_far = self.begin_stack(&run);
+        let mut caches = run.caches.take();
+        for _ in 0..stack.blocks.len() {
+            let cache = caches.as_deref_mut().and_then(|c| c.get_mut(so_far.done));
+            self.next_block(stack, &mut so_far, &run, cache)?;
+        }
+        Ok(self.finish_stack(stack, so_far, &run))
+    }
+
+    /// The embedding of a stack's input: the first block's input.
+    pub(super) fn begin_stack(&self, run: &StackRun) -> StackSoFar {
         let tokens = self.tokenizer.tokens(run.ids);
         let Embedded {
             x: mut embed,
@@ -578,40 +637,72 @@ impl Model {
         if let Some(m) = &embed_dropout {
             embed *= m;
         }
-        let mut x = embed.clone();
-        let mut blocks = Vec::with_capacity(stack.blocks.len());
-        let mut caches = run.caches.take();
-        for (l, b) in stack.blocks.iter().enumerate() {
-            let cache = caches.as_deref_mut().and_then(|c| c.get_mut(l));
-            let t = self.block(l, b, x, &run, &tokens, cache)?;
-            if run.keep_blocks {
-                x = t.output().clone();
-                blocks.push(t);
-            } else {
-                x = t.ffn.residual;
-            }
-        }
-        let final_norm = stack.ln_f.as_ref().map(|ln| {
-            norm(
-                self.config.extensions.norm_kind,
-                x.view(),
-                ln,
-                self.config.ln_eps,
-            )
-        });
-        let output = final_norm.as_ref().map_or(x, |n| n.output.clone());
-        Ok(StackTrace {
+        StackSoFar {
+            x: embed.clone(),
             tokens,
-            ids: run.ids.to_vec(),
             embed,
             embed_dropout,
             positional,
             token_types,
             embed_norm,
-            blocks,
+            blocks: Vec::new(),
+            done: 0,
+        }
+    }
+
+    /// Runs the stack's next block on the stream so far.
+    pub(super) fn next_block(
+        &self,
+        stack: &StackWeights,
+        so_far: &mut StackSoFar,
+        run: &StackRun,
+        cache: Option<&mut LayerCache>,
+    ) -> Result<()> {
+        let l = so_far.done;
+        let b = stack
+            .blocks
+            .get(l)
+            .ok_or_else(|| ModelError::Input(format!("the stack has no block {l}")))?;
+        let x = std::mem::take(&mut so_far.x);
+        let t = self.block(l, b, x, run, &so_far.tokens, cache)?;
+        if run.keep_blocks {
+            so_far.x = t.output().clone();
+            so_far.blocks.push(t);
+        } else {
+            so_far.x = t.ffn.residual;
+        }
+        so_far.done += 1;
+        Ok(())
+    }
+
+    /// The final norm after the last block, and the stack's trace.
+    pub(super) fn finish_stack(
+        &self,
+        stack: &StackWeights,
+        so_far: StackSoFar,
+        run: &StackRun,
+    ) -> StackTrace {
+        let final_norm = stack.ln_f.as_ref().map(|ln| {
+            norm(
+                self.config.extensions.norm_kind,
+                so_far.x.view(),
+                ln,
+                self.config.ln_eps,
+            )
+        });
+        let output = final_norm.as_ref().map_or(so_far.x, |n| n.output.clone());
+        StackTrace {
+            tokens: so_far.tokens,
+            ids: run.ids.to_vec(),
+            embed: so_far.embed,
+            embed_dropout: so_far.embed_dropout,
+            positional: so_far.positional,
+            token_types: so_far.token_types,
+            embed_norm: so_far.embed_norm,
+            blocks: so_far.blocks,
             final_norm,
             output,
-        })
+        }
     }
 
     fn self_mask(
@@ -663,19 +754,39 @@ impl Model {
     /// The output head: `h·W_vocabᵀ + b` (after BERT's `LN(act(h·Wᵀ + b))` transform for a
     /// masked-LM head); `[T, 0]` for a model without a head.
     fn logits(&self, output: &Array2<f32>) -> Array2<f32> {
-        let w = &self.weights;
-        let Some(bias) = &w.lm_bias else {
-            return Array2::zeros((output.nrows(), 0));
-        };
-        let transformed = w.mlm.as_ref().map(|t| {
+        match self.logits_input(output) {
+            Some(h) => self.logits_columns(h.view(), 0..self.weights.output_matrix().nrows()),
+            None => Array2::zeros((output.nrows(), 0)),
+        }
+    }
+
+    /// What the output layer reads: the last stack's output, through BERT's MLM transform
+    /// when the model has one. `None`: no output layer (a sentence encoder).
+    pub(super) fn logits_input(&self, output: &Array2<f32>) -> Option<Array2<f32>> {
+        self.weights.lm_bias.as_ref()?;
+        let transformed = self.weights.mlm.as_ref().map(|t| {
             let act = self.config.activation;
             let h = linear(output.view(), &t.w, &t.b).mapv(|z| activate(z, act));
             layer_norm(h.view(), &t.norm, self.config.ln_eps).output
         });
-        linear(
-            transformed.as_ref().unwrap_or(output).view(),
-            w.output_matrix(),
-            bias,
+        Some(transformed.unwrap_or_else(|| output.clone()))
+    }
+
+    /// logits = h·W_vocabᵀ + b for the vocabulary entries `cols` (the whole vocabulary in one
+    /// pass, a band of it per slice in `model::sliced`).
+    pub(super) fn logits_columns(
+        &self,
+        h: ArrayView2<f32>,
+        cols: std::ops::Range<usize>,
+    ) -> Array2<f32> {
+        let w = &self.weights;
+        let Some(bias) = &w.lm_bias else {
+            return Array2::zeros((h.nrows(), 0));
+        };
+        linear_view(
+            h,
+            w.output_matrix().slice(ndarray::s![cols.clone(), ..]),
+            bias.slice(ndarray::s![cols]),
         )
     }
 
@@ -769,23 +880,7 @@ impl Model {
         id: StackId,
         keep_blocks: bool,
     ) -> Result<StackTrace> {
-        self.stack(
-            stack,
-            StackRun {
-                ids: &plan.ids,
-                types: &plan.types,
-                positions: plan.positions.clone(),
-                key_positions: plan.positions.clone(),
-                key_tokens: plan.tokens.clone(),
-                self_allowed: plan.allowed.clone(),
-                memory,
-                cross_allowed: plan.cross_allowed.clone(),
-                caches: None,
-                temperature: opts.temperature,
-                dropout: opts.dropout.map(|d| (d, id)),
-                keep_blocks,
-            },
-        )
+        self.stack(stack, planned_run(plan, memory, opts, id, keep_blocks))
     }
 
     /// The traced forward pass over a whole input.
@@ -806,7 +901,7 @@ impl Model {
         opts: &ForwardOptions,
         keep_blocks: bool,
     ) -> Result<Trace> {
-        FORWARD_PASSES.with(|n| n.set(n.get() + 1));
+        count_forward_pass();
         let plan = self.plan(input, opts)?;
         let encoder = match (&self.weights.encoder, &plan.encoder) {
             (Some(stack), Some(p)) => {
@@ -824,15 +919,34 @@ impl Model {
             }
             _ => None,
         };
+        Ok(self.trace_of(encoder, decoder))
+    }
+
+    /// The trace of a whole pass, its logits from the last stack's output.
+    pub(super) fn trace_of(
+        &self,
+        encoder: Option<StackTrace>,
+        decoder: Option<StackTrace>,
+    ) -> Trace {
         let last = decoder.as_ref().or(encoder.as_ref()).map(|s| &s.output);
         let logits = last.map(|o| self.logits(o)).unwrap_or_default();
-        Ok(Trace {
+        self.trace_with(encoder, decoder, logits)
+    }
+
+    /// The trace of a whole pass whose logits are already computed.
+    pub(super) fn trace_with(
+        &self,
+        encoder: Option<StackTrace>,
+        decoder: Option<StackTrace>,
+        logits: Array2<f32>,
+    ) -> Trace {
+        Trace {
             model: self.config.name.clone(),
             family: self.config.family,
             encoder,
             decoder,
             logits,
-        })
+        }
     }
 
     /// Sequences of different lengths padded with `<pad>` to the longest, each run with the
@@ -915,7 +1029,7 @@ impl Model {
         opts: &ForwardOptions,
         keep_blocks: bool,
     ) -> Result<StepOutput> {
-        FORWARD_PASSES.with(|n| n.set(n.get() + 1));
+        count_forward_pass();
         self.check_options(opts)?;
         let stack = self
             .weights

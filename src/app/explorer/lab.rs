@@ -173,7 +173,7 @@ impl AttentionLab {
                         ui,
                         shared.frames,
                         &bench.model_name,
-                        &bench.source,
+                        bench.shown_source(),
                         &bench.sel,
                         &out,
                         weights,

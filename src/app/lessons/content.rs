@@ -9,6 +9,9 @@ use super::{Lesson, Page};
 // the page opens; sotu-lm is a built-in).
 const SELF_ATTENTION_GRID: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&xv=grid&q=0&step=0";
 const COREFERENCE: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&layer=3&head=1&xv=head&q=10&step=0";
+/// The permutation panel on MiniLM, with the course notes' two sentences.
+const WHO_BIT_WHOM: &str =
+    "view=positions&ps=5&pm=real&pt=the%20dog%20bit%20the%20man&pr=the%20man%20bit%20the%20dog";
 const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20the%20bank%20of%20the%20river.&kind=enc&layer=0&head=4&xv=head&q=5&step=0";
 const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&xv=grid&q=0&step=0";
 const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
@@ -171,7 +174,8 @@ pub static LESSONS: &[Lesson] = &[
                      word the same output: the layer sees a set, not a sequence.",
                     "The panel shuffles the input of a trained encoder and compares its \
                      outputs with and without the positional encodings: without them the rows \
-                     are only reordered; with them every row changes.",
+                     are only reordered; with them every row changes. The last page of this \
+                     lesson does it on a real English encoder.",
                 ],
                 link: "view=positions&ps=5",
             },
@@ -219,6 +223,21 @@ pub static LESSONS: &[Lesson] = &[
                      listens to one key.",
                 ],
                 link: BANK,
+            },
+            Page {
+                title: "Who bit whom?",
+                paragraphs: &[
+                    "Back to order, on a real model. The panel runs \"the dog bit the man\" and \
+                     \"the man bit the dog\" through all-MiniLM-L6-v2, a BERT encoder, with \
+                     its learned position embeddings switched off and on.",
+                    "Off, each word's output only moves with the word, and the sentence \
+                     vectors (the mean of the outputs, which is how this model is used) are \
+                     identical: cosine 1.0000. The model could not tell who bit whom.",
+                    "On, they differ: cosine 0.9795. \"dog\" changes most (0.64): it is now \
+                     the object instead of the subject.",
+                    "Type your own pair: the second box must use the same words.",
+                ],
+                link: WHO_BIT_WHOM,
             },
         ],
     },

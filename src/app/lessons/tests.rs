@@ -54,6 +54,10 @@ fn page_model(page: &Page) -> Option<&'static str> {
         link.split('&')
             .find_map(|p| p.strip_prefix(key)?.strip_prefix('='))
     };
+    // The permutation panel's real encoder.
+    if value("pm") == Some("real") {
+        return Some("all-MiniLM-L6-v2");
+    }
     value("model").or(match value("ds") {
         Some("translate") => Some("translate"),
         Some("lm") => Some("lm"),
@@ -271,6 +275,32 @@ fn the_minilm_pages_show_what_they_say() {
     says(title, w[[5, 8]]);
     says(title, w[[8, 5]]);
     assert!(w[[5, 8]] > 3.0 * w[[8, 5]]);
+
+    // "the dog bit the man" against "the man bit the dog", positions off and on: the panel
+    // the page opens reads the sentences from the link.
+    let title = "Who bit whom?";
+    apply(page(title), &mut app);
+    use crate::app::positions::{permutation, PositionsLab};
+    let panel = &app.labs.get_mut::<PositionsLab>().unwrap().permutation;
+    assert_eq!(panel.encoder, permutation::Encoder::Real);
+    let (sentence, reordered) = (panel.sentence.clone(), panel.reordered.clone());
+    assert_eq!(reordered, "the man bit the dog");
+    let on = app.store.get(permutation::REAL_MODEL).unwrap();
+    let off = permutation::without_positions(&on);
+    let a = permutation::compare_sentences(&off, &sentence, &reordered).unwrap();
+    let b = permutation::compare_sentences(&on, &sentence, &reordered).unwrap();
+    let text = page_text(title);
+    for cosine in [a.sentence_cosine, b.sentence_cosine] {
+        let number = format!("{cosine:.4}");
+        assert!(
+            text.contains(&number),
+            "{title}: the text does not say {number}"
+        );
+    }
+    let dog = b.tokens.iter().position(|t| t == "dog").unwrap();
+    let most = crate::util::argmax(b.row_change.iter().copied()).unwrap().0;
+    assert_eq!(most, dog, "\"dog\" changes most");
+    says(title, b.row_change[dog]);
 
     let title = "A previous-token head";
     apply(page(title), &mut app);

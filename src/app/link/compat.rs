@@ -103,6 +103,12 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "prefix" => modes.prefix.to_string(),
         "custom" => modes.custom.as_ref().map_or("-".into(), modes::encode_mask),
         "ps" => index_of(&PosSection::ALL, &app.lab::<PositionsLab>().section),
+        "pm" => match app.lab::<PositionsLab>().permutation.encoder {
+            crate::app::positions::permutation::Encoder::Real => "real".into(),
+            crate::app::positions::permutation::Encoder::Toy => "toy".into(),
+        },
+        "pt" => app.lab::<PositionsLab>().permutation.sentence.clone(),
+        "pr" => app.lab::<PositionsLab>().permutation.reordered.clone(),
         "ds" => match d.kind {
             SourceKind::Translate => "translate",
             SourceKind::Lm => "lm",

@@ -46,7 +46,7 @@ impl Section {
             Section::Learned => "Learned table",
             Section::Bias => "ALiBi & relative",
             Section::Rope => "RoPE",
-            Section::Permutation => "Why at all: shuffle",
+            Section::Permutation => "Why at all: reorder",
             Section::Extrapolation => "Longer than trained",
             Section::OwnModel => "The picked model",
         }
@@ -118,16 +118,37 @@ impl Lab for PositionsLab {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["ps"]
+        &["ps", "pm", "pt", "pr"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
         w.put("ps", index_of(&Section::ALL, &self.section));
+        // The permutation panel's encoder and, on the real one, its two sentences.
+        let p = &self.permutation;
+        if p.encoder == permutation::Encoder::Real {
+            w.put("pm", "real");
+            w.put("pt", &p.sentence);
+            w.put("pr", &p.reordered);
+        }
     }
 
     fn load(&mut self, r: &mut LinkReader) {
         if let Some(x) = r.read("ps", |v| at_index(&Section::ALL, v)) {
             self.section = x;
+        }
+        let p = &mut self.permutation;
+        if let Some(e) = r.read("pm", |v| match v {
+            "real" => Some(permutation::Encoder::Real),
+            "toy" => Some(permutation::Encoder::Toy),
+            _ => None,
+        }) {
+            p.encoder = e;
+        }
+        if let Some(v) = r.get("pt") {
+            p.sentence = v.chars().take(1000).collect();
+        }
+        if let Some(v) = r.get("pr") {
+            p.reordered = v.chars().take(1000).collect();
         }
     }
 

@@ -102,7 +102,7 @@ impl OwnPanel {
                 ui.label("A bias added to the attention scores by distance: the ALiBi & relative section draws it.");
             }
             _ => {
-                ui.label("No positional information: the model sees its input as a set (see Why at all: shuffle).");
+                ui.label("No positional information: the model sees its input as a set (see Why at all: reorder).");
             }
         }
     }

@@ -1,0 +1,91 @@
+//! The shared input's forward pass spread over frames. A browser tab draws and computes on
+//! one thread, and a 30-block model takes longer than a frame, so the pass runs a slice of
+//! blocks per frame (`model::sliced`) while the page keeps drawing: a progress line says how
+//! far it is and offers Cancel.
+
+use crate::model::sliced::SlicedForward;
+use crate::model::{ForwardOptions, Model, PreparedInput, Trace};
+use std::sync::Arc;
+use web_time::{Duration, Instant};
+
+/// How long a frame may compute in the browser before it draws: a 60 Hz frame is 16.7 ms, and
+/// the drawing needs the rest.
+#[cfg(target_arch = "wasm32")]
+pub const FRAME_BUDGET: Option<Duration> = Some(Duration::from_millis(10));
+/// Natively the pass runs in one go: with every core it takes a frame or two even on the real
+/// models (tests set a budget to run the browser's way).
+#[cfg(not(target_arch = "wasm32"))]
+pub const FRAME_BUDGET: Option<Duration> = None;
+
+/// A pass under way, for input `K` (what it was started from).
+pub struct Running<K> {
+    pub key: K,
+    pub prepared: PreparedInput,
+    pub opts: ForwardOptions,
+    pub model: Arc<Model>,
+    job: SlicedForward,
+    /// Time spent computing, over all its frames.
+    computing: Duration,
+    /// Frames it has had so far.
+    pub frames: usize,
+}
+
+impl<K> Running<K> {
+    /// Settles the input (its errors come back at once, with no pass started).
+    pub fn start(
+        key: K,
+        model: Arc<Model>,
+        prepared: PreparedInput,
+        opts: ForwardOptions,
+    ) -> crate::model::Result<Self> {
+        let job = SlicedForward::new(model.clone(), &prepared.input, &opts)?;
+        Ok(Self {
+            key,
+            prepared,
+            opts,
+            model,
+            job,
+            computing: Duration::ZERO,
+            frames: 0,
+        })
+    }
+
+    /// This frame's share: blocks until `budget` is spent or the pass is done. `None` while
+    /// it runs on; then the whole pass and the milliseconds spent computing it.
+    pub fn advance(&mut self, budget: Duration) -> Option<(crate::model::Result<Trace>, f64)> {
+        let t0 = Instant::now();
+        let result = self.job.run_for(budget);
+        self.computing += t0.elapsed();
+        self.frames += 1;
+        let ms = self.computing.as_secs_f64() * 1e3;
+        match result {
+            Ok(None) => None,
+            Ok(Some(trace)) => Some((Ok(trace), ms)),
+            Err(e) => Some((Err(e), ms)),
+        }
+    }
+
+    /// Steps done and steps in all (blocks, then bands of the output layer).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.job.steps_done(), self.job.steps())
+    }
+}
+
+/// The progress line: a spinner, the steps done, and Cancel. True when Cancel was clicked.
+pub fn progress_line(ui: &mut egui::Ui, model: &str, (done, all): (usize, usize)) -> bool {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        let text = format!("computing {model}: step {done} of {all}");
+        ui.add(
+            egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                .text(text)
+                .desired_width(420.0),
+        );
+        let cancel = ui
+            .button("Cancel")
+            .on_hover_text("stop this pass and go back to the input whose numbers are shown");
+        super::probe::control("cancel pass", cancel.rect);
+        cancel.clicked()
+    })
+    .inner
+}
