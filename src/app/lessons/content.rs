@@ -12,6 +12,8 @@ const COREFERENCE: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20anima
 /// The permutation panel on MiniLM, with the course notes' two sentences.
 const WHO_BIT_WHOM: &str =
     "view=positions&ps=5&pm=real&pt=the%20dog%20bit%20the%20man&pr=the%20man%20bit%20the%20dog";
+/// SmolLM2's induction-like head on prose where two names repeat, from the second " Herm".
+const NAMES: &str = "view=attention&model=SmolLM2-135M-Instruct.Q4_1&src=The%20letter%20was%20from%20Hermione%20Granger%2C%20and%20the%20parcel%20was%20from%20Harry%20Potter.%20When%20Hermione%20Granger%20wrote%20again%2C%20Harry%20Potter%20answered.&kind=dec&layer=17&head=5&xv=head&q=18&step=0";
 const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20the%20bank%20of%20the%20river.&kind=enc&layer=0&head=4&xv=head&q=5&step=0";
 const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&xv=grid&q=0&step=0";
 const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
@@ -426,6 +428,24 @@ pub static LESSONS: &[Lesson] = &[
                      model, trained only on repeats, copies with one head in layer 1.",
                 ],
                 link: INDUCTION,
+            },
+            Page {
+                title: "Names come back",
+                paragraphs: &[
+                    "Random words are a test; in prose, induction shows where names repeat: \
+                     \"The letter was from Hermione Granger, and the parcel was from Harry \
+                     Potter. When Hermione Granger wrote again, Harry Potter answered.\"",
+                    "The head classifier (All heads) finds SmolLM2's clearest induction-like \
+                     head on this sentence in layer 17, head 5 (score 0.57). The view shows it \
+                     from the second \" Herm\": it puts 0.75 of its attention on \"ione\", the \
+                     piece that followed \" Herm\" the first time, which is the piece to \
+                     predict next.",
+                    "Click the second \" Gr\": the head looks at \"anger\" (0.72). At the \
+                     second \" Harry\" it is less sure: 0.28 on \" Potter\", more on the first \
+                     token, where heads park attention they have no use for. Type your own \
+                     sentence with a repeated name.",
+                ],
+                link: NAMES,
             },
         ],
     },

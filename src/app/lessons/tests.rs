@@ -390,6 +390,52 @@ fn the_induction_page_shows_what_it_says() {
     says(title, score);
 }
 
+/// SmolLM2's induction-like head on prose: the classifier's pick, and the weight the page
+/// names from the second " Herm" (and the other repeats) to the piece after the first.
+#[test]
+fn the_names_page_shows_its_induction_head() {
+    use crate::model::heads::Pattern;
+    if crate::util::real_models::smollm2().is_none() {
+        return;
+    }
+    let title = "Names come back";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let f = found(&app, Pattern::InductionLike);
+    assert_eq!((f.layer, f.head), (17, 5));
+    says(title, f.score);
+    assert_eq!(
+        (app.bench.sel.layer, app.bench.sel.head, app.bench.sel.query),
+        (17, 5, 18)
+    );
+    let tokens = app
+        .bench
+        .trace()
+        .unwrap()
+        .decoder
+        .as_ref()
+        .unwrap()
+        .tokens
+        .clone();
+    let w = selected_weights(&app);
+    // (query, the piece after its first occurrence): " Herm" → "ione", " Gr" → "anger",
+    // " Harry" → " Potter".
+    for (query, after) in [(" Herm", "ione"), (" Gr", "anger"), (" Harry", " Potter")] {
+        let second = tokens.iter().rposition(|t| t == query).unwrap();
+        let first = tokens.iter().position(|t| t == query).unwrap();
+        assert!(second > first, "{query} repeats");
+        assert_eq!(tokens[first + 1], after);
+        let row = w.row(second);
+        says(title, row[first + 1]);
+        let most = crate::util::argmax(row.iter().copied()).unwrap().0;
+        match query {
+            " Harry" => assert_eq!(most, 0, "the first token takes most"),
+            _ => assert_eq!(most, first + 1, "{query}: the piece after takes most"),
+        }
+    }
+    assert_eq!(tokens.iter().rposition(|t| t == " Herm"), Some(18));
+}
+
 /// The beam search of `glimpse beam` on `model` with the decoding lab's settings at α.
 fn beam_report(model: &str, settings: &Settings, alpha: f32) -> serde_json::Value {
     let out = crate::cli::beam::beam(crate::cli::beam::BeamArgs {
