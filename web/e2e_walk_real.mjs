@@ -172,8 +172,14 @@ async function main() {
         // The app rewrites the hash to its full form once it has opened the view.
         await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);
         await page.mouse.move(2, SIZE.height - 2);
-        // A forward pass of SmolLM2 takes ~0.5 s on the page's thread; let it land and redraw.
-        await sleep(1500);
+        // A pass of SmolLM2 runs a slice per frame (seconds on a long input): wait until it has
+        // landed, then let the view redraw.
+        await sleep(300);
+        await poll(async () => {
+          const c = (await json(page, () => window.wasmBindings.glimpse_compute())) ?? {};
+          return c.pass ? null : true;
+        }, 60000, 100);
+        await sleep(1200);
         const stem = `${String(i).padStart(2, '0')}-${link.replace(/&?model=[^&]*/, '').replace(/&src=.*/, '_long').replace(/[^a-z0-9]+/gi, '_')}`;
         const file = path.join(dir, `${stem}.png`);
         await page.screenshot({ path: file });
