@@ -33,6 +33,13 @@ type Progress = HashMap<String, (u64, Option<u64>)>;
 /// Served checkpoints present, with their sizes; `None` until known.
 type Present = Option<Vec<(String, u64)>>;
 
+/// Asks the app (once it has given its context) for another frame.
+fn wake(repaint: &Mutex<Option<egui::Context>>) {
+    if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
+        ctx.request_repaint();
+    }
+}
+
 /// Shared with the background fetches: what they report, and how they wake the app.
 #[derive(Default)]
 pub struct Loader {
@@ -55,9 +62,7 @@ impl Loader {
 
     /// Asks the app for another frame.
     pub fn wake(&self) {
-        if let Some(ctx) = self.repaint.lock().ok().and_then(|r| r.clone()) {
-            ctx.request_repaint();
-        }
+        wake(&self.repaint);
     }
 
     /// Fetches that ended since the last call.
@@ -90,9 +95,7 @@ impl Loader {
         if let Ok(mut a) = arrived.lock() {
             a.push(arrival);
         }
-        if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
-            ctx.request_repaint();
-        }
+        wake(repaint);
     }
 
     /// A fetch ending, as the background task reports it (tests).
@@ -158,9 +161,7 @@ impl Loader {
                         if let Ok(mut p) = progress.lock() {
                             p.insert(name.clone(), (received, total));
                         }
-                        if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
-                            ctx.request_repaint();
-                        }
+                        wake(&repaint);
                     };
                     super::remote::download(&loc, &report)
                         .await
@@ -185,9 +186,7 @@ impl Loader {
             if let Ok(mut s) = served.lock() {
                 *s = Some(list);
             }
-            if let Some(ctx) = repaint.lock().ok().and_then(|r| r.clone()) {
-                ctx.request_repaint();
-            }
+            wake(&repaint);
         });
     }
 }

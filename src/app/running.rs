@@ -21,8 +21,6 @@ pub const FRAME_BUDGET: Option<Duration> = None;
 pub struct Running<K> {
     pub key: K,
     pub prepared: PreparedInput,
-    pub opts: ForwardOptions,
-    pub model: Arc<Model>,
     job: SlicedForward,
     /// Time spent computing, over all its frames.
     computing: Duration,
@@ -38,12 +36,10 @@ impl<K> Running<K> {
         prepared: PreparedInput,
         opts: ForwardOptions,
     ) -> crate::model::Result<Self> {
-        let job = SlicedForward::new(model.clone(), &prepared.input, &opts)?;
+        let job = SlicedForward::new(model, &prepared.input, &opts)?;
         Ok(Self {
             key,
             prepared,
-            opts,
-            model,
             job,
             computing: Duration::ZERO,
             frames: 0,
@@ -63,6 +59,11 @@ impl<K> Running<K> {
             Ok(Some(trace)) => Some((Ok(trace), ms)),
             Err(e) => Some((Err(e), ms)),
         }
+    }
+
+    /// The model and options the pass runs with.
+    pub fn model(&self) -> (&Arc<Model>, &ForwardOptions) {
+        (self.job.model(), self.job.opts())
     }
 
     /// Steps done and steps in all (blocks, then bands of the output layer).

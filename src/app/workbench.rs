@@ -245,12 +245,12 @@ impl Workbench {
         let Some(r) = self.running.take() else {
             return;
         };
+        let (model, opts) = r.model();
         let result = self
             .compute
-            .cpu_done(&r.model, &r.prepared.input, &r.opts, cpu, cpu_ms)
-            .map(|t| (r.prepared, t))
+            .cpu_done(model, &r.prepared.input, opts, cpu, cpu_ms)
             .map_err(|e| e.to_string());
-        self.accept(r.key, result);
+        self.accept(r.key, result.map(|t| (r.prepared, t)));
     }
 
     /// The compute path's status, with the pass under way (steps done of all, frames so far)
@@ -300,22 +300,21 @@ impl Workbench {
     /// the top bar (`top`), so that its coming and going never moves what a user is aiming at.
     pub fn computing_overlay(&mut self, ctx: &egui::Context, top: f32, store: &ModelStore) {
         probe::publish_compute(&self.compute_summary());
-        let area = egui::Area::new(egui::Id::unique("computing"))
-            .anchor(egui::Align2::RIGHT_TOP, [-12.0, top + 4.0]);
-        let Some(progress) = self.running.as_ref().map(|r| r.progress()) else {
-            if self.cancelled.is_some() {
-                area.show(ctx, |ui| {
-                    egui::Frame::popup(ui.style()).show(ui, |ui| {
-                        ui.label("pass cancelled: change the text to run it again");
-                    });
-                });
-            }
+        let progress = self.running.as_ref().map(|r| r.progress());
+        if progress.is_none() && self.cancelled.is_none() {
             return;
-        };
-        let clicked = area
+        }
+        let clicked = egui::Area::new(egui::Id::unique("computing"))
+            .anchor(egui::Align2::RIGHT_TOP, [-12.0, top + 4.0])
             .show(ctx, |ui| {
                 egui::Frame::popup(ui.style())
-                    .show(ui, |ui| progress_line(ui, &self.model_name, progress))
+                    .show(ui, |ui| match progress {
+                        Some(p) => progress_line(ui, &self.model_name, p),
+                        None => {
+                            ui.label("pass cancelled: change the text to run it again");
+                            false
+                        }
+                    })
                     .inner
             })
             .inner;

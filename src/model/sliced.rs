@@ -61,6 +61,16 @@ impl SlicedForward {
         })
     }
 
+    /// The model it runs.
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    /// The options it runs with.
+    pub fn opts(&self) -> &ForwardOptions {
+        &self.opts
+    }
+
     /// Steps run so far: blocks of both stacks, then bands of the output layer.
     pub fn steps_done(&self) -> usize {
         self.steps_done
@@ -81,13 +91,10 @@ impl SlicedForward {
     /// Runs the next step (a block, or a band of the output layer); the whole trace once
     /// the last one has run.
     pub fn step(&mut self) -> Result<Option<Trace>> {
-        if self.output.is_none() {
-            return self.next_block();
-        }
         let model = self.model.clone();
         let band = self.band.max(1);
         let Some(out) = self.output.as_mut() else {
-            return Ok(None);
+            return self.next_block();
         };
         if let Some(h) = &out.input {
             let end = (out.next + band).min(out.logits.ncols());
@@ -109,7 +116,9 @@ impl SlicedForward {
     fn start_output(&mut self, encoder: Option<StackTrace>, decoder: Option<StackTrace>) {
         let last = decoder.as_ref().or(encoder.as_ref()).map(|s| &s.output);
         let rows = last.map_or(0, |o| o.nrows());
-        let input = last.and_then(|o| self.model.logits_input(o));
+        let input = last
+            .and_then(|o| self.model.logits_input(o))
+            .map(std::borrow::Cow::into_owned);
         let vocab = match input {
             Some(_) => self.model.weights.output_matrix().nrows(),
             None => 0,
@@ -127,10 +136,9 @@ impl SlicedForward {
     fn next_block(&mut self) -> Result<Option<Trace>> {
         let model = self.model.clone();
         let weights = &model.weights;
-        let encoder_pending = self.encoder.is_none()
-            && weights.encoder.is_some()
-            && self.plan.encoder.is_some()
-            && !matches!(self.current, Some((StackId::Decoder, _)));
+        // The decoder runs only once the encoder's trace is kept.
+        let encoder_pending =
+            self.encoder.is_none() && weights.encoder.is_some() && self.plan.encoder.is_some();
         let (id, stack, plan) = match (encoder_pending, &weights.decoder, &self.plan.decoder) {
             (true, ..) => (
                 StackId::Encoder,

@@ -762,14 +762,20 @@ impl Model {
 
     /// What the output layer reads: the last stack's output, through BERT's MLM transform
     /// when the model has one. `None`: no output layer (a sentence encoder).
-    pub(super) fn logits_input(&self, output: &Array2<f32>) -> Option<Array2<f32>> {
+    pub(super) fn logits_input<'a>(
+        &self,
+        output: &'a Array2<f32>,
+    ) -> Option<std::borrow::Cow<'a, Array2<f32>>> {
+        use std::borrow::Cow;
         self.weights.lm_bias.as_ref()?;
-        let transformed = self.weights.mlm.as_ref().map(|t| {
-            let act = self.config.activation;
-            let h = linear(output.view(), &t.w, &t.b).mapv(|z| activate(z, act));
-            layer_norm(h.view(), &t.norm, self.config.ln_eps).output
-        });
-        Some(transformed.unwrap_or_else(|| output.clone()))
+        Some(match &self.weights.mlm {
+            Some(t) => {
+                let act = self.config.activation;
+                let h = linear(output.view(), &t.w, &t.b).mapv(|z| activate(z, act));
+                Cow::Owned(layer_norm(h.view(), &t.norm, self.config.ln_eps).output)
+            }
+            None => Cow::Borrowed(output),
+        })
     }
 
     /// logits = h·W_vocabᵀ + b for the vocabulary entries `cols` (the whole vocabulary in one
