@@ -35,11 +35,12 @@ async function open(context, port) {
 
 const compute = async (hook) => JSON.parse((await hook('glimpse_compute')) || '{}');
 
-/** The compute status once the search for an adapter has ended (found or not). */
+/** The compute status once the search for an adapter has ended (found or not) and the first
+ *  pass has landed: a pass may span frames (`pass` is then under way and `last` still empty). */
 const settled = (hook) =>
   poll(async () => {
     const c = await compute(hook);
-    return c.status && c.status !== 'Detecting' ? c : null;
+    return c.status && c.status !== 'Detecting' && c.last && !c.pass ? c : null;
   }, 30000);
 
 async function withWebGpu(port) {
@@ -108,7 +109,7 @@ async function withoutWebGpu(port) {
     const c = await settled(hook);
     const why = c?.status?.Unavailable;
     record('without WebGPU the app says the GPU is unavailable', typeof why === 'string' && /WebGPU/.test(why), JSON.stringify(c?.status));
-    record('and runs on the CPU', c?.backend === 'Cpu' && c?.last?.used === 'Cpu');
+    record('and runs on the CPU', c?.backend === 'Cpu' && c?.last?.used === 'Cpu', JSON.stringify({ backend: c?.backend, last: c?.last, pass: c?.pass }));
     const rects = JSON.parse((await hook('glimpse_controls')) || '{}');
     const r = rects['compute:GPU'];
     if (r) await page.mouse.click((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
