@@ -433,7 +433,7 @@ impl Workbench {
                     "{} · {} · {} parameters · {} in memory · from {}",
                     i.model_type,
                     i.format,
-                    thousands(i.parameters),
+                    crate::util::grouped(i.parameters as u128),
                     sources::megabytes(i.memory_bytes as u64),
                     i.source
                 ),
@@ -646,17 +646,4 @@ impl Workbench {
             self.computed = None;
         }
     }
-}
-
-/// 22713216 → "22,713,216".
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

@@ -126,6 +126,58 @@ impl Schedule {
     }
 }
 
+/// The schedules by name (links, the training lab, the CLI's config files use the same).
+pub const SCHEDULE_NAMES: [&str; 3] = ["cosine", "noam", "constant"];
+
+impl Schedule {
+    /// Its kind's name, one of [`SCHEDULE_NAMES`].
+    pub fn name(&self) -> &'static str {
+        match self {
+            Schedule::WarmupCosine { .. } => "cosine",
+            Schedule::Noam { .. } => "noam",
+            Schedule::Constant { .. } => "constant",
+        }
+    }
+
+    /// Steps of warmup (0 for the constant rate).
+    pub fn warmup(&self) -> u64 {
+        match *self {
+            Schedule::WarmupCosine { warmup, .. } | Schedule::Noam { warmup, .. } => warmup,
+            Schedule::Constant { .. } => 0,
+        }
+    }
+
+    /// The largest rate it reaches: at the end of warmup (Noam at s = max(w, 1)).
+    pub fn peak(&self) -> f32 {
+        match *self {
+            Schedule::WarmupCosine { peak, .. } => peak,
+            Schedule::Noam { warmup, .. } => self.lr(warmup.max(1)),
+            Schedule::Constant { lr } => lr,
+        }
+    }
+
+    /// A schedule of the kind `name` that rises (linearly) to `peak` over `warmup` steps:
+    /// cosine decay to `peak`/30 at `total`; Noam's inverse square root, its scale set so that
+    /// lr(w) = scale · d^−0.5 · w^−0.5 = `peak`; or `peak` from the first step.
+    pub fn shaped(name: &str, peak: f32, warmup: u64, d_model: usize, total: u64) -> Option<Self> {
+        Some(match name {
+            "cosine" => Schedule::WarmupCosine {
+                peak,
+                floor: peak / 30.0,
+                warmup,
+                total,
+            },
+            "noam" => Schedule::Noam {
+                d_model,
+                warmup,
+                scale: peak * ((d_model * warmup.max(1) as usize) as f32).sqrt(),
+            },
+            "constant" => Schedule::Constant { lr: peak },
+            _ => return None,
+        })
+    }
+}
+
 /// Scale all gradients so their global L2 norm is at most `max_norm`; returns the norm before.
 pub fn clip_global_norm(grads: &mut Weights, max_norm: f32) -> f32 {
     let mut sum = 0.0f64;
@@ -156,6 +208,25 @@ mod tests {
         // Linear before the peak, inverse square root after it.
         assert!((s.lr(2000) * 2.0 - peak).abs() < 1e-8);
         assert!((s.lr(16000) * 2.0 - peak).abs() < 1e-8);
+    }
+
+    #[test]
+    fn shaped_schedules_peak_where_asked() {
+        for name in SCHEDULE_NAMES {
+            for warmup in [0, 1, 200] {
+                let s = Schedule::shaped(name, 3e-3, warmup, 64, 3000).unwrap();
+                assert_eq!(s.name(), name);
+                let peak = s.peak();
+                assert!((peak - 3e-3).abs() < 1e-7, "{name} w={warmup}: {peak}");
+                // Nothing exceeds the peak, and with warmup the first step is far below it.
+                let top = (1..=3000).map(|t| s.lr(t)).fold(0.0f32, f32::max);
+                assert!(top <= peak * (1.0 + 1e-5), "{name} w={warmup}: {top}");
+                if name != "constant" && warmup == 200 {
+                    assert!(s.lr(1) < peak / 100.0, "{name}: {}", s.lr(1));
+                }
+            }
+        }
+        assert!(Schedule::shaped("linear", 1e-3, 0, 64, 10).is_none());
     }
 
     #[test]

@@ -18,6 +18,19 @@ pub fn argmax(xs: impl IntoIterator<Item = f32>) -> Option<(usize, f32)> {
     best
 }
 
+/// A count with its digits grouped in threes: 26214400 → "26,214,400".
+pub fn grouped(n: u128) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::argmax;

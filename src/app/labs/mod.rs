@@ -5,12 +5,15 @@
 //!
 //! Adding a lab is one file implementing [`Lab`] plus one line in that list.
 //!
-//! Scoring and training live here (scoring in its folder; training's view in `training`, the
+//! Scoring, softmax by hand, the cost calculator and training live here (scoring, softmax and
+//! cost in their folders; training's view in `training`, the
 //! run it drives in `training_run`); the explorer, masking, positions and decoding labs each
 //! have a folder under `app/`.
 
+pub mod cost;
 pub mod induction;
 pub mod scoring;
+pub mod softmax;
 pub mod training;
 pub mod training_run;
 
@@ -101,6 +104,8 @@ impl Default for Labs {
             Box::new(super::decoding::DecodingLab::default()),
             Box::new(induction::InductionLab::default()),
             Box::new(scoring::ScoringLab::default()),
+            Box::new(softmax::SoftmaxLab::default()),
+            Box::new(cost::CostLab::default()),
             Box::new(training::TrainingLab::default()),
         ])
     }

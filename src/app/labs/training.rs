@@ -13,6 +13,7 @@ use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional, Trace};
+use crate::train::optim::{Schedule, SCHEDULE_NAMES};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
@@ -41,6 +42,47 @@ fn chunk_means(points: impl Iterator<Item = (f64, f64)>, n: usize, max: usize) -
     out
 }
 
+/// A finished or abandoned run's curves, kept to compare the next run with.
+#[derive(Debug, Clone)]
+pub struct Curves {
+    /// Its settings in words, e.g. "cosine · warmup 200 · peak 3.0e-3 · clip 1".
+    pub label: String,
+    /// (step, loss) and (step, gradient norm before clipping), averaged in chunks.
+    pub loss: Vec<[f64; 2]>,
+    pub grad_norm: Vec<[f64; 2]>,
+}
+
+/// A run's optimiser settings in words, for legends.
+pub fn describe(c: &TrainConfig) -> String {
+    let clip = if c.clip_norm.is_finite() {
+        format!("clip {}", c.clip_norm)
+    } else {
+        "no clipping".into()
+    };
+    let warmup = match c.schedule.name() {
+        "constant" => "no warmup".to_string(),
+        _ => format!("warmup {}", c.schedule.warmup()),
+    };
+    format!(
+        "{} · {warmup} · peak {:.1e} · {clip} · {}-norm",
+        c.schedule.name(),
+        c.schedule.peak(),
+        match c.norm {
+            NormPlacement::Pre => "pre",
+            NormPlacement::Post => "post",
+        }
+    )
+}
+
+/// Steps of the training lab's schedules (the cosine reaches its floor here).
+const SCHEDULE_STEPS: u64 = 3000;
+/// Peak learning rates the slider allows.
+const PEAKS: std::ops::RangeInclusive<f32> = 1e-4..=3e-2;
+/// Warmup steps the slider allows.
+const WARMUPS: std::ops::RangeInclusive<u64> = 0..=2000;
+/// Clipping thresholds the slider allows; the top of the range turns clipping off.
+const CLIPS: std::ops::RangeInclusive<f32> = 0.1..=100.0;
+
 pub struct TrainingLab {
     pub config: TrainConfig,
     pub run: Option<TrainingRun>,
@@ -51,6 +93,10 @@ pub struct TrainingLab {
     pub head: usize,
     /// Why there is no run (a config the trainer refused).
     pub error: Option<String>,
+    /// The run before the last change of settings, drawn beside the current one.
+    pub previous: Option<Curves>,
+    /// The settings the current run was started with.
+    ran: Option<TrainConfig>,
     /// The probe input's trace for the (config, step) it was run at: recomputed only when
     /// training has moved on, not on every frame.
     probe: Option<((TrainConfig, u64), Result<Trace, String>)>,
@@ -71,6 +117,8 @@ impl Default for TrainingLab {
             },
             head: 0,
             error: None,
+            previous: None,
+            ran: None,
             probe: None,
         }
     }
@@ -112,7 +160,7 @@ impl Lab for TrainingLab {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["task", "seed", "pe", "width"]
+        &["task", "seed", "pe", "width", "sch", "lr", "warm", "clip"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
@@ -122,6 +170,17 @@ impl Lab for TrainingLab {
         let scheme = SCHEMES.iter().find(|(p, _)| *p == c.positional);
         w.put("pe", scheme.map_or("sinusoidal", |(_, n)| n));
         w.put("width", c.d_model);
+        w.put("sch", c.schedule.name());
+        w.put("lr", c.schedule.peak());
+        w.put("warm", c.schedule.warmup());
+        w.put(
+            "clip",
+            if c.clip_norm.is_finite() {
+                c.clip_norm
+            } else {
+                0.0
+            },
+        );
     }
 
     /// A different task starts a fresh run from that task's defaults; the seed, scheme and
@@ -147,12 +206,58 @@ impl Lab for TrainingLab {
             self.config.d_model = x;
             self.config.d_ff = 2 * x;
         }
+        let c = &self.config;
+        let (mut name, mut peak, mut warmup) =
+            (c.schedule.name(), c.schedule.peak(), c.schedule.warmup());
+        if let Some(x) = r.read("sch", |v| SCHEDULE_NAMES.into_iter().find(|n| *n == v)) {
+            name = x;
+        }
+        if let Some(x) = r.number("lr", PEAKS) {
+            peak = x;
+        }
+        if let Some(x) = r.number("warm", WARMUPS) {
+            warmup = x;
+        }
+        // Rebuilt only when the link asks for something else: Noam's peak read back from its
+        // scale may differ from the stored one in the last bit.
+        let c = &self.config;
+        let asked =
+            (name, peak, warmup) != (c.schedule.name(), c.schedule.peak(), c.schedule.warmup());
+        if let (true, Some(s)) = (
+            asked,
+            Schedule::shaped(name, peak, warmup, c.d_model, SCHEDULE_STEPS),
+        ) {
+            self.config.schedule = s;
+        }
+        // 0 is "no clipping".
+        if let Some(x) = r.read("clip", |v| {
+            v.parse::<f32>()
+                .ok()
+                .filter(|x| *x == 0.0 || CLIPS.contains(x))
+        }) {
+            self.config.clip_norm = if x == 0.0 { f32::INFINITY } else { x };
+        }
     }
 }
 
 impl TrainingLab {
     /// A fresh model from the current config: the same seed gives the same initial weights.
     pub fn reset(&mut self) {
+        if let (Some(run), Some(ran)) = (&self.run, &self.ran) {
+            let p = run.progress();
+            if !p.history.is_empty() {
+                let points = |f: fn(&StepStats) -> f32| {
+                    let pts = p.history.iter().map(|s| (s.step as f64, f(s) as f64));
+                    chunk_means(pts, p.history.len(), PLOT_POINTS)
+                };
+                self.previous = Some(Curves {
+                    label: describe(ran),
+                    loss: points(|s| s.loss),
+                    grad_norm: points(|s| s.grad_norm),
+                });
+            }
+        }
+        self.ran = Some(self.config.clone());
         let result = match self.run.as_mut() {
             Some(run) => run.reset(&self.config),
             None => TrainingRun::new(&self.config, self.threaded, self.speed).map(|r| {
@@ -179,7 +284,9 @@ impl TrainingLab {
         egui::Panel::left("training_controls")
             .default_size(280.0)
             .show(ui, |ui| {
-                self.controls(ui);
+                // The schedule's controls make the column taller than a projector at presenter
+                // zoom: it scrolls rather than clips.
+                scrolling_view(ui, "training controls", |ui| self.controls(ui));
                 probe::check_fits("controls", ui);
             });
         egui::CentralPanel::default()
@@ -272,6 +379,13 @@ impl TrainingLab {
                 let fresh = TrainConfig::for_task(c.task);
                 c.positional = fresh.positional;
             }
+            self.reset();
+        }
+        ui.separator();
+        ui.heading("Learning rate");
+        let before = self.config.clone();
+        schedule_controls(ui, &mut self.config);
+        if self.config != before {
             self.reset();
         }
         ui.separator();
@@ -410,13 +524,29 @@ impl TrainingLab {
             .iter()
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
             .collect();
+        let grad: PlotPoints = chunk_means(
+            p.history
+                .iter()
+                .map(|s| (s.step as f64, (s.grad_norm as f64).max(1e-12).log10())),
+            p.history.len(),
+            PLOT_POINTS,
+        )
+        .into();
+        let previous = self.previous.as_ref();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (cross-entropy per token)");
             Plot::new("loss")
                 .height(180.0)
                 .allow_scroll(false)
+                .legend(Legend::default())
                 .show(&mut cols[0], |p| {
-                    p.line(Line::new("loss", loss));
+                    p.line(Line::new("this run", loss));
+                    if let Some(prev) = previous {
+                        p.line(Line::new(
+                            format!("before: {}", prev.label),
+                            prev.loss.clone(),
+                        ));
+                    }
                 });
             cols[1].label("held-out accuracy");
             Plot::new("accuracy")
@@ -430,6 +560,25 @@ impl TrainingLab {
                     p.line(Line::new("tokens", tokens));
                 });
         });
+        ui.label(format!(
+            "gradient norm before clipping (log₁₀), this run: {}",
+            describe(&self.config)
+        ));
+        Plot::new("grad_norm")
+            .height(130.0)
+            .allow_scroll(false)
+            .legend(Legend::default())
+            .show(ui, |p| {
+                p.line(Line::new("this run", grad));
+                if let Some(prev) = previous {
+                    let points: Vec<[f64; 2]> = prev
+                        .grad_norm
+                        .iter()
+                        .map(|[s, g]| [*s, g.max(1e-12).log10()])
+                        .collect();
+                    p.line(Line::new(format!("before: {}", prev.label), points));
+                }
+            });
         ui.separator();
         let key = (self.config.clone(), p.steps);
         if self.probe.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -474,6 +623,70 @@ impl TrainingLab {
         }
         .show_with_legend(ui, 200.0, "weight");
     }
+}
+
+/// The learning-rate schedule (kind, peak, warmup) and the clipping threshold, with the
+/// schedule's curve. The schedule is rebuilt only when a control moved.
+fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
+    let was = (c.schedule.name(), c.schedule.peak(), c.schedule.warmup());
+    let (mut name, mut peak, mut warmup) = was;
+    ui.horizontal_wrapped(|ui| {
+        for (n, why) in SCHEDULE_NAMES.into_iter().zip([
+            "linear warmup, then cosine decay to peak/30 at step 3000",
+            "the original transformer: d^−0.5 · min(s^−0.5, s · w^−1.5), scaled to the peak",
+            "the peak from the first step: no warmup",
+        ]) {
+            ui.selectable_value(&mut name, n, n).on_hover_text(why);
+        }
+    });
+    crate::app::widgets::fit::add(
+        ui,
+        egui::Slider::new(&mut peak, PEAKS)
+            .logarithmic(true)
+            .text("peak lr"),
+    );
+    ui.add_enabled_ui(name != "constant", |ui| {
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut warmup, WARMUPS).text("warmup steps"),
+        );
+    });
+    if (name, peak, warmup) != was {
+        if let Some(s) = Schedule::shaped(name, peak, warmup, c.d_model, SCHEDULE_STEPS) {
+            c.schedule = s;
+        }
+    }
+    let off = *CLIPS.end();
+    let mut clip = if c.clip_norm.is_finite() {
+        c.clip_norm
+    } else {
+        off
+    };
+    crate::app::widgets::fit::add(
+        ui,
+        egui::Slider::new(&mut clip, CLIPS)
+            .logarithmic(true)
+            .text("clip norm"),
+    )
+    .on_hover_text(
+        "rescale the whole gradient when its norm is above this; 100 turns clipping off",
+    );
+    let clip = if clip >= off { f32::INFINITY } else { clip };
+    if clip != c.clip_norm {
+        c.clip_norm = clip;
+    }
+    let schedule = c.schedule;
+    let points: PlotPoints = (1..=SCHEDULE_STEPS)
+        .step_by(10)
+        .map(|t| [t as f64, schedule.lr(t) as f64])
+        .collect();
+    Plot::new("schedule")
+        .height(90.0)
+        .allow_scroll(false)
+        .allow_drag(false)
+        .include_y(0.0)
+        .x_axis_label("step")
+        .show(ui, |p| p.line(Line::new("learning rate", points)));
 }
 
 /// One row per training step.
@@ -522,6 +735,61 @@ mod tests {
         let p = lab.run.as_ref().unwrap().progress();
         assert_eq!(p.model.weights, initial);
         assert_eq!(p.steps, 0);
+    }
+
+    #[test]
+    fn a_new_schedule_keeps_the_last_runs_curves_to_compare() {
+        let mut lab = TrainingLab {
+            threaded: false,
+            ..Default::default()
+        };
+        lab.reset();
+        assert!(lab.previous.is_none(), "nothing to compare with yet");
+        let run = lab.run.as_mut().unwrap();
+        for _ in 0..3 {
+            run.step_once();
+        }
+        let losses: Vec<f64> = run
+            .progress()
+            .history
+            .iter()
+            .map(|s| s.loss as f64)
+            .collect();
+        let old = describe(&lab.config);
+        assert!(
+            old.starts_with("cosine · warmup 200 · peak 3.0e-3 · clip 1"),
+            "{old}"
+        );
+        lab.config.schedule = Schedule::shaped("constant", 1e-2, 0, 32, SCHEDULE_STEPS).unwrap();
+        lab.config.clip_norm = f32::INFINITY;
+        lab.reset();
+        let prev = lab.previous.as_ref().expect("the old run's curves");
+        assert_eq!(prev.label, old);
+        let kept: Vec<f64> = prev.loss.iter().map(|p| p[1]).collect();
+        assert_eq!(kept, losses);
+        assert_eq!(prev.grad_norm.len(), 3);
+        assert!(
+            describe(&lab.config).starts_with("constant · no warmup · peak 1.0e-2 · no clipping")
+        );
+        // A run reset before any step leaves the comparison as it was.
+        lab.reset();
+        assert_eq!(lab.previous.as_ref().unwrap().label, old);
+    }
+
+    #[test]
+    fn schedule_links_round_trip_and_bad_values_are_refused() {
+        let mut lab = TrainingLab::default();
+        let mut r = LinkReader::parse("sch=noam&lr=0.002&warm=400&clip=0");
+        lab.load(&mut r);
+        assert!(r.notices.is_empty(), "{:?}", r.notices);
+        assert_eq!(lab.config.schedule.name(), "noam");
+        assert!((lab.config.schedule.peak() - 2e-3).abs() < 1e-8);
+        assert_eq!(lab.config.schedule.warmup(), 400);
+        assert!(lab.config.clip_norm.is_infinite());
+        let mut r = LinkReader::parse("sch=linear&lr=5&warm=-1&clip=1000");
+        lab.load(&mut r);
+        assert_eq!(r.notices.len(), 4, "{:?}", r.notices);
+        assert_eq!(lab.config.schedule.name(), "noam");
     }
 
     #[test]

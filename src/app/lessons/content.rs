@@ -21,6 +21,16 @@ const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20
 const LENGTH_NORMALISATION: &str = "view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&dtext=%3C%7Cim_start%7C%3Euser%0AName%20a%20colour.%3C%7Cim_end%7C%3E%0A%3C%7Cim_start%7C%3Eassistant%0A&beam=3&alpha=1&maxlen=12";
 const BEAM_ENGLISH: &str = "view=decoding&model=sotu-lm&ds=picked&dtext=The%20state%20of%20the%20Union%20is&beam=3&alpha=0&maxlen=12";
 
+// The softmax lab on the notes' worked example, on its saturation example ([2, 1] × 10), and
+// with small Q, K, V (query 1 scores the keys [0, 2, 1] after ÷√d_k).
+const SOFTMAX_BY_HAND: &str = "view=softmax&smp=0&sme=0%2C%202%2C%201&sms=1";
+const SOFTMAX_SATURATED: &str = "view=softmax&smp=0&sme=2%2C%201&sms=10";
+const QKV_BY_HAND: &str = "view=softmax&smp=1&smt=0&smi=0&smj=1";
+/// The training lab at a peak learning rate ten times its default, without warmup.
+pub const WITHOUT_WARMUP: &str = "view=training&task=reverse&sch=cosine&lr=0.03&warm=0&clip=1";
+/// The cost calculator at the notes' sentence-length example.
+const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
+
 pub static LESSONS: &[Lesson] = &[
     Lesson {
         title: "Why attention",
@@ -140,6 +150,53 @@ pub static LESSONS: &[Lesson] = &[
                 ],
                 link: "view=attention&model=translate&kind=cross&tau=0.3&xv=head&q=0&step=0",
             },
+            Page {
+                title: "Softmax by hand",
+                paragraphs: &[
+                    "The notes' worked example: a query scores three keys e = [0, 2, 1]. \
+                     Softmax gives them the weights 0.09, 0.67 and 0.24, so the output is \
+                     0.09·v₁ + 0.67·v₂ + 0.24·v₃: mostly the second value, a little of the \
+                     others.",
+                    "The table shows each step: subtract the largest score (nothing changes, \
+                     but no exponential can overflow), exponentiate, divide by the sum. The \
+                     entropy of these weights is 1.20 bits, of at most log₂ 3 = 1.58.",
+                    "The Jacobian below is how each weight moves when a score is nudged: \
+                     ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ). Its rows sum to 0, because the weights always sum \
+                     to 1. Type your own scores in the box.",
+                ],
+                link: SOFTMAX_BY_HAND,
+            },
+            Page {
+                title: "When softmax saturates",
+                paragraphs: &[
+                    "Scores [2, 1] give weights 0.73 and 0.27, and the largest entry of the \
+                     Jacobian is α₁α₂ = 0.197: a nudge to either score still moves the \
+                     weights.",
+                    "Here every score is multiplied by s = 10, so the scores are [20, 10]. \
+                     The weights are 0.99995 and 0.00005, softmax acts like argmax, and the \
+                     largest gradient is 0.000045: about 4,300 times smaller. Learning \
+                     through this softmax has all but stopped.",
+                    "The plot shows the largest gradient as s grows. Dividing the scores by \
+                     √d_k keeps them in the range where it is large; drag the slider.",
+                ],
+                link: SOFTMAX_SATURATED,
+            },
+            Page {
+                title: "Q, K and V by hand",
+                paragraphs: &[
+                    "Three queries and three keys of width d_k = 4, typed in the boxes. Query 1 \
+                     scores the keys QKᵀ = [0, 4, 2]; divided by √4 = 2 they are the worked \
+                     example's [0, 2, 1], so query 1 gathers 0.09·v₁ + 0.67·v₂ + 0.24·v₃ = \
+                     [0.33, 0.91].",
+                    "Each row of A is one query's softmax and sums to 1: what that query \
+                     gathers. The notes draw Aᵀ instead, one column per query. Switch to \
+                     \"rows of Aᵀ\" and a row becomes a key: who listens to it. Key 2 is \
+                     read by all three queries, 1.63 in all; a key's total need not be 1.",
+                    "Change any number, or the shapes: Q and K need the same width, and V \
+                     one row per key.",
+                ],
+                link: QKV_BY_HAND,
+            },
         ],
     },
     Lesson {
@@ -191,7 +248,8 @@ pub static LESSONS: &[Lesson] = &[
                     "In exchange, all positions are computed at once: O(1) sequential \
                      operations instead of the RNN's O(L).",
                     "On the right, the character model's attention on a longer text: every \
-                     cell of the square is one pair it had to score.",
+                     cell of the square is one pair it had to score. The last page of this \
+                     lesson computes these costs for any L and D.",
                 ],
                 link: "view=attention&model=lm&xv=head&q=0&step=0",
             },
@@ -240,6 +298,24 @@ pub static LESSONS: &[Lesson] = &[
                     "Type your own pair: the second box must use the same words.",
                 ],
                 link: WHO_BIT_WHOM,
+            },
+            Page {
+                title: "The cost calculator",
+                paragraphs: &[
+                    "The notes' sentence: L = 100 tokens of width D = 512. Per layer, \
+                     self-attention does L²·D = 5,120,000 multiply-adds, a recurrent layer \
+                     L·D² = 26,214,400 and a convolution of width K = 3 K·L·D² = 78,643,200. \
+                     Attention is the cheapest, and needs one parallel step where the RNN \
+                     needs 100.",
+                    "Press \"notes: L = 10⁴\": attention now costs 5.12 × 10¹⁰ against the \
+                     RNN's 2.62144 × 10⁹. The L² term wins exactly when L passes D: move the \
+                     sliders and watch the lines cross in the plot.",
+                    "Memory follows: 51,200 numbers of RNN state against 61,200 for attention \
+                     at L = 100 (L² + L·D). The tables below count a block's parameters, \
+                     4·D² for attention and 2·D·d_ff for the feed-forward layer, and the \
+                     picked model's own, tensor by tensor.",
+                ],
+                link: COSTS,
             },
         ],
     },
@@ -539,11 +615,13 @@ pub static LESSONS: &[Lesson] = &[
                      transformer used lr = d^−0.5 · min(s^−0.5, s · w^−1.5): a linear rise for \
                      w steps, then decay as 1/√s.",
                     "This lab warms up linearly over 200 steps to 3·10⁻³, then decays along a \
-                     cosine; the status line under the lab's Start button shows the rate of the \
-                     last step.",
-                    "Gradient clipping rescales the whole gradient when its norm exceeds 1, so \
-                     one bad batch cannot throw the weights far. The same line shows the norm \
-                     before clipping: watch it spike early and settle.",
+                     cosine: the curve under *Learning rate* on the left. Choose Noam's \
+                     schedule or a constant rate there, or change the peak and the warmup; \
+                     the status line under Start shows the rate of the last step.",
+                    "Gradient clipping rescales the whole gradient when its norm exceeds 1 (the \
+                     clip slider), so one bad batch cannot throw the weights far. The gradient \
+                     norm plot shows the norm before clipping: watch it spike early and \
+                     settle.",
                 ],
                 link: "view=training&task=reverse",
             },
@@ -558,6 +636,24 @@ pub static LESSONS: &[Lesson] = &[
                      it never saw.",
                 ],
                 link: "view=training&task=sort",
+            },
+            Page {
+                title: "Without warmup",
+                paragraphs: &[
+                    "The notes say a transformer trained at a high rate without warmup lags or \
+                     diverges. Try it: this page sets the peak rate to 3·10⁻², ten times the \
+                     lab's default, with no warmup. Press Start.",
+                    "After 600 steps this run's loss is still 1.76 (the mean of the last 50 \
+                     steps) and it reverses no held-out sequence: the first large steps threw \
+                     the weights somewhere it cannot learn from.",
+                    "Now drag the warmup to 200 steps, which starts a new run, and press Start \
+                     again: the old curves stay on the plots. With warmup the same peak rate \
+                     reaches a loss of 0.31 after 600 steps and 72 % of sequences exactly \
+                     right. The largest gradient norm falls from 36.1 to 12.1.",
+                    "At the default peak of 3·10⁻³ this small model learns as well without \
+                     warmup as with it: warmup matters when the rate is high or the model deep.",
+                ],
+                link: WITHOUT_WARMUP,
             },
         ],
     },

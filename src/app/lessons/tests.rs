@@ -75,8 +75,8 @@ fn every_page_has_text_and_a_model_that_loads() {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
             assert!(page.paragraphs.iter().all(|p| !p.trim().is_empty()));
-            let needs_model =
-                !matches!(page.lab(), "positions" | "training") && !page.link.contains("ds=table");
+            let needs_model = !matches!(page.lab(), "positions" | "training" | "softmax" | "cost")
+                && !page.link.contains("ds=table");
             match page_model(page) {
                 // A real model served beside the app: opened (from the cache) by the next test.
                 Some(name) if crate::app::sources::served(name).is_some() => {}
@@ -674,4 +674,140 @@ fn a_causal_key_depends_on_itself_earlier_tokens_and_the_source() {
     let other = keys("la zone européenne", "the economic");
     let moved = (&other - &short).iter().fold(0f32, |a, x| a.max(x.abs()));
     assert!(moved > 1e-3, "the source did not reach the keys: {moved}");
+}
+
+/// The softmax pages state the weights, entropies and gradients the lab computes for them.
+#[test]
+fn the_softmax_pages_show_what_they_say() {
+    use crate::app::labs::softmax::{maths, SoftmaxLab};
+    let mut app = GlimpseApp::default();
+    let title = "Softmax by hand";
+    apply(page(title), &mut app);
+    let s = maths::softmax_steps(&app.lab::<SoftmaxLab>().scaled_scores().unwrap());
+    for w in &s.weights {
+        says(title, *w);
+    }
+    says(title, s.entropy_bits);
+    says(title, s.max_entropy_bits);
+
+    let title = "When softmax saturates";
+    apply(page(title), &mut app);
+    let lab = app.lab::<SoftmaxLab>();
+    let text = page_text(title);
+    let soft = maths::softmax_steps(&maths::parse_vector(&lab.scores).unwrap());
+    let hard = maths::softmax_steps(&lab.scaled_scores().unwrap());
+    assert_eq!(lab.scale, 10.0);
+    for w in &soft.weights {
+        says(title, *w);
+    }
+    for w in &hard.weights {
+        assert!(text.contains(&format!("{w:.5}")), "{title}: no {w:.5}");
+    }
+    let (g_soft, g_hard) = (soft.largest_gradient(), hard.largest_gradient());
+    assert!(
+        text.contains(&format!("{g_soft:.3}")),
+        "{title}: no {g_soft:.3}"
+    );
+    assert!(
+        text.contains(&format!("{g_hard:.6}")),
+        "{title}: no {g_hard:.6}"
+    );
+    let ratio = ((g_soft / g_hard) / 100.0).round() as u32 * 100;
+    let ratio = format!("{},{:03}", ratio / 1000, ratio % 1000);
+    assert!(
+        text.contains(&format!("about {ratio} times")),
+        "{title}: not {ratio}"
+    );
+
+    let title = "Q, K and V by hand";
+    apply(page(title), &mut app);
+    let lab = app.lab::<SoftmaxLab>();
+    let text = page_text(title);
+    let [q, k, v] = lab.matrices().unwrap();
+    let a = maths::attention_steps(&q, &k, &v).unwrap();
+    let row: Vec<String> = a.scores.row(0).iter().map(|x| x.to_string()).collect();
+    assert!(
+        text.contains(&format!("[{}]", row.join(", "))),
+        "{title}: QKᵀ row"
+    );
+    for w in a.weights.row(0) {
+        says(title, *w);
+    }
+    for c in a.context.row(0) {
+        says(title, *c);
+    }
+    assert_eq!(lab.key, 1);
+    says(title, a.received()[lab.key]);
+}
+
+/// The cost page states what the calculator computes at the notes' sizes.
+#[test]
+fn the_cost_page_states_the_calculators_numbers() {
+    use crate::app::labs::cost::{maths, CostLab};
+    let mut app = GlimpseApp::default();
+    let title = "The cost calculator";
+    apply(page(title), &mut app);
+    let text = page_text(title);
+    let sizes = app.lab::<CostLab>().sizes;
+    for c in maths::layer_costs(&sizes) {
+        assert!(
+            text.contains(&maths::count(c.mixing)),
+            "{title}: {}",
+            c.name
+        );
+    }
+    let long = maths::Sizes { l: 10_000, ..sizes };
+    let [attn, rnn, _] = maths::layer_costs(&long);
+    assert!(text.contains(&maths::count(attn.mixing)));
+    assert!(text.contains(&maths::count(rnn.mixing)));
+    let m = maths::memory(&sizes);
+    assert!(text.contains(&maths::grouped(m.rnn)));
+    assert!(text.contains(&maths::grouped(m.attention)));
+}
+
+/// "Without warmup" states what the trainer does with its settings: the same run trained here
+/// step for step as the lab trains it (same config, same seed), with and without warmup.
+#[test]
+fn the_warmup_page_states_what_training_gives() {
+    use crate::app::labs::training::TrainingLab;
+    use crate::train::optim::Schedule;
+    use crate::train::trainer::Trainer;
+    let title = "Without warmup";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let config = app.lab::<TrainingLab>().config.clone();
+    assert_eq!(config.schedule.warmup(), 0);
+    let text = page_text(title);
+    let run = |warmup: u64| {
+        let mut c = config.clone();
+        let peak = c.schedule.peak();
+        c.schedule = Schedule::shaped("cosine", peak, warmup, c.d_model, 3000).unwrap();
+        let mut t = Trainer::new(c, "warmup-page").unwrap();
+        for _ in 0..600 {
+            t.step().unwrap();
+        }
+        let loss = t.history.iter().rev().take(50).map(|s| s.loss).sum::<f32>() / 50.0;
+        let grad = t.history.iter().map(|s| s.grad_norm).fold(0.0f32, f32::max);
+        (loss, t.evaluate(100).unwrap().exact_match, grad)
+    };
+    let (cold, cold_exact, cold_grad) = run(0);
+    let (warm, warm_exact, warm_grad) = run(200);
+    println!(
+        "without warmup: loss {cold:.3}, exact {cold_exact:.2}, largest gradient {cold_grad:.1}"
+    );
+    println!(
+        "with warmup 200: loss {warm:.3}, exact {warm_exact:.2}, largest gradient {warm_grad:.1}"
+    );
+    // The direction the notes claim, with a wide margin.
+    assert!(cold > 3.0 * warm, "{cold} against {warm}");
+    assert!(warm_exact > cold_exact + 0.5);
+    // And the numbers the page states.
+    for x in [cold, warm] {
+        says(title, x);
+    }
+    assert!(cold_exact == 0.0 && text.contains("no held-out sequence"));
+    assert!(text.contains(&format!("{:.0} % of sequences", 100.0 * warm_exact)));
+    for g in [cold_grad, warm_grad] {
+        assert!(text.contains(&format!("{g:.1}")), "{title}: no {g:.1}");
+    }
 }

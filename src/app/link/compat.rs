@@ -10,6 +10,8 @@ use crate::app::decoding::session::{Settings, SourceKind};
 use crate::app::decoding::{DecodingLab, SOURCES};
 use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::explorer::ExplorerView;
+use crate::app::labs::cost::CostLab;
+use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
 use crate::app::masking::{modes, MaskingLab, Section as MaskSection};
@@ -71,6 +73,8 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let explorer = &app.lab::<AttentionLab>().explorer;
     let scoring = app.lab::<ScoringLab>();
     let induction = app.lab::<InductionLab>();
+    let softmax = app.lab::<SoftmaxLab>();
+    let cost = &app.lab::<CostLab>().sizes;
     let bench = &app.bench;
     match key {
         "v" => VERSION.to_string(),
@@ -135,10 +139,31 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         // The width sets the FFN too, at twice the model width.
         "width" if train.d_ff == 2 * train.d_model => train.d_model.to_string(),
         "width" => format!("d_ff {} ≠ 2·{}", train.d_ff, train.d_model),
+        "sch" => train.schedule.name().into(),
+        "lr" => train.schedule.peak().to_string(),
+        "warm" => train.schedule.warmup().to_string(),
+        "clip" if train.clip_norm.is_finite() => train.clip_norm.to_string(),
+        "clip" => "0".into(),
         "ilen" => induction.len.to_string(),
         "iseed" => induction.seed.to_string(),
         "stau" => scoring.temperature.to_string(),
         "dk" => scoring.d_k.to_string(),
+        "smp" => index_of(&SoftmaxPart::ALL, &softmax.part),
+        "sme" => softmax.scores.clone(),
+        "sms" => softmax.scale.to_string(),
+        "smq" => softmax.q.clone(),
+        "smk" => softmax.k.clone(),
+        "smv" => softmax.v.clone(),
+        "smt" => (softmax.transposed as u8).to_string(),
+        "smi" => softmax.query.to_string(),
+        "smj" => softmax.key.to_string(),
+        "cl" => cost.l.to_string(),
+        "cd" => cost.d.to_string(),
+        "ck" => cost.k.to_string(),
+        "cff" => cost.d_ff.to_string(),
+        "ch" => cost.heads.to_string(),
+        "cn" => cost.layers.to_string(),
+        "cb" => cost.batch.to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),
         "hub" => app.store.hub(),
@@ -160,7 +185,9 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
 /// Numbers compare as numbers (`0.50` and `0.5` are the same temperature).
 fn same(key: &str, got: &str, want: &str) -> bool {
     match key {
-        "tau" | "alpha" | "stau" => got.parse::<f32>().ok() == want.parse::<f32>().ok(),
+        "tau" | "alpha" | "stau" | "sms" | "lr" | "clip" => {
+            got.parse::<f32>().ok() == want.parse::<f32>().ok()
+        }
         "present" => (got == "1") == (want == "1" || want == "true"),
         _ => got == want,
     }

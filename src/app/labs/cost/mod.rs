@@ -1,0 +1,428 @@
+//! The cost calculator: what self-attention, recurrence and convolution cost per layer
+//! (O(L²·D), O(L·D²), O(K·L·D²)), how many steps must run in order and how far a signal
+//! travels, the memory of the attention matrices, and the parameters of a block, by the
+//! textbook formulas and counted from the picked model's own tensors.
+//!
+//! The numbers come from `maths` (exact integers, tested there against the notes' figures);
+//! this file holds the sliders, the link keys and the drawing.
+
+pub mod maths;
+
+use super::{Lab, Shared};
+use crate::app::export;
+use crate::app::link::{LinkReader, LinkWriter};
+use egui::{RichText, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use maths::{count, grouped, Sizes};
+
+const LENGTHS: std::ops::RangeInclusive<u64> = 1..=100_000;
+const WIDTHS: std::ops::RangeInclusive<u64> = 2..=8192;
+const KERNELS: std::ops::RangeInclusive<u64> = 1..=15;
+const HIDDEN: std::ops::RangeInclusive<u64> = 1..=32_768;
+const HEADS: std::ops::RangeInclusive<u64> = 1..=128;
+const LAYERS: std::ops::RangeInclusive<u64> = 1..=128;
+const BATCHES: std::ops::RangeInclusive<u64> = 1..=512;
+
+#[derive(Default)]
+pub struct CostLab {
+    pub sizes: Sizes,
+}
+
+impl CostLab {
+    fn sliders(&mut self, ui: &mut Ui, shared: &Shared<'_>) {
+        let s = &mut self.sizes;
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("notes: L = 100, D = 512, K = 3").clicked() {
+                *s = Sizes::default();
+            }
+            if ui.button("notes: L = 10⁴").clicked() {
+                *s = Sizes {
+                    l: 10_000,
+                    ..Sizes::default()
+                };
+            }
+            if let Ok(m) = &shared.bench.model {
+                let c = &m.config;
+                let label = format!("the picked model ({})", c.name);
+                if ui
+                    .button(label)
+                    .on_hover_text("its width, heads, layers and feed-forward width")
+                    .clicked()
+                {
+                    s.d = c.d_model as u64;
+                    s.heads = c.n_heads as u64;
+                    s.layers = c.n_layers as u64;
+                    s.d_ff = c.d_ff as u64;
+                }
+            }
+        });
+        let slider =
+            |ui: &mut Ui, v: &mut u64, range: std::ops::RangeInclusive<u64>, text: &str| {
+                crate::app::widgets::fit::whole(ui, text.to_string(), |ui| {
+                    ui.add(egui::Slider::new(v, range).logarithmic(true).text(text));
+                });
+            };
+        ui.horizontal_wrapped(|ui| {
+            slider(ui, &mut s.l, LENGTHS, "L tokens");
+            slider(ui, &mut s.d, WIDTHS, "D width");
+            crate::app::widgets::fit::add(
+                ui,
+                egui::Slider::new(&mut s.k, KERNELS).text("K kernel"),
+            );
+            slider(ui, &mut s.d_ff, HIDDEN, "d_ff");
+            slider(ui, &mut s.heads, HEADS, "h heads");
+            slider(ui, &mut s.layers, LAYERS, "N layers");
+            slider(ui, &mut s.batch, BATCHES, "B batch");
+        });
+    }
+
+    /// Everything shown, as JSON (the export).
+    fn json(&self) -> Option<Vec<u8>> {
+        let s = &self.sizes;
+        let layers: Vec<serde_json::Value> = maths::layer_costs(s)
+            .iter()
+            .map(|c| {
+                serde_json::json!({"layer": c.name, "formula": c.formula,
+                    "multiply_adds": c.mixing.to_string(), "sequential": c.sequential.to_string(),
+                    "path": c.path})
+            })
+            .collect();
+        let m = maths::memory(s);
+        let p = maths::block_params(s);
+        let value = serde_json::json!({
+            "sizes": {"L": s.l, "D": s.d, "K": s.k, "d_ff": s.d_ff, "heads": s.heads,
+                      "layers": s.layers, "batch": s.batch},
+            "per_layer": layers,
+            "memory_values": {"rnn": m.rnn.to_string(), "self_attention": m.attention.to_string(),
+                              "all_attention_weights": m.all_weights.to_string()},
+            "block_parameters": {"attention": p.attention.to_string(),
+                                 "feed_forward": p.ffn.to_string(), "total": p.total().to_string()},
+        });
+        serde_json::to_vec_pretty(&value).ok()
+    }
+}
+
+/// The three layers side by side, the cheapest mixing in bold.
+fn layer_table(ui: &mut Ui, s: &Sizes) {
+    let costs = maths::layer_costs(s);
+    let cheapest = costs.iter().map(|c| c.mixing).min().unwrap_or(0);
+    egui::Grid::new("cost_layers")
+        .striped(true)
+        .spacing([18.0, 4.0])
+        .show(ui, |ui| {
+            for h in [
+                "layer",
+                "work per layer",
+                "",
+                "steps in order",
+                "first → last token",
+            ] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for c in &costs {
+                ui.label(c.name);
+                ui.monospace(c.formula);
+                let value = RichText::new(count(c.mixing)).monospace();
+                ui.label(if c.mixing == cheapest {
+                    value.strong()
+                } else {
+                    value
+                });
+                ui.monospace(grouped(c.sequential));
+                ui.label(&c.path);
+                ui.end_row();
+            }
+        });
+    let [attn, rnn, _] = &costs;
+    let verdict = match s.l.cmp(&s.d) {
+        std::cmp::Ordering::Less => format!(
+            "L = {} < D = {}: self-attention mixes with less work than recurrence ({} against {}), \
+             and all of it at once",
+            s.l,
+            s.d,
+            count(attn.mixing),
+            count(rnn.mixing)
+        ),
+        std::cmp::Ordering::Equal => format!(
+            "L = D = {}: L²·D = L·D², the crossover: beyond it the quadratic term wins",
+            s.l
+        ),
+        std::cmp::Ordering::Greater => format!(
+            "L = {} > D = {}: the L² term dominates; self-attention now does more work than \
+             recurrence ({} against {}), though still in one parallel step",
+            s.l,
+            s.d,
+            count(attn.mixing),
+            count(rnn.mixing)
+        ),
+    };
+    ui.label(RichText::new(verdict).strong());
+}
+
+/// log₁₀ of each layer's work against log₁₀ L at the current D and K: the crossover at L = D.
+fn cost_plot(ui: &mut Ui, s: &Sizes) {
+    let curve = |f: &dyn Fn(u64) -> u128| -> PlotPoints {
+        (0..=100)
+            .map(|i| {
+                let l = 10f64.powf(i as f64 * 5.0 / 100.0).round().max(1.0) as u64;
+                [(l as f64).log10(), (f(l) as f64).log10()]
+            })
+            .collect()
+    };
+    let at = |l: u64| Sizes { l, ..*s };
+    Plot::new("cost_curves")
+        .height(200.0)
+        .legend(Legend::default())
+        .x_axis_label("log₁₀ L")
+        .y_axis_label("log₁₀ multiply-adds per layer")
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            for (i, name) in [
+                "self-attention L²·D",
+                "recurrent L·D²",
+                "convolution K·L·D²",
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let points = curve(&|l| maths::layer_costs(&at(l))[i].mixing);
+                plot.line(Line::new(name, points));
+            }
+            plot.vline(VLine::new("L now", (s.l as f64).log10()));
+        });
+}
+
+/// Rows of (what, formula, count) as a striped grid; `extra` adds a column from the count.
+fn formula_table(
+    ui: &mut Ui,
+    id: &str,
+    rows: &[(&str, &str, u128)],
+    written: fn(u128) -> String,
+    extra: Option<fn(u128) -> String>,
+) {
+    egui::Grid::new(id)
+        .striped(true)
+        .spacing([18.0, 3.0])
+        .show(ui, |ui| {
+            for &(name, formula, n) in rows {
+                ui.label(name);
+                ui.monospace(formula);
+                ui.monospace(written(n));
+                if let Some(f) = extra {
+                    ui.monospace(f(n));
+                }
+                ui.end_row();
+            }
+        });
+}
+
+/// One attention block and its feed-forward layer at length L: which term dominates.
+fn block_work(ui: &mut Ui, s: &Sizes) {
+    let w = maths::attention_work(s);
+    ui.strong("One block at this length (multiply-adds)");
+    let rows = [
+        ("projections Q, K, V, O", "4·L·D²", w.projections),
+        ("scores QKᵀ", "L²·D", w.scores),
+        ("weighted sum AV", "L²·D", w.weighted_sum),
+        ("feed-forward", "2·L·D·d_ff", w.ffn),
+    ];
+    formula_table(ui, "cost_block", &rows, count, None);
+    // The notes' example for N = 6, D = 512, L = 100, computed here, not copied.
+    let notes = Sizes::default();
+    let nw = maths::attention_work(&notes);
+    let n = notes.layers as u128;
+    let (l, d) = (notes.l as u128, notes.d as u128);
+    ui.weak(format!(
+        "The notes' example (N = 6, D = 512, L = 100) gives attention 2·N·L²·D = {} and the \
+         feed-forward layer \"314M\". That figure is 2·N·L·D² = {}, as if d_ff = D; with \
+         d_ff = 2048 it is 2·N·L·D·d_ff = {}. Either way the feed-forward layer outweighs \
+         attention's mixing at sentence length.",
+        grouped((nw.scores + nw.weighted_sum) * n),
+        grouped(2 * n * l * d * d),
+        grouped(nw.ffn * n)
+    ));
+}
+
+/// What the attention matrices hold.
+fn memory_table(ui: &mut Ui, s: &Sizes) {
+    let m = maths::memory(s);
+    ui.strong("Memory (numbers held; 4 bytes each in f32)");
+    let rows = [
+        ("RNN hidden states", "L·D", m.rnn),
+        (
+            "self-attention: weights and representations",
+            "L² + L·D",
+            m.attention,
+        ),
+        (
+            "every attention matrix of a pass",
+            "B·N·h·L²",
+            m.all_weights,
+        ),
+    ];
+    formula_table(
+        ui,
+        "cost_memory",
+        &rows,
+        count,
+        Some(|n| maths::bytes(4 * n)),
+    );
+}
+
+/// The textbook block's parameters at these sizes.
+fn params_table(ui: &mut Ui, s: &Sizes) {
+    let p = maths::block_params(s);
+    ui.strong("Parameters of one block");
+    let rows = [
+        ("attention W_Q, W_K, W_V, W_O", "4·D²", p.attention),
+        ("their biases", "4·D", p.attention_bias),
+        ("feed-forward W₁, W₂", "2·D·d_ff", p.ffn),
+        ("their biases", "d_ff + D", p.ffn_bias),
+        ("two LayerNorms (γ, β)", "2·2·D", p.norms),
+        ("one block", "", p.total()),
+    ];
+    formula_table(ui, "cost_params", &rows, grouped, None);
+    ui.label(format!(
+        "N = {} blocks: {} parameters; the feed-forward layer holds {:.0} % of each block.",
+        s.layers,
+        grouped(p.total() * s.layers as u128),
+        100.0 * p.ffn as f64 / p.total().max(1) as f64
+    ));
+}
+
+/// The picked model's parameters, counted from its tensors, beside the formulas.
+fn model_table(ui: &mut Ui, shared: &Shared<'_>) {
+    let Ok(model) = &shared.bench.model else {
+        ui.weak("Pick a model in the top bar to count its parameters.");
+        return;
+    };
+    let c = &model.config;
+    let p = maths::model_params(c);
+    ui.strong(format!(
+        "{}: {} parameters, counted tensor by tensor",
+        c.name,
+        grouped(p.total)
+    ));
+    ui.weak(format!(
+        "D = {}, h = {} ({} key/value), d_head = {}, d_ff = {}, {} layers",
+        c.d_model,
+        c.n_heads,
+        c.n_kv_heads,
+        c.d_head(),
+        c.d_ff,
+        c.n_layers
+    ));
+    egui::Grid::new("cost_model")
+        .striped(true)
+        .spacing([18.0, 3.0])
+        .show(ui, |ui| {
+            for h in ["part", "counted", "formula", ""] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for row in &p.rows {
+                ui.label(row.part);
+                ui.monospace(grouped(row.counted));
+                match &row.formula {
+                    Some((f, n)) => {
+                        ui.monospace(f);
+                        let same = if *n == row.counted {
+                            "= counted"
+                        } else {
+                            "≠ counted"
+                        };
+                        ui.monospace(format!("{} {same}", grouped(*n)));
+                    }
+                    None => {
+                        ui.label("");
+                        ui.label("");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+}
+
+impl Lab for CostLab {
+    fn id(&self) -> &'static str {
+        "cost"
+    }
+
+    fn title(&self) -> &'static str {
+        "Cost"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        false
+    }
+
+    fn uses_shared_model(&self) -> bool {
+        true
+    }
+
+    fn about(&self) -> &'static str {
+        "what attention, recurrence and convolution cost: work, steps, memory, parameters"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
+        let rect = ui.max_rect();
+        ui.horizontal_wrapped(|ui| {
+            let json = || self.json();
+            let data: [export::DataFile<'_>; 1] =
+                [("figures as JSON", "glimpse-cost.json".into(), &json)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-cost.png", &data);
+        });
+        ui.label(
+            "A layer maps L vectors of width D to L vectors. Self-attention compares every pair \
+             of tokens (L²·D); a recurrent layer runs a D × D product at each of L steps, one \
+             after another (L·D²); a convolution of width K does K of them per token (K·L·D²).",
+        );
+        self.sliders(ui, shared);
+        ui.add_space(4.0);
+        let s = self.sizes;
+        layer_table(ui, &s);
+        cost_plot(ui, &s);
+        crate::app::widgets::fit::columns(ui, 2, 380.0, |cols| {
+            block_work(&mut cols[0], &s);
+            memory_table(&mut cols[1], &s);
+        });
+        ui.add_space(6.0);
+        crate::app::widgets::fit::columns(ui, 2, 380.0, |cols| {
+            params_table(&mut cols[0], &s);
+            model_table(&mut cols[1], shared);
+        });
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["cl", "cd", "ck", "cff", "ch", "cn", "cb"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        let s = &self.sizes;
+        w.put("cl", s.l);
+        w.put("cd", s.d);
+        w.put("ck", s.k);
+        w.put("cff", s.d_ff);
+        w.put("ch", s.heads);
+        w.put("cn", s.layers);
+        w.put("cb", s.batch);
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        let s = &mut self.sizes;
+        for (key, field, range) in [
+            ("cl", &mut s.l, LENGTHS),
+            ("cd", &mut s.d, WIDTHS),
+            ("ck", &mut s.k, KERNELS),
+            ("cff", &mut s.d_ff, HIDDEN),
+            ("ch", &mut s.heads, HEADS),
+            ("cn", &mut s.layers, LAYERS),
+            ("cb", &mut s.batch, BATCHES),
+        ] {
+            if let Some(x) = r.number(key, range) {
+                *field = x;
+            }
+        }
+    }
+}

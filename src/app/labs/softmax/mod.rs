@@ -1,0 +1,568 @@
+//! The softmax lab: softmax by hand. Type scores and see every step to the weights, their
+//! entropy and the Jacobian αᵢ(δᵢⱼ − αⱼ), and how the gradient vanishes as the scores grow
+//! apart; type small Q, K and V and see every step of softmax(QKᵀ/√d_k)·V, read by rows (what
+//! a query gathers) or by the rows of Aᵀ (who listens to a key).
+//!
+//! The numbers come from `maths` (pure functions, tested there); this file holds the state,
+//! the link keys and the drawing.
+
+pub mod maths;
+
+use super::{Lab, Shared};
+use crate::app::export;
+use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::Heatmap;
+use egui::{RichText, Ui};
+use egui_plot::{Line, Plot, PlotPoints, VLine};
+use maths::{attention_steps, gradient_curve, parse_matrix, parse_vector, softmax_steps};
+use ndarray::Array2;
+
+/// The lab's two parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Scores → weights, entropy and Jacobian.
+    Scores,
+    /// Q, K, V → every step of attention.
+    Matrices,
+}
+
+impl Part {
+    pub const ALL: [Part; 2] = [Part::Scores, Part::Matrices];
+
+    fn title(self) -> &'static str {
+        match self {
+            Part::Scores => "Scores → weights",
+            Part::Matrices => "Q, K, V by hand",
+        }
+    }
+}
+
+/// Scale range of the "multiply the scores by s" slider.
+const SCALES: std::ops::RangeInclusive<f32> = 0.1..=20.0;
+
+/// Ready-made scores: the notes' worked example and their saturation example.
+const PRESETS: [(&str, &str, f32); 4] = [
+    ("0, 2, 1", "the notes' worked example", 1.0),
+    ("2, 1", "soft: gradients reach both scores", 1.0),
+    (
+        "2, 1",
+        "×10 = [20, 10]: saturated, the gradient vanishes",
+        10.0,
+    ),
+    ("50, 0, 0, 0", "one score far above the rest", 1.0),
+];
+
+/// The default Q, K, V: query 1 scores the keys [0, 4, 2], which over √4 = 2 are the notes'
+/// worked example [0, 2, 1].
+pub const DEFAULT_Q: &str = "1 1 1 1; 0 0 1 1; 1 0 0 0";
+pub const DEFAULT_K: &str = "0 0 0 0; 1 1 1 1; 1 1 0 0";
+pub const DEFAULT_V: &str = "1 0; 0 1; 1 1";
+
+pub struct SoftmaxLab {
+    pub part: Part,
+    /// The typed scores.
+    pub scores: String,
+    /// Every score is multiplied by this before the softmax.
+    pub scale: f32,
+    pub q: String,
+    pub k: String,
+    pub v: String,
+    /// Show Aᵀ (one column per query, the notes' layout) instead of A.
+    pub transposed: bool,
+    /// The query and the key the text reads out.
+    pub query: usize,
+    pub key: usize,
+}
+
+impl Default for SoftmaxLab {
+    fn default() -> Self {
+        Self {
+            part: Part::Scores,
+            scores: "0, 2, 1".into(),
+            scale: 1.0,
+            q: DEFAULT_Q.into(),
+            k: DEFAULT_K.into(),
+            v: DEFAULT_V.into(),
+            transposed: false,
+            query: 0,
+            key: 1,
+        }
+    }
+}
+
+impl SoftmaxLab {
+    /// The typed scores times the scale, or why they cannot be read.
+    pub fn scaled_scores(&self) -> Result<Vec<f32>, String> {
+        Ok(parse_vector(&self.scores)?
+            .into_iter()
+            .map(|x| x * self.scale)
+            .collect())
+    }
+
+    /// Q, K and V as typed, or the first reason one cannot be read.
+    pub fn matrices(&self) -> Result<[Array2<f32>; 3], String> {
+        let read = |name: &str, text: &str| parse_matrix(text).map_err(|e| format!("{name}: {e}"));
+        Ok([
+            read("Q", &self.q)?,
+            read("K", &self.k)?,
+            read("V", &self.v)?,
+        ])
+    }
+
+    /// What the lab shows, as JSON (its export).
+    fn json(&self) -> Option<Vec<u8>> {
+        let value = match self.part {
+            Part::Scores => {
+                let s = softmax_steps(&self.scaled_scores().ok()?);
+                serde_json::json!({
+                    "scores": s.scores, "shifted": s.shifted, "exp": s.exps, "sum": s.sum,
+                    "weights": s.weights, "entropy_bits": s.entropy_bits,
+                    "jacobian": rows(&s.jacobian),
+                })
+            }
+            Part::Matrices => {
+                let [q, k, v] = self.matrices().ok()?;
+                let a = attention_steps(&q, &k, &v).ok()?;
+                serde_json::json!({
+                    "Q": rows(&q), "K": rows(&k), "V": rows(&v), "QKt": rows(&a.scores),
+                    "sqrt_dk": a.sqrt_dk, "scaled": rows(&a.scaled), "A": rows(&a.weights),
+                    "context": rows(&a.context), "received": a.received(),
+                })
+            }
+        };
+        serde_json::to_vec_pretty(&value).ok()
+    }
+
+    fn scores_ui(&mut self, ui: &mut Ui) {
+        ui.label(
+            "Softmax turns any scores e into weights α that are positive and sum to 1: \
+             αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Type scores, or pick an example.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("scores e =");
+            ui.add(egui::TextEdit::singleline(&mut self.scores).desired_width(180.0))
+                .labelled_by(label.id);
+            for (text, why, scale) in PRESETS {
+                let label = if scale == 1.0 {
+                    format!("[{text}]")
+                } else {
+                    format!("[{text}] × {scale}")
+                };
+                if ui.button(label).on_hover_text(why).clicked() {
+                    self.scores = text.into();
+                    self.scale = scale;
+                }
+            }
+        });
+        ui.add(
+            egui::Slider::new(&mut self.scale, SCALES)
+                .logarithmic(true)
+                .text("multiply every score by s (s = 1/τ)"),
+        );
+        let scores = match self.scaled_scores() {
+            Ok(s) => s,
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+                return;
+            }
+        };
+        let s = softmax_steps(&scores);
+        ui.add_space(4.0);
+        steps_table(ui, &s);
+        ui.add_space(4.0);
+        ui.label(
+            RichText::new(format!(
+                "entropy H(α) = −Σ αᵢ log₂ αᵢ = {:.3} bits (0 when one weight takes all, \
+                 log₂ {} = {:.3} when all are equal)",
+                s.entropy_bits,
+                s.scores.len(),
+                s.max_entropy_bits
+            ))
+            .strong(),
+        );
+        ui.add_space(6.0);
+        ui.strong("The Jacobian ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)");
+        ui.weak(
+            "How much weight i moves when score j is nudged (row i, column j). Every row sums \
+             to 0: raising one score takes weight from the others.",
+        );
+        let labels: Vec<String> = (1..=s.scores.len()).map(|i| i.to_string()).collect();
+        let scale = ColorScale::diverging_for(s.jacobian.iter());
+        matrix(ui, &s.jacobian, &labels, &labels, scale, ("α", "e"), None);
+        gradient_plot(ui, self, &s);
+    }
+
+    fn matrices_ui(&mut self, ui: &mut Ui) {
+        ui.label(
+            "Type small matrices, one row per token: rows separated by ; or new lines, numbers \
+             by spaces or commas. Q has one row per query, K and V one row per key.",
+        );
+        crate::app::widgets::fit::columns(ui, 3, 180.0, |cols| {
+            for (col, (name, text)) in cols.iter_mut().zip([
+                ("Q (queries × d_k)", &mut self.q),
+                ("K (keys × d_k)", &mut self.k),
+                ("V (keys × d_v)", &mut self.v),
+            ]) {
+                let label = col.label(name);
+                col.add(
+                    egui::TextEdit::multiline(text)
+                        .desired_rows(3)
+                        .desired_width(f32::INFINITY)
+                        .font(egui::TextStyle::Monospace),
+                )
+                .labelled_by(label.id);
+            }
+        });
+        if ui.button("the worked example again").clicked() {
+            (self.q, self.k, self.v) = (DEFAULT_Q.into(), DEFAULT_K.into(), DEFAULT_V.into());
+        }
+        let steps = self
+            .matrices()
+            .and_then(|[q, k, v]| attention_steps(&q, &k, &v));
+        let a = match steps {
+            Ok(a) => a,
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+                return;
+            }
+        };
+        let (nq, nk) = a.weights.dim();
+        self.query = self.query.min(nq - 1);
+        self.key = self.key.min(nk - 1);
+        let queries: Vec<String> = (1..=nq).map(|i| format!("q{i}")).collect();
+        let keys: Vec<String> = (1..=nk).map(|j| format!("k{j}")).collect();
+        let dims: Vec<String> = (1..=a.context.ncols()).map(|c| c.to_string()).collect();
+        crate::app::widgets::fit::columns(ui, 2, 260.0, |cols| {
+            cols[0].strong("1. S = QKᵀ: every query against every key");
+            let scale = ColorScale::diverging_for(a.scores.iter());
+            matrix(
+                &mut cols[0],
+                &a.scores,
+                &queries,
+                &keys,
+                scale,
+                ("query", "key"),
+                None,
+            );
+            cols[1].strong(format!("2. E = S / √d_k = S / {}", trim(a.sqrt_dk)));
+            let scale = ColorScale::diverging_for(a.scaled.iter());
+            matrix(
+                &mut cols[1],
+                &a.scaled,
+                &queries,
+                &keys,
+                scale,
+                ("query", "key"),
+                None,
+            );
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("read by");
+            ui.selectable_value(
+                &mut self.transposed,
+                false,
+                "rows of A: what a query gathers",
+            );
+            ui.selectable_value(
+                &mut self.transposed,
+                true,
+                "rows of Aᵀ: who listens to a key",
+            );
+        });
+        crate::app::widgets::fit::columns(ui, 2, 260.0, |cols| {
+            let weights = ColorScale::Sequential { min: 0.0, max: 1.0 };
+            if self.transposed {
+                cols[0].strong("3. Aᵀ: column i is query i's softmax (the notes' layout)");
+                let at = a.weights.t().to_owned();
+                matrix(
+                    &mut cols[0],
+                    &at,
+                    &keys,
+                    &queries,
+                    weights,
+                    ("key", "query"),
+                    Some(self.key),
+                );
+            } else {
+                cols[0].strong("3. A = softmax of each row of E");
+                matrix(
+                    &mut cols[0],
+                    &a.weights,
+                    &queries,
+                    &keys,
+                    weights,
+                    ("query", "key"),
+                    Some(self.query),
+                );
+            }
+            cols[1].strong("4. C = AV: each query's context vector");
+            let scale = ColorScale::diverging_for(a.context.iter());
+            let row = (!self.transposed).then_some(self.query);
+            matrix(
+                &mut cols[1],
+                &a.context,
+                &queries,
+                &dims,
+                scale,
+                ("query", "dimension"),
+                row,
+            );
+        });
+        if self.transposed {
+            listeners(ui, &a, &mut self.key, &keys);
+        } else {
+            gatherer(ui, &a, &mut self.query, &queries);
+        }
+    }
+}
+
+/// The softmax steps as a table: e, e − max, exp, α with a bar.
+fn steps_table(ui: &mut Ui, s: &maths::SoftmaxSteps) {
+    egui::Grid::new("softmax_steps")
+        .striped(true)
+        .spacing([18.0, 3.0])
+        .show(ui, |ui| {
+            for h in ["i", "eᵢ", "eᵢ − max e", "exp(eᵢ − max e)", "αᵢ", ""] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for i in 0..s.scores.len() {
+                ui.monospace((i + 1).to_string());
+                ui.monospace(trim(s.scores[i]));
+                ui.monospace(trim(s.shifted[i]));
+                ui.monospace(format!("{:.5}", s.exps[i]));
+                ui.monospace(RichText::new(format!("{:.5}", s.weights[i])).strong());
+                ui.add(egui::ProgressBar::new(s.weights[i]).desired_width(120.0));
+                ui.end_row();
+            }
+            ui.monospace("Σ");
+            ui.label("");
+            ui.label("");
+            ui.monospace(format!("{:.5}", s.sum));
+            ui.monospace(format!("{:.5}", s.weights.iter().sum::<f32>()));
+            ui.end_row();
+        });
+    ui.weak(
+        "Subtracting the largest score first changes nothing (it cancels between top and \
+         bottom) but keeps every exponential at most 1, so nothing overflows.",
+    );
+}
+
+/// The largest gradient of softmax(s·e) as s grows, with the current s marked.
+fn gradient_plot(ui: &mut Ui, lab: &SoftmaxLab, s: &maths::SoftmaxSteps) {
+    let Ok(base) = parse_vector(&lab.scores) else {
+        return;
+    };
+    let (lo, hi) = (SCALES.start().ln(), SCALES.end().ln());
+    let scales = (0..=200).map(|i| (lo + (hi - lo) * i as f32 / 200.0).exp());
+    let points = PlotPoints::from(gradient_curve(&base, scales));
+    ui.add_space(6.0);
+    ui.strong(format!(
+        "The largest |∂αᵢ/∂eⱼ| is {:.6} at s = {}: as the scores grow apart it falls towards 0",
+        s.largest_gradient(),
+        trim(lab.scale)
+    ));
+    Plot::new("softmax_gradient")
+        .height(170.0)
+        .x_axis_label("s (every score multiplied by s)")
+        .y_axis_label("largest |∂α/∂e|")
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            plot.line(Line::new("largest gradient", points));
+            plot.vline(VLine::new("s now", lab.scale as f64));
+        });
+}
+
+/// Row `query` of A read out: the weights it gives each key and the context it gathers.
+fn gatherer(ui: &mut Ui, a: &maths::AttentionSteps, query: &mut usize, names: &[String]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("query:");
+        for (i, n) in names.iter().enumerate() {
+            ui.selectable_value(query, i, n);
+        }
+    });
+    let w = a.weights.row(*query);
+    let terms: Vec<String> = w
+        .iter()
+        .enumerate()
+        .map(|(j, x)| format!("{x:.2}·v{}", j + 1))
+        .collect();
+    let c: Vec<String> = a
+        .context
+        .row(*query)
+        .iter()
+        .map(|x| format!("{x:.2}"))
+        .collect();
+    ui.label(
+        RichText::new(format!(
+            "{} gathers c{} = {} = [{}]: its weights sum to 1",
+            names[*query],
+            *query + 1,
+            terms.join(" + "),
+            c.join(", ")
+        ))
+        .strong(),
+    );
+}
+
+/// Row `key` of Aᵀ read out: how much each query reads this key, and in all.
+fn listeners(ui: &mut Ui, a: &maths::AttentionSteps, key: &mut usize, names: &[String]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("key:");
+        for (j, n) in names.iter().enumerate() {
+            ui.selectable_value(key, j, n);
+        }
+    });
+    let readers: Vec<String> = a
+        .weights
+        .column(*key)
+        .iter()
+        .enumerate()
+        .map(|(i, x)| format!("q{} {x:.2}", i + 1))
+        .collect();
+    let received = a.received()[*key];
+    ui.label(
+        RichText::new(format!(
+            "{} is read by {}: {received:.2} in all, of the {} the queries hand out. A key's \
+             total need not be 1: some keys are read by everyone, some by no one.",
+            names[*key],
+            readers.join(", "),
+            a.weights.nrows()
+        ))
+        .strong(),
+    );
+}
+
+/// A small matrix with every number in its cell, sized to its cells.
+fn matrix(
+    ui: &mut Ui,
+    values: &Array2<f32>,
+    rows: &[String],
+    cols: &[String],
+    scale: ColorScale,
+    axes: (&str, &str),
+    highlight: Option<usize>,
+) {
+    const CELL: f32 = 46.0;
+    let (r, c) = values.dim();
+    let size = egui::vec2(
+        (c as f32 * CELL + 48.0).min(ui.available_width()),
+        r as f32 * CELL + 40.0,
+    );
+    let mut map = Heatmap::new(values.view(), rows, cols, scale);
+    map.show_numbers = true;
+    map.max_cell = CELL;
+    map.axis_names = axes;
+    map.highlight_row = highlight;
+    ui.allocate_ui(size, |ui| map.show(ui));
+}
+
+/// A number without trailing zeros: 2, 0.5, −1.25.
+fn trim(x: f32) -> String {
+    let s = format!("{x:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" {
+        "0".into()
+    } else {
+        s.replace('-', "−")
+    }
+}
+
+/// A matrix as a list of rows, for JSON.
+fn rows(m: &Array2<f32>) -> Vec<Vec<f32>> {
+    m.rows().into_iter().map(|r| r.to_vec()).collect()
+}
+
+impl Lab for SoftmaxLab {
+    fn id(&self) -> &'static str {
+        "softmax"
+    }
+
+    fn title(&self) -> &'static str {
+        "Softmax"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        false
+    }
+
+    fn about(&self) -> &'static str {
+        "softmax by hand: type scores or small Q, K, V and see every step"
+    }
+
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
+        let rect = ui.max_rect();
+        ui.horizontal_wrapped(|ui| {
+            for p in Part::ALL {
+                ui.selectable_value(&mut self.part, p, p.title());
+            }
+            let json = || self.json();
+            let data: [export::DataFile<'_>; 1] =
+                [("steps as JSON", "glimpse-softmax.json".into(), &json)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-softmax.png", &data);
+        });
+        ui.separator();
+        match self.part {
+            Part::Scores => self.scores_ui(ui),
+            Part::Matrices => self.matrices_ui(ui),
+        }
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &[
+            "smp", "sme", "sms", "smq", "smk", "smv", "smt", "smi", "smj",
+        ]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        w.put("smp", crate::app::link::index_of(&Part::ALL, &self.part));
+        w.put("sme", &self.scores);
+        w.put("sms", self.scale);
+        w.put("smq", &self.q);
+        w.put("smk", &self.k);
+        w.put("smv", &self.v);
+        w.put("smt", self.transposed as u8);
+        w.put("smi", self.query);
+        w.put("smj", self.key);
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(p) = r.read("smp", |v| crate::app::link::at_index(&Part::ALL, v)) {
+            self.part = p;
+        }
+        // Text that does not parse is kept as typed (the lab says why); only its length is
+        // bounded, so a hostile link cannot make the lab hold megabytes.
+        let text = |v: &str| (v.len() <= 400).then(|| v.to_string());
+        if let Some(x) = r.read("sme", text) {
+            self.scores = x;
+        }
+        if let Some(x) = r.number("sms", SCALES) {
+            self.scale = x;
+        }
+        for (key, field) in [
+            ("smq", &mut self.q),
+            ("smk", &mut self.k),
+            ("smv", &mut self.v),
+        ] {
+            if let Some(x) = r.read(key, text) {
+                *field = x;
+            }
+        }
+        if let Some(x) = r.flag("smt") {
+            self.transposed = x;
+        }
+        if let Some(x) = r.number("smi", 0..maths::MAX_DIM) {
+            self.query = x;
+        }
+        if let Some(x) = r.number("smj", 0..maths::MAX_DIM) {
+            self.key = x;
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        (0..Part::ALL.len())
+            .map(|i| format!("view=softmax&smp={i}"))
+            .collect()
+    }
+}
