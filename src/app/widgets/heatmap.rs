@@ -303,7 +303,12 @@ impl Heatmap<'_> {
                     painter.line_segment([cr.center_bottom(), cr.right_center()], stroke);
                 } else if self.show_numbers && cell.min_elem() >= 30.0 {
                     let v = self.values[[r, c]];
-                    let ink = if self.scale.position(v) > 0.6 {
+                    // Ink by the cell's brightness, not its place on the scale: a diverging
+                    // scale is dark at both ends.
+                    let luma = 0.299 * color.r() as f32
+                        + 0.587 * color.g() as f32
+                        + 0.114 * color.b() as f32;
+                    let ink = if luma > 140.0 {
                         Color32::BLACK
                     } else {
                         Color32::WHITE
