@@ -31,6 +31,18 @@ pub const WITHOUT_WARMUP: &str = "view=training&task=reverse&sch=cosine&lr=0.03&
 /// The cost calculator at the notes' sentence-length example.
 const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
 
+/// The notes' first worked example: scores ln 9 apart give weights 0.45, 0.45, 0.05, 0.05.
+const ESTAMOS: &str = "view=softmax&smp=0&sme=2.1972%2C%202.1972%2C%200%2C%200&sms=1";
+/// The notes' "Je suis étudiant" beam search (B = 2) on their hand-made probabilities.
+pub const JE_SUIS_TABLE: &str = "<bos> -> I 0.60, Me 0.30, … 0.10
+<bos> I -> am 0.90, have 0.03, … 0.07
+<bos> Me -> too 0.60, is 0.20, am 0.01, … 0.19
+<bos> I am -> a 0.70, student 0.10, … 0.20
+<bos> Me too -> ! 0.30, . 0.30, ? 0.20, … 0.20
+<bos> I am a -> student 0.80, … 0.20
+";
+const JE_SUIS: &str = "view=decoding&ds=table&beam=2&alpha=0&dtext=%3Cbos%3E%20-%3E%20I%200.60%2C%20Me%200.30%2C%20%E2%80%A6%200.10%0A%3Cbos%3E%20I%20-%3E%20am%200.90%2C%20have%200.03%2C%20%E2%80%A6%200.07%0A%3Cbos%3E%20Me%20-%3E%20too%200.60%2C%20is%200.20%2C%20am%200.01%2C%20%E2%80%A6%200.19%0A%3Cbos%3E%20I%20am%20-%3E%20a%200.70%2C%20student%200.10%2C%20%E2%80%A6%200.20%0A%3Cbos%3E%20Me%20too%20-%3E%20%21%200.30%2C%20.%200.30%2C%20%3F%200.20%2C%20%E2%80%A6%200.20%0A%3Cbos%3E%20I%20am%20a%20-%3E%20student%200.80%2C%20%E2%80%A6%200.20%0A";
+
 pub static LESSONS: &[Lesson] = &[
     Lesson {
         title: "Why attention",
@@ -760,6 +772,66 @@ pub static LESSONS: &[Lesson] = &[
                      sensible.",
                 ],
                 link: LENGTH_NORMALISATION,
+            },
+        ],
+    },
+    Lesson {
+        title: "The notes' worked examples",
+        pages: &[
+            Page {
+                title: "0.45, 0.45, 0.05, 0.05",
+                paragraphs: &[
+                    "The notes' first example: translating \"we are eating bread\", the \
+                     decoder writes \"estamos\" with the attention weights 0.45, 0.45, 0.05 \
+                     and 0.05 on the four source words, so its context is mostly \"we are\".",
+                    "Softmax gives exactly these weights when the scores of \"we\" and \"are\" \
+                     stand ln 9 ≈ 2.1972 above the other two: e^2.1972 / (2·e^2.1972 + 2) = \
+                     0.45. Those are the scores in the box.",
+                    "Change them: raise one score and watch the weight move, and the Jacobian \
+                     say by how much.",
+                ],
+                link: ESTAMOS,
+            },
+            Page {
+                title: "softmax([0, 2, 1])",
+                paragraphs: &[
+                    "The self-attention handout's example: scores 0, 2 and 1 give the weights \
+                     0.09, 0.67 and 0.24, and the output 0.09·v₁ + 0.67·v₂ + 0.24·v₃.",
+                    "The *Q, K, V by hand* part of this tab puts the same numbers inside a \
+                     real product: a query whose dot products with three keys, divided by \
+                     √4, are [0, 2, 1].",
+                ],
+                link: SOFTMAX_BY_HAND,
+            },
+            Page {
+                title: "Je suis étudiant, B = 2",
+                paragraphs: &[
+                    "The notes' beam search: translating \"Je suis étudiant\" with B = 2 on \
+                     their hand-made probabilities, typed here as a table (… stands for every \
+                     other word). Press Step to follow it.",
+                    "Step 1 keeps \"I\" (0.60) and \"Me\" (0.30). Step 2 keeps \"I am\" \
+                     (0.54) and \"Me too\" (0.18). Step 3 drops \"Me too\": its best \
+                     continuation reaches only 0.054, below \"I am a\" (0.378) and \"I am \
+                     …\" (0.108). The beam ends on \"I am a student\" with probability \
+                     0.3024 (log p −1.196).",
+                    "Greedy decoding finds the same sentence: at every step the likeliest word \
+                     is also on the best path, so delaying the choice changes nothing. On the \
+                     table of the Decoding lesson's beam page it does: greedy's \"the\" \
+                     (0.5) leads to at most 0.20, beam's \"a\" (0.4) to 0.36.",
+                ],
+                link: JE_SUIS,
+            },
+            Page {
+                title: "L = 100, D = 512",
+                paragraphs: &[
+                    "The notes compare a layer's work at L = 100 tokens of width D = 512: \
+                     26,214,400 for a recurrent layer, 78,643,200 for a convolution with \
+                     K = 3, and 5,120,000 for self-attention's pairwise scores.",
+                    "At L = 10⁴ the order flips: 2.62144 × 10⁹ for the RNN against \
+                     5.12 × 10¹⁰ for self-attention. The calculator computes both; the \
+                     buttons set the notes' sizes.",
+                ],
+                link: COSTS,
             },
         ],
     },

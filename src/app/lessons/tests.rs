@@ -817,3 +817,86 @@ fn the_warmup_page_states_what_training_gives() {
     assert!(text.contains("default peak of 3·10⁻³"));
     assert!(plain <= 1.5 * eased && plain_exact + 0.15 >= eased_exact);
 }
+
+/// The worked-examples lesson: the weights and the beam search the pages describe are what the
+/// labs compute for the pages' settings.
+#[test]
+fn the_worked_examples_show_the_notes_numbers() {
+    use crate::app::decoding::session::{replay, Models};
+    use crate::app::decoding::DecodingLab;
+    use crate::app::labs::softmax::{maths, SoftmaxLab};
+    let mut app = GlimpseApp::default();
+
+    let title = "0.45, 0.45, 0.05, 0.05";
+    apply(page(title), &mut app);
+    let s = maths::softmax_steps(&app.lab::<SoftmaxLab>().scaled_scores().unwrap());
+    let shown: Vec<String> = s.weights.iter().map(|w| format!("{w:.5}")).collect();
+    assert_eq!(shown, ["0.45000", "0.45000", "0.05000", "0.05000"]);
+    assert!(page_text(title).contains("0.45, 0.45, 0.05"));
+
+    let title = "softmax([0, 2, 1])";
+    apply(page(title), &mut app);
+    for w in maths::softmax_steps(&app.lab::<SoftmaxLab>().scaled_scores().unwrap()).weights {
+        says(title, w);
+    }
+
+    let title = "Je suis étudiant, B = 2";
+    apply(page(title), &mut app);
+    let settings = app.lab::<DecodingLab>().settings.clone();
+    assert_eq!(settings.text(), super::content::JE_SUIS_TABLE);
+    assert_eq!(settings.width, 2);
+    let models = Models::from_store(&app.store);
+    let text = page_text(title);
+    let p = |s: &crate::app::decoding::session::Search, n: usize| s.beam.nodes[n].cum.exp();
+    for (steps, kept) in [
+        (1, [("I", 0.60), ("Me", 0.30)]),
+        (2, [("I am", 0.54), ("Me too", 0.18)]),
+        (3, [("I am a", 0.378), ("I am …", 0.108)]),
+    ] {
+        let s = replay(&settings, &models, steps).unwrap();
+        let mut live: Vec<(String, f32)> = s
+            .beam
+            .live()
+            .into_iter()
+            .map(|n| (s.hypothesis(n), p(&s, n)))
+            .collect();
+        live.sort_by(|a, b| b.1.total_cmp(&a.1));
+        assert_eq!(live.len(), 2, "step {steps}: {live:?}");
+        for ((got, gp), (want, wp)) in live.iter().zip(kept) {
+            assert_eq!(got, want, "step {steps}");
+            assert!((gp - wp).abs() < 1e-4, "step {steps}: {got} {gp}");
+            assert!(text.contains(&format!("({wp})")) || text.contains(&format!("({wp:.2})")));
+        }
+        if steps == 3 {
+            // "Me too"'s best continuation, pruned at this step.
+            let best = s
+                .beam
+                .nodes
+                .iter()
+                .filter(|n| s.hypothesis(n.id).starts_with("Me too "))
+                .map(|n| n.cum.exp())
+                .fold(0.0f32, f32::max);
+            assert!((best - 0.054).abs() < 1e-4, "{best}");
+            assert!(text.contains("only 0.054"));
+        }
+    }
+    let mut s = replay(&settings, &models, 0).unwrap();
+    s.run_to_end();
+    let best = s.beam.ranking()[0];
+    assert_eq!(s.hypothesis(best), "I am a student <eos>");
+    let cum = s.beam.nodes[best].cum;
+    assert!(text.contains(&format!("{:.4}", cum.exp())));
+    assert!(text.contains(&format!("{cum:.3}").replace('-', "−")));
+    assert_eq!(
+        s.greedy.as_ref().unwrap().0.join(" "),
+        "I am a student <eos>"
+    );
+
+    let title = "L = 100, D = 512";
+    apply(page(title), &mut app);
+    let text = page_text(title);
+    let sizes = app.lab::<crate::app::labs::cost::CostLab>().sizes;
+    for c in crate::app::labs::cost::maths::layer_costs(&sizes) {
+        assert!(text.contains(&crate::app::labs::cost::maths::count(c.mixing)));
+    }
+}
