@@ -33,6 +33,8 @@ const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
 
 /// The notes' first worked example: scores ln 9 apart give weights 0.45, 0.45, 0.05, 0.05.
 const ESTAMOS: &str = "view=softmax&smp=0&sme=2.1972%2C%202.1972%2C%200%2C%200&sms=1";
+/// The sinusoidal panel at the notes' d = 4.
+const SMALL_SINUSOIDAL: &str = "view=positions&ps=0&psd=4";
 /// The notes' "Je suis étudiant" beam search (B = 2) on their hand-made probabilities.
 pub const JE_SUIS_TABLE: &str = "<bos> -> I 0.60, Me 0.30, … 0.10
 <bos> I -> am 0.90, have 0.03, … 0.07
@@ -802,6 +804,20 @@ pub static LESSONS: &[Lesson] = &[
                      √4, are [0, 2, 1].",
                 ],
                 link: SOFTMAX_BY_HAND,
+            },
+            Page {
+                title: "d = 4: I Can Buy",
+                paragraphs: &[
+                    "The notes' smallest sinusoidal encoding: d = 4, two bands, ω₀ = 1 and \
+                     ω₁ = 10000^(−2/4) = 0.01, so p_t = [sin t, cos t, sin 0.01t, cos 0.01t] \
+                     with wavelengths 2π ≈ 6.28 and 200π ≈ 628.32 positions.",
+                    "\"I\" at t = 0 gets [0, 1, 0, 1]; \"Can\" at t = 1 gets [0.84, 0.54, \
+                     0.01, 1.00]; \"Buy\" at t = 2 gets [0.91, −0.42, 0.02, 1.00]. The table \
+                     under the sliders writes them out: the fast band changes a lot from one \
+                     token to the next, the slow one hardly moves.",
+                    "Drag d up to see more bands, each slower than the last.",
+                ],
+                link: SMALL_SINUSOIDAL,
             },
             Page {
                 title: "Je suis étudiant, B = 2",

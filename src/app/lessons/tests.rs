@@ -840,6 +840,31 @@ fn the_worked_examples_show_the_notes_numbers() {
         says(title, w);
     }
 
+    let title = "d = 4: I Can Buy";
+    apply(page(title), &mut app);
+    let panel = &app.lab::<crate::app::positions::PositionsLab>().sinusoidal;
+    assert_eq!(panel.d, 4);
+    let pe = crate::model::position::sinusoidal(&[0, 1, 2], panel.d, panel.base);
+    let text = page_text(title);
+    for row in pe.rows() {
+        let v: Vec<String> = row
+            .iter()
+            .map(|x| format!("{x:.2}").replace('-', "−"))
+            .collect();
+        // Written as the page writes them: "[0.84, 0.54, 0.01, 1.00]"; t = 0 as [0, 1, 0, 1].
+        let plain: Vec<String> = v.iter().map(|x| x.trim_end_matches(".00").into()).collect();
+        let ok = text.contains(&format!("[{}]", v.join(", ")))
+            || text.contains(&format!("[{}]", plain.join(", ")));
+        assert!(ok, "{title}: no {v:?}");
+    }
+    for k in 0..2 {
+        let w = crate::model::position::sinusoidal_wavelength(k, panel.d, panel.base);
+        assert!(
+            text.contains(&format!("{w:.2}")),
+            "{title}: no wavelength {w:.2}"
+        );
+    }
+
     let title = "Je suis étudiant, B = 2";
     apply(page(title), &mut app);
     let settings = app.lab::<DecodingLab>().settings.clone();

@@ -113,6 +113,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         },
         "pt" => app.lab::<PositionsLab>().permutation.sentence.clone(),
         "pr" => app.lab::<PositionsLab>().permutation.reordered.clone(),
+        "psd" => app.lab::<PositionsLab>().sinusoidal.d.to_string(),
         "ds" => match d.kind {
             SourceKind::Translate => "translate",
             SourceKind::Lm => "lm",

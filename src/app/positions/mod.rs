@@ -118,7 +118,7 @@ impl Lab for PositionsLab {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["ps", "pm", "pt", "pr"]
+        &["ps", "pm", "pt", "pr", "psd"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
@@ -129,6 +129,10 @@ impl Lab for PositionsLab {
             w.put("pm", "real");
             w.put("pt", &p.sentence);
             w.put("pr", &p.reordered);
+        }
+        // The sinusoidal panel's width, when a page set it (the notes' d = 4 table).
+        if self.sinusoidal.d != sinusoidal::SinusoidalPanel::default().d {
+            w.put("psd", self.sinusoidal.d);
         }
     }
 
@@ -149,6 +153,13 @@ impl Lab for PositionsLab {
         }
         if let Some(v) = r.get("pr") {
             p.reordered = v.chars().take(1000).collect();
+        }
+        if let Some(d) = r.read("psd", |v| {
+            v.parse::<usize>()
+                .ok()
+                .filter(|d| d % 2 == 0 && sinusoidal::D_RANGE.contains(d))
+        }) {
+            self.sinusoidal.d = d;
         }
     }
 

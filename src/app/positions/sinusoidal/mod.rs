@@ -12,12 +12,12 @@ mod maths;
 pub use maths::{closed_form_offset, offset_curve, rotate_by, rotation_block, similarity};
 
 use crate::app::widgets::heatmap::Heatmap;
-use crate::model::position::{sinusoidal, sinusoidal_wavelength};
+use crate::model::position::{sinusoidal, sinusoidal_frequency, sinusoidal_wavelength};
 use draw::{binary_counter, matrix_view, offset_view, similarity_view};
 use egui::RichText;
 use ndarray::Array2;
 
-const D_RANGE: std::ops::RangeInclusive<usize> = 4..=128;
+pub const D_RANGE: std::ops::RangeInclusive<usize> = 4..=128;
 const BASE_RANGE: std::ops::RangeInclusive<f32> = 10.0..=100_000.0;
 const N_RANGE: std::ops::RangeInclusive<usize> = 8..=256;
 /// Furthest position and shift of the rotation view.
@@ -61,6 +61,36 @@ impl Derived {
             closed: (0..=n).map(|o| closed_form_offset(o, d, base)).collect(),
         }
     }
+}
+
+/// Widths at which the first positions are also written out as numbers (the notes' d = 4
+/// table).
+pub const SMALL_D: usize = 8;
+/// Positions written out.
+const FIRST: usize = 4;
+
+/// PE(t) for the first positions, one column per dimension, as numbers.
+fn first_positions(ui: &mut egui::Ui, pe: &Array2<f32>, d: usize, base: f32) {
+    ui.strong("The first positions, written out");
+    egui::Grid::new("sinusoidal_first")
+        .striped(true)
+        .spacing([16.0, 3.0])
+        .show(ui, |ui| {
+            ui.label("t");
+            for k in 0..d / 2 {
+                let w = sinusoidal_frequency(k, d, base);
+                ui.label(format!("sin({w:.4}·t)"));
+                ui.label(format!("cos({w:.4}·t)"));
+            }
+            ui.end_row();
+            for (t, row) in pe.rows().into_iter().take(FIRST).enumerate() {
+                ui.monospace(t.to_string());
+                for x in row {
+                    ui.monospace(format!("{x:.2}").replace('-', "−"));
+                }
+                ui.end_row();
+            }
+        });
 }
 
 pub struct SinusoidalPanel {
@@ -165,6 +195,9 @@ impl SinusoidalPanel {
             sinusoidal_wavelength(bands - 1, d, base),
             std::f64::consts::TAU * base as f64,
         ));
+        if d <= SMALL_D {
+            first_positions(ui, &derived.pe, d, base);
+        }
         ui.separator();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             matrix_view(&mut cols[0], &derived);
