@@ -35,6 +35,8 @@ const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
 const ESTAMOS: &str = "view=softmax&smp=0&sme=2.1972%2C%202.1972%2C%200%2C%200&sms=1";
 /// The sinusoidal panel at the notes' d = 4.
 const SMALL_SINUSOIDAL: &str = "view=positions&ps=0&psd=4";
+/// The RoPE panel's table holding the notes' "the dog slept".
+const NOTES_ROPE: &str = "view=positions&ps=4&prt=notes";
 /// The notes' "Je suis étudiant" beam search (B = 2) on their hand-made probabilities.
 pub const JE_SUIS_TABLE: &str = "<bos> -> I 0.60, Me 0.30, … 0.10
 <bos> I -> am 0.90, have 0.03, … 0.07
@@ -818,6 +820,21 @@ pub static LESSONS: &[Lesson] = &[
                     "Drag d up to see more bands, each slower than the last.",
                 ],
                 link: SMALL_SINUSOIDAL,
+            },
+            Page {
+                title: "RoPE on \"the dog slept\"",
+                paragraphs: &[
+                    "The notes rotate three 4-dimensional embeddings of \"the dog slept\". \
+                     They count positions from 1, so \"the\" turns by θ = 1 in its first pair \
+                     and 0.01 in its second, \"dog\" by 2 and 0.02, \"slept\" by 3 and 0.03.",
+                    "Section 4 of this panel, *Rotate your own vectors*, holds their numbers. \
+                     The rotated rows are the notes' own: [0.402, 0.811, 0.192, 0.802], \
+                     [−0.845, 0.163, 0.298, 0.106] and [−0.212, −0.071, 0.879, 0.727]. The \
+                     lengths do not change: a rotation only turns each pair.",
+                    "Set the first position to 0 and \"the\" does not move at all: with \
+                     positions from 0, as in the models, the first token is never rotated.",
+                ],
+                link: NOTES_ROPE,
             },
             Page {
                 title: "Je suis étudiant, B = 2",

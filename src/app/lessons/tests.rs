@@ -865,6 +865,35 @@ fn the_worked_examples_show_the_notes_numbers() {
         );
     }
 
+    let title = "RoPE on \"the dog slept\"";
+    apply(page(title), &mut app);
+    let rope = &app.lab::<crate::app::positions::PositionsLab>().rope;
+    assert!(rope.shows_notes_example());
+    let out = crate::app::positions::rope::maths::table_rotate(
+        &rope.table,
+        &rope.table_positions,
+        rope.table_base,
+    )
+    .unwrap();
+    let text = page_text(title);
+    for row in &out {
+        let v: Vec<String> = row
+            .iter()
+            .map(|x| format!("{x:.3}").replace('-', "−"))
+            .collect();
+        assert!(
+            text.contains(&format!("[{}]", v.join(", "))),
+            "{title}: no {v:?}"
+        );
+    }
+    // "Set the first position to 0 and "the" does not move at all."
+    let mut at_zero = rope.table_positions.clone();
+    at_zero[0] = 0;
+    let moved =
+        crate::app::positions::rope::maths::table_rotate(&rope.table, &at_zero, rope.table_base)
+            .unwrap();
+    assert_eq!(moved[0], rope.table[0]);
+
     let title = "Je suis étudiant, B = 2";
     apply(page(title), &mut app);
     let settings = app.lab::<DecodingLab>().settings.clone();

@@ -114,6 +114,8 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "pt" => app.lab::<PositionsLab>().permutation.sentence.clone(),
         "pr" => app.lab::<PositionsLab>().permutation.reordered.clone(),
         "psd" => app.lab::<PositionsLab>().sinusoidal.d.to_string(),
+        "prt" if app.lab::<PositionsLab>().rope.shows_notes_example() => "notes".into(),
+        "prt" => "-".into(),
         "ds" => match d.kind {
             SourceKind::Translate => "translate",
             SourceKind::Lm => "lm",

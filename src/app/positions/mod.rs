@@ -118,7 +118,7 @@ impl Lab for PositionsLab {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["ps", "pm", "pt", "pr", "psd"]
+        &["ps", "pm", "pt", "pr", "psd", "prt"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
@@ -133,6 +133,10 @@ impl Lab for PositionsLab {
         // The sinusoidal panel's width, when a page set it (the notes' d = 4 table).
         if self.sinusoidal.d != sinusoidal::SinusoidalPanel::default().d {
             w.put("psd", self.sinusoidal.d);
+        }
+        // The RoPE table, when it holds the notes' "the dog slept".
+        if self.rope.shows_notes_example() {
+            w.put("prt", "notes");
         }
     }
 
@@ -160,6 +164,9 @@ impl Lab for PositionsLab {
                 .filter(|d| d % 2 == 0 && sinusoidal::D_RANGE.contains(d))
         }) {
             self.sinusoidal.d = d;
+        }
+        if r.read("prt", |v| (v == "notes").then_some(())).is_some() {
+            self.rope.set_notes_example();
         }
     }
 

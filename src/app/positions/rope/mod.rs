@@ -9,7 +9,7 @@
 //! sections 1–3, `table` section 4 and `trained` section 5.
 
 mod circle;
-mod maths;
+pub mod maths;
 mod table;
 #[cfg(test)]
 mod tests;
@@ -86,6 +86,36 @@ impl Default for RopePanel {
             model: None,
             trace: None,
         }
+    }
+}
+
+/// The notes' RoPE example: "the dog slept" embedded in four dimensions. The notes count
+/// positions from 1, so the three tokens stand at 1, 2 and 3.
+pub const NOTES_TABLE: [[f32; 4]; 3] = [
+    [0.9, 0.1, 0.2, 0.8],
+    [0.5, 0.7, 0.3, 0.1],
+    [0.2, 0.1, 0.9, 0.7],
+];
+pub const NOTES_POSITIONS: [usize; 3] = [1, 2, 3];
+
+impl RopePanel {
+    /// Type the notes' example into the table (base 10000).
+    pub fn set_notes_example(&mut self) {
+        self.table = NOTES_TABLE.iter().map(|r| r.to_vec()).collect();
+        self.table_positions = NOTES_POSITIONS.to_vec();
+        self.table_base = 10000.0;
+    }
+
+    /// Whether the table holds the notes' example.
+    pub fn shows_notes_example(&self) -> bool {
+        self.table.len() == NOTES_TABLE.len()
+            && self
+                .table
+                .iter()
+                .zip(NOTES_TABLE)
+                .all(|(a, b)| a[..] == b[..])
+            && self.table_positions[..] == NOTES_POSITIONS[..]
+            && self.table_base == 10000.0
     }
 }
 

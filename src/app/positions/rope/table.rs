@@ -48,6 +48,13 @@ impl RopePanel {
                     row.truncate(row.len().saturating_sub(2).max(2));
                 }
             }
+            if ui
+                .button("the notes' “the dog slept”")
+                .on_hover_text("their embeddings at positions 1, 2, 3 (the notes count from 1)")
+                .clicked()
+            {
+                self.set_notes_example();
+            }
             let l = ui.label("base");
             ui.add(
                 egui::DragValue::new(&mut self.table_base)
