@@ -827,7 +827,8 @@ pub static LESSONS: &[Lesson] = &[
                     "The notes rotate three 4-dimensional embeddings of \"the dog slept\". \
                      They count positions from 1, so \"the\" turns by θ = 1 in its first pair \
                      and 0.01 in its second, \"dog\" by 2 and 0.02, \"slept\" by 3 and 0.03.",
-                    "Section 4 of this panel, *Rotate your own vectors*, holds their numbers. \
+                    "Scroll down to section 4 of this panel, *Rotate your own vectors*: it \
+                     holds their numbers. \
                      The rotated rows are the notes' own: [0.402, 0.811, 0.192, 0.802], \
                      [−0.845, 0.163, 0.298, 0.106] and [−0.212, −0.071, 0.879, 0.727]. The \
                      lengths do not change: a rotation only turns each pair.",
