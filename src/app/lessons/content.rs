@@ -33,6 +33,9 @@ const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
 
 /// The notes' first worked example: scores ln 9 apart give weights 0.45, 0.45, 0.05, 0.05.
 const ESTAMOS: &str = "view=softmax&smp=0&sme=2.1972%2C%202.1972%2C%200%2C%200&sms=1";
+/// The notes' "[START] Big cat" under the causal mask: the translator's decoder on "big cat".
+const START_BIG_CAT: &str =
+    "view=masking&model=translate&src=le%20grand%20chat&tgt=big%20cat&kind=dec&ms=0&mm=1";
 /// The sinusoidal panel at the notes' d = 4.
 const SMALL_SINUSOIDAL: &str = "view=positions&ps=0&psd=4";
 /// The RoPE panel's table holding the notes' "the dog slept".
@@ -806,6 +809,21 @@ pub static LESSONS: &[Lesson] = &[
                      √4, are [0, 2, 1].",
                 ],
                 link: SOFTMAX_BY_HAND,
+            },
+            Page {
+                title: "[START] Big cat",
+                paragraphs: &[
+                    "The notes' causal mask on three tokens, \"[START] Big cat\": the \
+                     translator's decoder reads exactly these, with <bos> as [START], while it \
+                     translates \"le grand chat\".",
+                    "[START] may read only itself, so its row of A is 1.00 then zeros. \"big\" \
+                     reads [START] and itself. \"cat\" reads all three. Every weight above the \
+                     diagonal is exactly 0, in every head and layer: M adds −∞ there before \
+                     the softmax.",
+                    "Switch the mask mode to *none* and the zeros fill in: each token would \
+                     read the one after it, which a decoder cannot have at generation time.",
+                ],
+                link: START_BIG_CAT,
             },
             Page {
                 title: "d = 4: I Can Buy",

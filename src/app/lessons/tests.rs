@@ -840,6 +840,31 @@ fn the_worked_examples_show_the_notes_numbers() {
         says(title, w);
     }
 
+    let title = "[START] Big cat";
+    apply(page(title), &mut app);
+    let trace = app.bench.trace().expect("the decoder's trace");
+    let tokens = &trace
+        .attention(crate::model::AttentionKind::DecoderSelf, 0)
+        .expect("decoder self-attention")
+        .query_tokens;
+    assert_eq!(tokens, &["<bos>", "big", "cat"]);
+    let layers = app.bench.model.as_ref().unwrap().config.n_layers;
+    for layer in 0..layers {
+        let w = trace
+            .weights(crate::model::AttentionKind::DecoderSelf, layer)
+            .unwrap();
+        for head in w.outer_iter() {
+            assert_eq!(head[[0, 0]], 1.0, "[START] reads only itself");
+            for i in 0..3 {
+                for j in i + 1..3 {
+                    assert_eq!(head[[i, j]], 0.0, "layer {layer}: above the diagonal");
+                }
+                assert!((head.row(i).sum() - 1.0).abs() < 1e-6);
+            }
+        }
+    }
+    assert!(page_text(title).contains("1.00 then zeros"));
+
     let title = "d = 4: I Can Buy";
     apply(page(title), &mut app);
     let panel = &app.lab::<crate::app::positions::PositionsLab>().sinusoidal;
