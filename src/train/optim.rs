@@ -94,6 +94,9 @@ pub enum Schedule {
     },
 }
 
+/// The schedules by name, as links and the training lab write them.
+pub const SCHEDULE_NAMES: [&str; 3] = ["cosine", "noam", "constant"];
+
 impl Schedule {
     pub fn lr(&self, step: u64) -> f32 {
         let s = step.max(1) as f64;
@@ -124,12 +127,7 @@ impl Schedule {
             Schedule::Constant { lr } => lr,
         }
     }
-}
 
-/// The schedules by name (links, the training lab, the CLI's config files use the same).
-pub const SCHEDULE_NAMES: [&str; 3] = ["cosine", "noam", "constant"];
-
-impl Schedule {
     /// Its kind's name, one of [`SCHEDULE_NAMES`].
     pub fn name(&self) -> &'static str {
         match self {

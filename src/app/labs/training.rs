@@ -47,9 +47,25 @@ fn chunk_means(points: impl Iterator<Item = (f64, f64)>, n: usize, max: usize) -
 pub struct Curves {
     /// Its settings in words, e.g. "cosine · warmup 200 · peak 3.0e-3 · clip 1".
     pub label: String,
-    /// (step, loss) and (step, gradient norm before clipping), averaged in chunks.
+    /// (step, loss) and (step, log₁₀ gradient norm before clipping), averaged in chunks.
     pub loss: Vec<[f64; 2]>,
     pub grad_norm: Vec<[f64; 2]>,
+}
+
+impl Curves {
+    /// The curves the plots draw for a run's history, labelled `label`. The current run and
+    /// the kept one are drawn from the same function, so a run looks the same once kept.
+    pub fn of(history: &[StepStats], label: String) -> Self {
+        let points = |f: fn(&StepStats) -> f64| {
+            let pts = history.iter().map(|s| (s.step as f64, f(s)));
+            chunk_means(pts, history.len(), PLOT_POINTS)
+        };
+        Self {
+            label,
+            loss: points(|s| s.loss as f64),
+            grad_norm: points(|s| (s.grad_norm as f64).max(1e-12).log10()),
+        }
+    }
 }
 
 /// A run's optimiser settings in words, for legends.
@@ -206,9 +222,9 @@ impl Lab for TrainingLab {
             self.config.d_model = x;
             self.config.d_ff = 2 * x;
         }
-        let c = &self.config;
-        let (mut name, mut peak, mut warmup) =
-            (c.schedule.name(), c.schedule.peak(), c.schedule.warmup());
+        let s = &self.config.schedule;
+        let stored = (s.name(), s.peak(), s.warmup());
+        let (mut name, mut peak, mut warmup) = stored;
         if let Some(x) = r.read("sch", |v| SCHEDULE_NAMES.into_iter().find(|n| *n == v)) {
             name = x;
         }
@@ -220,14 +236,11 @@ impl Lab for TrainingLab {
         }
         // Rebuilt only when the link asks for something else: Noam's peak read back from its
         // scale may differ from the stored one in the last bit.
-        let c = &self.config;
-        let asked =
-            (name, peak, warmup) != (c.schedule.name(), c.schedule.peak(), c.schedule.warmup());
-        if let (true, Some(s)) = (
-            asked,
-            Schedule::shaped(name, peak, warmup, c.d_model, SCHEDULE_STEPS),
-        ) {
-            self.config.schedule = s;
+        if (name, peak, warmup) != stored {
+            let d = self.config.d_model;
+            if let Some(s) = Schedule::shaped(name, peak, warmup, d, SCHEDULE_STEPS) {
+                self.config.schedule = s;
+            }
         }
         // 0 is "no clipping".
         if let Some(x) = r.read("clip", |v| {
@@ -246,15 +259,7 @@ impl TrainingLab {
         if let (Some(run), Some(ran)) = (&self.run, &self.ran) {
             let p = run.progress();
             if !p.history.is_empty() {
-                let points = |f: fn(&StepStats) -> f32| {
-                    let pts = p.history.iter().map(|s| (s.step as f64, f(s) as f64));
-                    chunk_means(pts, p.history.len(), PLOT_POINTS)
-                };
-                self.previous = Some(Curves {
-                    label: describe(ran),
-                    loss: points(|s| s.loss),
-                    grad_norm: points(|s| s.grad_norm),
-                });
+                self.previous = Some(Curves::of(&p.history, describe(ran)));
             }
         }
         self.ran = Some(self.config.clone());
@@ -508,12 +513,7 @@ impl TrainingLab {
             model.config.family.label(),
             self.config.task.name()
         ));
-        let loss: PlotPoints = chunk_means(
-            p.history.iter().map(|s| (s.step as f64, s.loss as f64)),
-            p.history.len(),
-            PLOT_POINTS,
-        )
-        .into();
+        let this = Curves::of(&p.history, describe(&self.config));
         let exact: PlotPoints = p
             .evals
             .iter()
@@ -524,14 +524,6 @@ impl TrainingLab {
             .iter()
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
             .collect();
-        let grad: PlotPoints = chunk_means(
-            p.history
-                .iter()
-                .map(|s| (s.step as f64, (s.grad_norm as f64).max(1e-12).log10())),
-            p.history.len(),
-            PLOT_POINTS,
-        )
-        .into();
         let previous = self.previous.as_ref();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (cross-entropy per token)");
@@ -540,7 +532,7 @@ impl TrainingLab {
                 .allow_scroll(false)
                 .legend(Legend::default())
                 .show(&mut cols[0], |p| {
-                    p.line(Line::new("this run", loss));
+                    p.line(Line::new("this run", this.loss));
                     if let Some(prev) = previous {
                         p.line(Line::new(
                             format!("before: {}", prev.label),
@@ -562,21 +554,19 @@ impl TrainingLab {
         });
         ui.label(format!(
             "gradient norm before clipping (log₁₀), this run: {}",
-            describe(&self.config)
+            this.label
         ));
         Plot::new("grad_norm")
             .height(130.0)
             .allow_scroll(false)
             .legend(Legend::default())
             .show(ui, |p| {
-                p.line(Line::new("this run", grad));
+                p.line(Line::new("this run", this.grad_norm));
                 if let Some(prev) = previous {
-                    let points: Vec<[f64; 2]> = prev
-                        .grad_norm
-                        .iter()
-                        .map(|[s, g]| [*s, g.max(1e-12).log10()])
-                        .collect();
-                    p.line(Line::new(format!("before: {}", prev.label), points));
+                    p.line(Line::new(
+                        format!("before: {}", prev.label),
+                        prev.grad_norm.clone(),
+                    ));
                 }
             });
         ui.separator();
@@ -671,10 +661,7 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
     .on_hover_text(
         "rescale the whole gradient when its norm is above this; 100 turns clipping off",
     );
-    let clip = if clip >= off { f32::INFINITY } else { clip };
-    if clip != c.clip_norm {
-        c.clip_norm = clip;
-    }
+    c.clip_norm = if clip >= off { f32::INFINITY } else { clip };
     let schedule = c.schedule;
     let points: PlotPoints = (1..=SCHEDULE_STEPS)
         .step_by(10)
@@ -755,6 +742,12 @@ mod tests {
             .iter()
             .map(|s| s.loss as f64)
             .collect();
+        let norms: Vec<f64> = run
+            .progress()
+            .history
+            .iter()
+            .map(|s| (s.grad_norm as f64).log10())
+            .collect();
         let old = describe(&lab.config);
         assert!(
             old.starts_with("cosine · warmup 200 · peak 3.0e-3 · clip 1"),
@@ -767,7 +760,8 @@ mod tests {
         assert_eq!(prev.label, old);
         let kept: Vec<f64> = prev.loss.iter().map(|p| p[1]).collect();
         assert_eq!(kept, losses);
-        assert_eq!(prev.grad_norm.len(), 3);
+        let kept_norms: Vec<f64> = prev.grad_norm.iter().map(|p| p[1]).collect();
+        assert_eq!(kept_norms, norms, "kept as the plot draws them: log₁₀");
         assert!(
             describe(&lab.config).starts_with("constant · no warmup · peak 1.0e-2 · no clipping")
         );

@@ -94,10 +94,12 @@ impl Default for SoftmaxLab {
 impl SoftmaxLab {
     /// The typed scores times the scale, or why they cannot be read.
     pub fn scaled_scores(&self) -> Result<Vec<f32>, String> {
-        Ok(parse_vector(&self.scores)?
-            .into_iter()
-            .map(|x| x * self.scale)
-            .collect())
+        Ok(self.scaled(&parse_vector(&self.scores)?))
+    }
+
+    /// `base` times the scale.
+    fn scaled(&self, base: &[f32]) -> Vec<f32> {
+        base.iter().map(|x| x * self.scale).collect()
     }
 
     /// Q, K and V as typed, or the first reason one cannot be read.
@@ -160,14 +162,14 @@ impl SoftmaxLab {
                 .logarithmic(true)
                 .text("multiply every score by s (s = 1/τ)"),
         );
-        let scores = match self.scaled_scores() {
-            Ok(s) => s,
+        let base = match parse_vector(&self.scores) {
+            Ok(b) => b,
             Err(e) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
                 return;
             }
         };
-        let s = softmax_steps(&scores);
+        let s = softmax_steps(&self.scaled(&base));
         ui.add_space(4.0);
         steps_table(ui, &s);
         ui.add_space(4.0);
@@ -190,7 +192,7 @@ impl SoftmaxLab {
         let labels: Vec<String> = (1..=s.scores.len()).map(|i| i.to_string()).collect();
         let scale = ColorScale::diverging_for(s.jacobian.iter());
         matrix(ui, &s.jacobian, &labels, &labels, scale, ("α", "e"), None);
-        gradient_plot(ui, self, &s);
+        gradient_plot(ui, &base, self.scale, &s);
     }
 
     fn matrices_ui(&mut self, ui: &mut Ui) {
@@ -350,18 +352,16 @@ fn steps_table(ui: &mut Ui, s: &maths::SoftmaxSteps) {
 }
 
 /// The largest gradient of softmax(s·e) as s grows, with the current s marked.
-fn gradient_plot(ui: &mut Ui, lab: &SoftmaxLab, s: &maths::SoftmaxSteps) {
-    let Ok(base) = parse_vector(&lab.scores) else {
-        return;
-    };
+/// `base`: the typed scores before the scale; `s`: the steps at `scale`.
+fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps) {
     let (lo, hi) = (SCALES.start().ln(), SCALES.end().ln());
     let scales = (0..=200).map(|i| (lo + (hi - lo) * i as f32 / 200.0).exp());
-    let points = PlotPoints::from(gradient_curve(&base, scales));
+    let points = PlotPoints::from(gradient_curve(base, scales));
     ui.add_space(6.0);
     ui.strong(format!(
         "The largest |∂αᵢ/∂eⱼ| is {:.6} at s = {}: as the scores grow apart it falls towards 0",
         s.largest_gradient(),
-        trim(lab.scale)
+        trim(scale)
     ));
     Plot::new("softmax_gradient")
         .height(170.0)
@@ -370,7 +370,7 @@ fn gradient_plot(ui: &mut Ui, lab: &SoftmaxLab, s: &maths::SoftmaxSteps) {
         .allow_scroll(false)
         .show(ui, |plot| {
             plot.line(Line::new("largest gradient", points));
-            plot.vline(VLine::new("s now", lab.scale as f64));
+            plot.vline(VLine::new("s now", scale as f64));
         });
 }
 
