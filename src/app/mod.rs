@@ -24,7 +24,7 @@ pub mod running;
 pub mod sources;
 pub mod store;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod widgets;
 pub mod workbench;
 

@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 /// Frames for a view to settle: lesson pages set themselves up, the first trace picks a head.
 const SETTLE_FRAMES: usize = 6;
 
-fn open(link: &str) -> Harness<'static, GlimpseApp> {
+pub(crate) fn open(link: &str) -> Harness<'static, GlimpseApp> {
     let mut app = GlimpseApp::default();
     app.open_link(link);
     Harness::builder()

@@ -165,6 +165,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Heads off: every head of a model switched off alone (what the loss and accuracy lose),
+    /// then removed from the least important up; a task model is scored on held-out examples
+    /// of its task, a decoder LM on --text.
+    Ablate {
+        /// A built-in task model or decoder LM, a Glimpse checkpoint, a Hugging Face folder or .gguf.
+        #[arg(long)]
+        model: String,
+        /// The text a decoder LM is scored on (each token predicted from those before it).
+        #[arg(long, default_value = "")]
+        text: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// Run a model on text and print its whole trace.
     Attn {
         /// A built-in model name, a Glimpse checkpoint path (stem, .json or .safetensors), a
@@ -966,6 +979,10 @@ pub fn run(cmd: Command) -> Result<String, String> {
         Command::Heads { model, input, json } => {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             heads::heads(&m, &input, json)
+        }
+        Command::Ablate { model, text, json } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            heads::ablate(&model, &m, &text, json)
         }
         Command::Induction {
             model,

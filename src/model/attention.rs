@@ -226,6 +226,8 @@ pub struct AttentionCall<'a> {
     pub key_tokens: Vec<String>,
     /// Training only: dropout on the attention weights.
     pub dropout: Option<(Dropout, Site)>,
+    /// Heads switched off: their output is zeroed before the concatenation.
+    pub heads_off: Vec<usize>,
 }
 
 /// Every intermediate of one head.
@@ -564,6 +566,12 @@ pub fn multi_head(
             );
         }
     });
+    // Ablation: a head switched off contributes nothing to concat · W_Oᵀ.
+    for &off in &call.heads_off {
+        if off < n_heads {
+            head_out.index_axis_mut(Axis(0), off).fill(0.0);
+        }
+    }
     let concat = merge_heads(&head_out);
     let out = linear(concat.view(), &w.w_o, &w.b_o);
     Ok(AttentionTrace {

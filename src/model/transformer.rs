@@ -86,6 +86,17 @@ pub struct ForwardOptions {
     pub mask_padding: bool,
     /// Training only: dropout on embeddings, attention weights and sub-layer outputs.
     pub dropout: Option<Dropout>,
+    /// Heads switched off (ablation): their output is zeroed before the concatenation and
+    /// W_O, as if the head were not there.
+    pub heads_off: Vec<HeadId>,
+}
+
+/// One attention head of a model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct HeadId {
+    pub kind: AttentionKind,
+    pub layer: usize,
+    pub head: usize,
 }
 
 impl Default for ForwardOptions {
@@ -96,6 +107,7 @@ impl Default for ForwardOptions {
             cross_mask: MaskChoice::Default,
             mask_padding: true,
             dropout: None,
+            heads_off: Vec::new(),
         }
     }
 }
@@ -194,6 +206,8 @@ pub(super) fn planned_run<'a>(
         temperature: opts.temperature,
         dropout: opts.dropout.map(|d| (d, id)),
         keep_blocks,
+        stack: id,
+        heads_off: opts.heads_off.clone(),
     }
 }
 
@@ -226,6 +240,28 @@ pub(super) struct StackRun<'a> {
     /// Keep each block's trace (`false`: only the stack's output survives, and each block's
     /// intermediates are freed as soon as the next block starts).
     keep_blocks: bool,
+    /// Which stack this is: the kind of its self-attention.
+    stack: StackId,
+    /// Heads switched off, in any stack (each block picks its own).
+    heads_off: Vec<HeadId>,
+}
+
+impl StackRun<'_> {
+    /// The heads of `kind` switched off in layer `layer`.
+    fn off(&self, kind: AttentionKind, layer: usize) -> Vec<usize> {
+        self.heads_off
+            .iter()
+            .filter(|h| h.kind == kind && h.layer == layer)
+            .map(|h| h.head)
+            .collect()
+    }
+
+    fn self_kind(&self) -> AttentionKind {
+        match self.stack {
+            StackId::Encoder => AttentionKind::EncoderSelf,
+            StackId::Decoder => AttentionKind::DecoderSelf,
+        }
+    }
 }
 
 /// A stack part-way through its blocks: the embedding, the blocks run so far and the stream
@@ -561,6 +597,7 @@ impl Model {
                     query_tokens: tokens.to_vec(),
                     key_tokens: run.key_tokens.clone(),
                     dropout: run.site(layer, Slot::SelfWeights),
+                    heads_off: run.off(run.self_kind(), layer),
                 },
                 self_cache,
             )?;
@@ -587,6 +624,7 @@ impl Model {
                             query_tokens: tokens.to_vec(),
                             key_tokens: mem_tokens.to_vec(),
                             dropout: run.site(layer, Slot::CrossWeights),
+                            heads_off: run.off(AttentionKind::Cross, layer),
                         },
                         cross_cache,
                     )?;
@@ -1078,6 +1116,8 @@ impl Model {
                 temperature: opts.temperature,
                 dropout: None,
                 keep_blocks,
+                stack: StackId::Decoder,
+                heads_off: opts.heads_off.clone(),
             },
         )?;
         let logits = self.logits(&trace.output).row(0).to_owned();

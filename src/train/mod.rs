@@ -1,7 +1,9 @@
 //! Training: the loss, the backward pass through every operation of the model (each formula
-//! beside its forward's), the optimizer and schedules, the tasks, and a step-able trainer;
+//! beside its forward's), the optimizer and schedules, the tasks, a step-able trainer and
+//! what switching heads off costs a trained model (`ablation`);
 //! language modelling on real text (`lm`) with its tokenizer trainer (`bpe`, native only).
 
+pub mod ablation;
 pub mod backward;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bpe;

@@ -363,19 +363,31 @@ pub fn exact_at_length(
         };
         let ex = make_example(task, &model.tokenizer, &pair);
         let wanted: Vec<u32> = ex.labels.clone();
-        exact += (greedy(model, task, &ex, wanted.len())? == wanted) as usize;
+        let opts = ForwardOptions::default();
+        exact += (greedy(model, task, &ex, wanted.len(), &opts)? == wanted) as usize;
     }
     Ok(Some(exact as f32 / n.max(1) as f32))
 }
 
 /// Held-out evaluation of any model on a task.
 pub fn evaluate(model: &Model, task: TaskKind, n: usize, seed: u64) -> Result<EvalStats> {
+    evaluate_with(model, task, n, seed, &ForwardOptions::default())
+}
+
+/// [`evaluate`] under run-time options (heads switched off, for the ablation lab).
+pub fn evaluate_with(
+    model: &Model,
+    task: TaskKind,
+    n: usize,
+    seed: u64,
+    opts: &ForwardOptions,
+) -> Result<EvalStats> {
     let mut rng = Rng::new(seed ^ 0xe7a1);
     let (mut exact, mut right, mut counted, mut loss) = (0, 0, 0, 0.0f32);
     for _ in 0..n {
         let pair = task.sample(&mut rng, Split::HeldOut);
         let ex = make_example(task, &model.tokenizer, &pair);
-        let trace = model.forward(&ex.input, &ForwardOptions::default())?;
+        let trace = model.forward(&ex.input, opts)?;
         let (l, _, _) =
             super::loss::cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, 0.0);
         loss += l;
@@ -394,7 +406,7 @@ pub fn evaluate(model: &Model, task: TaskKind, n: usize, seed: u64) -> Result<Ev
             .map(|(&l, _)| l)
             .collect();
         // A language model has no single right continuation: it is judged by its loss.
-        if task != TaskKind::CharLm && greedy(model, task, &ex, wanted.len())? == wanted {
+        if task != TaskKind::CharLm && greedy(model, task, &ex, wanted.len(), opts)? == wanted {
             exact += 1;
         }
     }
@@ -452,9 +464,14 @@ pub fn repeat_head_scores(model: &Model, n: usize, seed: u64) -> Result<(HeadSco
 }
 
 /// Greedy continuation with the KV cache: `len` tokens after the prompt.
-fn greedy(model: &Model, task: TaskKind, ex: &Example, len: usize) -> Result<Vec<u32>> {
-    let opts = ForwardOptions::default();
-    let mut state = model.start_decoding(&ex.input.source, &opts)?;
+fn greedy(
+    model: &Model,
+    task: TaskKind,
+    ex: &Example,
+    len: usize,
+    opts: &ForwardOptions,
+) -> Result<Vec<u32>> {
+    let mut state = model.start_decoding(&ex.input.source, opts)?;
     // Decoder-only: the prompt is `<bos>` and the first copy; the last prompt token's logits
     // predict the first wanted token.
     let prompt: Vec<u32> = match task.family() {
@@ -463,7 +480,7 @@ fn greedy(model: &Model, task: TaskKind, ex: &Example, len: usize) -> Result<Vec
     };
     let mut last = None;
     for &t in &prompt {
-        last = Some(model.decode_step(&mut state, t, &opts)?.logits);
+        last = Some(model.decode_step(&mut state, t, opts)?.logits);
     }
     let mut out = Vec::with_capacity(len);
     while out.len() < len {
@@ -471,7 +488,7 @@ fn greedy(model: &Model, task: TaskKind, ex: &Example, len: usize) -> Result<Vec
         let next = argmax(logits.iter().copied()).map_or(0, |(i, _)| i as u32);
         out.push(next);
         if out.len() < len && state.ids.len() < model.config.max_len {
-            last = Some(model.decode_step(&mut state, next, &opts)?.logits);
+            last = Some(model.decode_step(&mut state, next, opts)?.logits);
         }
     }
     Ok(out)

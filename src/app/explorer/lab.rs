@@ -21,6 +21,21 @@ pub struct AttentionLab {
     pub last_probe: Option<Probe>,
     /// Where the head heatmap was drawn last frame: the region its PNG export captures.
     head_rect: egui::Rect,
+    /// The walkthrough last built and what it was built from: a real model's FFN and
+    /// vocabulary steps take longer than a frame to recompute with plain loops.
+    walk: Option<(WalkKey, Option<super::walkthrough::Chain>)>,
+}
+
+/// What a walkthrough depends on: the model, the trace (by address: a new pass is a new
+/// trace) and the selected head (not the query, which only the drawing reads).
+#[derive(PartialEq)]
+struct WalkKey {
+    model: String,
+    trace: usize,
+    temperature: u32,
+    kind: crate::model::AttentionKind,
+    layer: usize,
+    head: usize,
 }
 
 impl Default for AttentionLab {
@@ -29,6 +44,7 @@ impl Default for AttentionLab {
             explorer: Explorer::default(),
             last_probe: None,
             head_rect: egui::Rect::NOTHING,
+            walk: None,
         }
     }
 }
@@ -192,11 +208,22 @@ impl AttentionLab {
                 super::lines::show(ui, attn, &mut self.explorer.heads_shown);
             }
             ExplorerView::Walkthrough => {
-                let chain = bench.model.as_ref().ok().and_then(|m| {
-                    super::walkthrough::build(m, trace, &bench.sel, bench.temperature)
-                });
-                match chain {
-                    Some(c) => super::walkthrough::show(ui, &c, &mut bench.sel, &mut self.explorer),
+                let key = WalkKey {
+                    model: bench.model_name.clone(),
+                    trace: trace as *const _ as usize,
+                    temperature: bench.temperature.to_bits(),
+                    kind: bench.sel.kind,
+                    layer: bench.sel.layer,
+                    head: bench.sel.head,
+                };
+                if self.walk.as_ref().is_none_or(|(k, _)| *k != key) {
+                    let chain = bench.model.as_ref().ok().and_then(|m| {
+                        super::walkthrough::build(m, trace, &bench.sel, bench.temperature)
+                    });
+                    self.walk = Some((key, chain));
+                }
+                match self.walk.as_ref().and_then(|(_, c)| c.as_ref()) {
+                    Some(c) => super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer),
                     None => {
                         ui.label("no walkthrough for this selection");
                     }

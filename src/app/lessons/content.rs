@@ -19,6 +19,8 @@ const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20d
 const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
 const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20&iseed=1";
 const LENGTH_NORMALISATION: &str = "view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&dtext=%3C%7Cim_start%7C%3Euser%0AName%20a%20colour.%3C%7Cim_end%7C%3E%0A%3C%7Cim_start%7C%3Eassistant%0A&beam=3&alpha=1&maxlen=12";
+/// The walkthrough at sotu-lm's output layer, on the last layer of the decoder.
+const OUTPUT_LAYER: &str = "view=attention&model=sotu-lm&src=The%20state%20of%20the%20Union%20is&kind=dec&layer=3&head=0&xv=walk&q=5&step=14";
 const BEAM_ENGLISH: &str = "view=decoding&model=sotu-lm&ds=picked&dtext=The%20state%20of%20the%20Union%20is&beam=3&alpha=0&maxlen=12";
 
 // The softmax lab on the notes' worked example, on its saturation example ([2, 1] × 10), and
@@ -542,6 +544,35 @@ pub static LESSONS: &[Lesson] = &[
                 ],
                 link: NAMES,
             },
+            Page {
+                title: "Switching heads off",
+                paragraphs: &[
+                    "Does a model need all its heads? Switch one off (its output set to zero \
+                     before W_O) and measure what the model loses. The tab ranks every head \
+                     that way, then switches them off together from the least important up.",
+                    "On the translator, measured on 48 held-out sentences: with all 8 \
+                     cross-attention heads off, greedy decoding gets 0 of them right \
+                     (100 % with every head on): without cross-attention the decoder cannot \
+                     see the source. Yet 7 of its 24 heads can go together with token \
+                     accuracy within 1 point of the full model's.",
+                    "Click any head to switch it off or on, and pick another model in the top \
+                     bar: a decoder LM is measured on the text in the input box.",
+                ],
+                link: "view=heads&model=translate&hrank=1",
+            },
+            Page {
+                title: "Nine query heads, three caches",
+                paragraphs: &[
+                    "SmolLM2 uses grouped-query attention: in each of its 30 layers, 9 query \
+                     heads share 3 key/value heads, in groups of 3. The drawing under the \
+                     heads shows which query reads which key and value.",
+                    "Its KV cache holds 2 · 3 · 64 = 384 numbers per token and layer, where 9 \
+                     heads with their own keys and values would need 2 · 9 · 64 = 1,152: a \
+                     third. Switch heads off here too; the loss is measured on the text in \
+                     the input box.",
+                ],
+                link: "view=heads&model=SmolLM2-135M-Instruct.Q4_1",
+            },
         ],
     },
     Lesson {
@@ -575,8 +606,13 @@ pub static LESSONS: &[Lesson] = &[
                      which keeps a clean residual path and trains deep stacks more easily. \
                      The model on the right is pre-norm, Y = X + MHSA(LN(X)), \
                      Z = Y + FFN(LN(Y)), and small: d_ff = 64 = 2·d_model.",
+                    "The walkthrough goes on past W_O. \"x + attn\" adds the attention's \
+                     output to the stream it read. \"norm₂\" is the LayerNorm before the \
+                     FFN: each token's mean μ and variance σ², the normalised row z, the \
+                     learned γ and β, and the result. \"FFN\" shows the hidden layer of \
+                     width d_ff; \"x + FFN\" is the block's output, the next block's input.",
                 ],
-                link: "view=attention&model=translate&kind=enc&xv=walk&q=0&step=8",
+                link: "view=attention&model=translate&kind=enc&xv=walk&q=0&step=9",
             },
             Page {
                 title: "Cross-attention",
@@ -603,6 +639,24 @@ pub static LESSONS: &[Lesson] = &[
                     "The panel shows each family's masks and attention on trained models.",
                 ],
                 link: "view=masking&model=translate&kind=dec&ms=2&mm=1&pads=2",
+            },
+            Page {
+                title: "From the last layer to a word",
+                paragraphs: &[
+                    "After the last block (and, in a pre-norm model, one final LayerNorm) \
+                     each position holds a row h of width d. The output layer scores it \
+                     against every token of the vocabulary, logits = h·W_vocabᵀ + b, and a \
+                     softmax over the whole vocabulary turns the scores into the next \
+                     token's probabilities.",
+                    "sotu-lm, the English model Glimpse trained, ties its output matrix to its \
+                     embedding: W_vocab is E, the same 4,096 × 192 matrix that turned tokens \
+                     into vectors. A token's logit is the dot product of h with that token's \
+                     own embedding, and tying saves 4,096 · 192 = 786,432 parameters.",
+                    "The walkthrough stands at the logits of the last layer, for the columns \
+                     of the likeliest tokens. Step on to softmax (vocab): after \"The state of \
+                     the Union is\" the model's most likely next token is \" the\".",
+                ],
+                link: OUTPUT_LAYER,
             },
         ],
     },

@@ -6,6 +6,7 @@ use crate::app::decoding::session::Settings;
 use crate::app::explorer::lab::AttentionLab;
 use crate::app::link;
 use crate::app::GlimpseApp;
+use crate::util::grouped;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
@@ -70,7 +71,7 @@ fn every_page_has_text_and_a_model_that_loads() {
     assert!(LESSONS.len() >= 6);
     for lesson in LESSONS {
         assert!(!lesson.title.is_empty());
-        assert!((2..=7).contains(&lesson.pages.len()), "{}", lesson.title);
+        assert!((2..=8).contains(&lesson.pages.len()), "{}", lesson.title);
         for page in lesson.pages {
             assert!(!page.title.is_empty());
             assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
@@ -559,7 +560,8 @@ fn walkthrough_pages_open_on_the_step_they_name() {
     let expect = [
         ("Scaled dot-product attention", "÷√d_k"),
         ("Heads back together", "concat"),
-        ("Add & Norm and the feed-forward layer", "W_O"),
+        ("Add & Norm and the feed-forward layer", "x + attn"),
+        ("From the last layer to a word", "logits"),
     ];
     for (title, step) in expect {
         apply(page(title), &mut app);
@@ -978,4 +980,97 @@ fn the_worked_examples_show_the_notes_numbers() {
     for c in crate::app::labs::cost::maths::layer_costs(&sizes) {
         assert!(text.contains(&crate::app::labs::cost::maths::count(c.mixing)));
     }
+}
+
+/// The output-layer page's numbers: sotu-lm's output matrix is its 4,096 × 192 embedding, and
+/// after "The state of the Union is" the walkthrough's softmax over the vocabulary puts " the"
+/// first.
+#[test]
+fn the_output_layer_page_states_what_sotu_lm_computes() {
+    use crate::app::explorer::walkthrough;
+    let text = page_text("From the last layer to a word");
+    let mut app = GlimpseApp::default();
+    apply(page("From the last layer to a word"), &mut app);
+    let model = app.bench.model.as_ref().unwrap().clone();
+    assert!(model.config.tie_embeddings && model.weights.lm_head.is_none());
+    let (v, d) = model.weights.tok_embed.dim();
+    assert!(
+        text.contains(&format!("{} × {d}", grouped(v as u128))),
+        "{text}"
+    );
+    assert!(text.contains(&grouped((v * d) as u128)), "{text}");
+    let trace = app.bench.trace().expect("a trace");
+    let chain = walkthrough::build(&model, trace, &app.bench.sel, 1.0).unwrap();
+    let softmax = chain
+        .steps
+        .iter()
+        .find(|s| s.title == "softmax (vocab)")
+        .unwrap();
+    let last = trace.logits.nrows() - 1;
+    let best = crate::util::argmax(trace.logits.row(last).iter().copied())
+        .unwrap()
+        .0;
+    let word = model.tokenizer.token(best as u32);
+    assert!(
+        text.contains(&format!("most likely next token is \"{word}\"")),
+        "{word:?}"
+    );
+    assert!(
+        softmax.explain.contains(&format!("is → {word}")),
+        "{}",
+        softmax.explain
+    );
+}
+
+/// The heads-off page's numbers are what the translator gives: every cross-attention head off
+/// breaks greedy decoding, and the ranking removes the stated number of heads within 1 point.
+#[test]
+fn the_heads_off_page_states_what_switching_heads_off_costs() {
+    use crate::model::{AttentionKind, HeadId};
+    use crate::train::ablation::{every_head, score, Measure, Plan};
+    use crate::train::tasks::TaskKind;
+    let text = page_text("Switching heads off");
+    let model = crate::model::builtin::load("translate").unwrap();
+    let measure = Measure::Task(TaskKind::Translate);
+    let cross: Vec<HeadId> = every_head(&model)
+        .into_iter()
+        .filter(|h| h.kind == AttentionKind::Cross)
+        .collect();
+    let blind = score(&model, &measure, &cross).unwrap();
+    let full = score(&model, &measure, &[]).unwrap();
+    assert_eq!(full.exact, Some(1.0));
+    let right = (blind.exact.unwrap() * 48.0).round() as usize;
+    let mut plan = Plan::new(full, every_head(&model));
+    while !plan.done() {
+        plan.step(&model, &measure).unwrap();
+    }
+    let removable = plan.removable(0.01);
+    assert!(
+        text.contains(&format!("gets {right} of them right")),
+        "{right}: {text}"
+    );
+    assert!(
+        text.contains(&format!("Yet {removable} of its 24 heads")),
+        "{removable}"
+    );
+}
+
+/// The GQA page's cache sizes come from SmolLM2's config.
+#[test]
+fn the_grouped_query_page_states_smollm2s_cache() {
+    let Some(path) = crate::util::real_models::smollm2() else {
+        assert!(std::env::var_os("GLIMPSE_REQUIRE_REAL_MODELS").is_none());
+        return;
+    };
+    let (model, _) = crate::model::import::open::open_path(&path, &mut |_| {}).unwrap();
+    let c = &model.config;
+    let text = page_text("Nine query heads, three caches");
+    let (kv, q, h) = (c.n_kv_heads, c.n_heads, c.d_head());
+    assert!(text.contains(&format!("{q} query heads share {kv} key/value heads")));
+    assert!(text.contains(&format!("each of its {} layers", c.n_layers)));
+    assert!(text.contains(&format!(
+        "2 · {kv} · {h} = {}",
+        grouped((2 * kv * h) as u128)
+    )));
+    assert!(text.contains(&format!("2 · {q} · {h} = {}", grouped((2 * q * h) as u128))));
 }

@@ -11,6 +11,7 @@ use crate::app::decoding::{DecodingLab, SOURCES};
 use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::explorer::ExplorerView;
 use crate::app::labs::cost::CostLab;
+use crate::app::labs::heads::HeadsLab;
 use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
@@ -75,6 +76,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let induction = app.lab::<InductionLab>();
     let softmax = app.lab::<SoftmaxLab>();
     let cost = &app.lab::<CostLab>().sizes;
+    let heads = app.lab::<HeadsLab>();
     let bench = &app.bench;
     match key {
         "v" => VERSION.to_string(),
@@ -167,6 +169,24 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "ch" => cost.heads.to_string(),
         "cn" => cost.layers.to_string(),
         "cb" => cost.batch.to_string(),
+        // Heads off, as `e0.1` (encoder layer 0 head 1), `d…`, `c…`, sorted, comma-separated.
+        "hoff" => {
+            let mut codes: Vec<String> = heads
+                .off
+                .iter()
+                .map(|h| {
+                    let k = match h.kind {
+                        AttentionKind::EncoderSelf => 'e',
+                        AttentionKind::DecoderSelf => 'd',
+                        AttentionKind::Cross => 'c',
+                    };
+                    format!("{k}{}.{}", h.layer, h.head)
+                })
+                .collect();
+            codes.sort();
+            codes.join(",")
+        }
+        "hrank" => (heads.rank as u8).to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),
         "hub" => app.store.hub(),

@@ -265,8 +265,9 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
         title: "W_O",
         formula: format!("concat W_Oᵀ + b_O: {t_q} × {}", cfg.d_model),
         explain: "The output projection mixes the heads back into the model's width; this is added to the residual stream.".into(),
-        panels: vec![panel("output", out, &qt, numbered("", cfg.d_model), true, true)],
+        panels: vec![panel("output", out.clone(), &qt, numbered("", cfg.d_model), true, true)],
     });
+    steps.extend(super::block::after_attention(model, trace, sel, &out).unwrap_or_default());
     Some(Chain {
         steps,
         weights,
@@ -309,25 +310,8 @@ fn scale_step_title(scoring: Scoring) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::builtin;
+    use crate::app::explorer::walkthrough::test_models::{max_diff, real, shipped};
     use crate::model::ForwardOptions;
-    use ndarray::ArrayView2;
-
-    /// The largest difference, relative to 1 + |b|: real checkpoints' scores reach the
-    /// hundreds, where f32 sums in another order differ in the fifth significant digit.
-    fn max_diff(a: ArrayView2<f32>, b: ArrayView2<f32>) -> f32 {
-        assert_eq!(a.dim(), b.dim());
-        a.iter()
-            .zip(b)
-            .map(|(x, y)| {
-                if x == y {
-                    0.0
-                } else {
-                    (x - y).abs() / (1.0 + y.abs())
-                }
-            })
-            .fold(0.0, f32::max)
-    }
 
     /// Every step of every head's walkthrough, recomputed from the model's weights, equals
     /// what the model's forward pass recorded.
@@ -410,23 +394,8 @@ mod tests {
     /// ... for every head of every layer and attention kind of every shipped model.
     #[test]
     fn walkthrough_numbers_equal_the_trace() {
-        for name in [
-            "translate",
-            "reverse",
-            "lm",
-            "repeat",
-            "demo-decoder",
-            "demo-encoder",
-        ] {
-            let model = builtin::load(name).unwrap();
-            let info = builtin::info(name).unwrap();
-            let prepared = model.prepare(info.example_source, info.example_target);
-            for temperature in [1.0, 0.5] {
-                let opts = ForwardOptions {
-                    temperature,
-                    ..Default::default()
-                };
-                let trace = model.forward(&prepared.input, &opts).unwrap();
+        for temperature in [1.0, 0.5] {
+            for (model, trace) in shipped(temperature) {
                 assert_chain_equals_trace(&model, &trace, temperature);
             }
         }
@@ -436,16 +405,7 @@ mod tests {
     /// Llama (RMSNorm, rotate-half RoPE, grouped-query attention) from its GGUF file.
     #[test]
     fn walkthrough_numbers_equal_the_trace_on_real_models() {
-        let checkpoints = [
-            crate::util::real_models::minilm(),
-            crate::util::real_models::smollm2(),
-        ];
-        for path in checkpoints.into_iter().flatten() {
-            let (model, _) = crate::model::import::open::open_path(&path, &mut |_| {}).unwrap();
-            let prepared = model.prepare(crate::app::workbench::ENGLISH_EXAMPLE, "");
-            let trace = model
-                .forward(&prepared.input, &ForwardOptions::default())
-                .unwrap();
+        for (model, trace) in real() {
             assert_chain_equals_trace(&model, &trace, 1.0);
         }
     }
@@ -470,7 +430,9 @@ mod tests {
                 query: 0,
             };
             let c = build(&model, &trace, &sel, 1.0).unwrap();
-            for step in &c.steps {
+            // The attention's steps (the block after W_O has LayerNorm's √(σ² + ε)).
+            let w_o = c.steps.iter().position(|s| s.title == "W_O").unwrap();
+            for step in &c.steps[..=w_o] {
                 assert!(!step.title.contains('√'), "{scoring:?}: {}", step.title);
                 assert!(!step.formula.contains('√'), "{scoring:?}: {}", step.formula);
                 assert!(

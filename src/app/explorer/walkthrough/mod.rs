@@ -1,10 +1,12 @@
-//! `softmax(QKᵀ/√d_k)V`, one matrix at a time, for the selected layer and head. Every panel
+//! `softmax(QKᵀ/√d_k)V`, one matrix at a time, for the selected layer and head, then the
+//! rest of the block and the output layer. Every panel
 //! after the first is computed from the panels before it with plain loops, so a test
 //! can check that the chain a student follows lands exactly on the model's own trace.
 //!
 //! This file holds the chain's types and one query's weighted sum; `chain` builds the steps
-//! from `inputs`, and `draw` shows them.
+//! up to W_O from `inputs`, `block` the steps after it, and `draw` shows them.
 
+mod block;
 mod chain;
 mod draw;
 mod inputs;
@@ -95,6 +97,77 @@ pub fn weighted_sum(chain: &Chain, query: usize) -> String {
             ""
         }
     )
+}
+
+/// What the walkthrough's tests share: the comparison and the models they walk.
+#[cfg(test)]
+pub(super) mod test_models {
+    use crate::model::{builtin, ForwardOptions, Model, Trace};
+    use ndarray::ArrayView2;
+
+    /// The largest difference, relative to 1 + |b|: real checkpoints' values reach the
+    /// hundreds, where f32 sums in another order differ in the fifth significant digit.
+    pub fn max_diff(a: ArrayView2<f32>, b: ArrayView2<f32>) -> f32 {
+        assert_eq!(a.dim(), b.dim());
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| {
+                if x == y {
+                    0.0
+                } else {
+                    (x - y).abs() / (1.0 + y.abs())
+                }
+            })
+            .fold(0.0, f32::max)
+    }
+
+    /// Every shipped model with its example text, run at temperature `temperature`.
+    pub fn shipped(temperature: f32) -> Vec<(Model, Trace)> {
+        let names = [
+            "translate",
+            "reverse",
+            "lm",
+            "repeat",
+            "demo-decoder",
+            "demo-encoder",
+        ];
+        names
+            .into_iter()
+            .map(|name| {
+                let model = builtin::load(name).unwrap();
+                let info = builtin::info(name).unwrap();
+                let prepared = model.prepare(info.example_source, info.example_target);
+                let opts = ForwardOptions {
+                    temperature,
+                    ..Default::default()
+                };
+                let trace = model.forward(&prepared.input, &opts).unwrap();
+                (model, trace)
+            })
+            .collect()
+    }
+
+    /// The real checkpoints in the model cache (MiniLM: post-norm BERT with learned positions
+    /// and token types; SmolLM2: a Llama with RMSNorm, RoPE and grouped-query attention) on
+    /// the English example.
+    pub fn real() -> Vec<(Model, Trace)> {
+        let checkpoints = [
+            crate::util::real_models::minilm(),
+            crate::util::real_models::smollm2(),
+        ];
+        checkpoints
+            .into_iter()
+            .flatten()
+            .map(|path| {
+                let (model, _) = crate::model::import::open::open_path(&path, &mut |_| {}).unwrap();
+                let prepared = model.prepare(crate::app::workbench::ENGLISH_EXAMPLE, "");
+                let trace = model
+                    .forward(&prepared.input, &ForwardOptions::default())
+                    .unwrap();
+                (model, trace)
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]

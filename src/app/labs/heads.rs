@@ -1,0 +1,621 @@
+//! Heads off: switch attention heads off (their output zeroed before W_O) on the picked
+//! model and see what it loses; rank every head by that loss and remove them from the least
+//! important up, to see how many a trained model can do without. Models that share keys and
+//! values across query heads (GQA, MQA) have their grouping drawn with the KV cache it saves.
+
+use super::{Lab, Shared};
+use crate::app::export;
+use crate::app::link::{LinkReader, LinkWriter};
+use crate::model::{AttentionKind, HeadId, Model};
+use crate::train::ablation::{every_head, measure_for, score, Measure, Plan, Score};
+use egui::{Color32, RichText, Ui};
+use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
+
+/// Accuracy lost (token accuracy, as a share) that still counts as "about the same".
+const TOLERANCE: f32 = 0.01;
+/// How long one frame may spend ranking before it draws.
+const FRAME_BUDGET_MS: u128 = 30;
+/// Heads listed as the most important.
+const LISTED: usize = 8;
+
+/// What a score was computed for: the model, what it is measured on, and the heads off.
+type ScoreKey = (String, Measure, Vec<HeadId>);
+
+#[derive(Default)]
+pub struct HeadsLab {
+    /// The heads the student switched off.
+    pub off: Vec<HeadId>,
+    /// Rank every head (set by the button or a link).
+    pub rank: bool,
+    full: Option<(ScoreKey, Result<Score, String>)>,
+    current: Option<(ScoreKey, Result<Score, String>)>,
+    plan: Option<((String, Measure), Plan)>,
+}
+
+/// `e0.1` (encoder layer 0, head 1), `d…` decoder self-attention, `c…` cross-attention.
+fn head_code(h: &HeadId) -> String {
+    let k = match h.kind {
+        AttentionKind::EncoderSelf => 'e',
+        AttentionKind::DecoderSelf => 'd',
+        AttentionKind::Cross => 'c',
+    };
+    format!("{k}{}.{}", h.layer, h.head)
+}
+
+fn parse_heads(text: &str) -> Option<Vec<HeadId>> {
+    if text.is_empty() {
+        return Some(Vec::new());
+    }
+    text.split(',')
+        .map(|code| {
+            let kind = match code.chars().next()? {
+                'e' => AttentionKind::EncoderSelf,
+                'd' => AttentionKind::DecoderSelf,
+                'c' => AttentionKind::Cross,
+                _ => return None,
+            };
+            let (l, h) = code.get(1..)?.split_once('.')?;
+            Some(HeadId {
+                kind,
+                layer: l.parse().ok().filter(|&l| l < 1024)?,
+                head: h.parse().ok().filter(|&h| h < 1024)?,
+            })
+        })
+        .collect()
+}
+
+fn short_kind(kind: AttentionKind) -> &'static str {
+    match kind {
+        AttentionKind::EncoderSelf => "encoder",
+        AttentionKind::DecoderSelf => "decoder self",
+        AttentionKind::Cross => "cross",
+    }
+}
+
+fn describe(h: &HeadId) -> String {
+    format!(
+        "{} · layer {} · head {}",
+        short_kind(h.kind),
+        h.layer,
+        h.head
+    )
+}
+
+/// "loss 0.03 · token accuracy 99.1 % · exact 97.9 %"
+fn score_line(s: &Score) -> String {
+    let exact = s
+        .exact
+        .map_or(String::new(), |e| format!(" · exact {:.1} %", 100.0 * e));
+    format!(
+        "loss {:.3} nats · token accuracy {:.1} %{exact}",
+        s.loss,
+        100.0 * s.accuracy
+    )
+}
+
+impl HeadsLab {
+    /// The score for `key`, computed once.
+    fn cached(
+        slot: &mut Option<(ScoreKey, Result<Score, String>)>,
+        key: ScoreKey,
+        model: &Model,
+    ) -> Result<Score, String> {
+        if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+            let result = score(model, &key.1, &key.2);
+            *slot = Some((key, result));
+        }
+        slot.as_ref().map_or(Err(String::new()), |(_, r)| r.clone())
+    }
+
+    /// Rank a few more heads, within the frame's budget.
+    fn advance_plan(&mut self, ui: &Ui, model: &Model, key: &(String, Measure), full: Score) {
+        if self.plan.as_ref().is_none_or(|(k, _)| k != key) {
+            self.plan = Some((key.clone(), Plan::new(full, every_head(model))));
+        }
+        let Some((_, plan)) = self.plan.as_mut() else {
+            return;
+        };
+        let start = web_time::Instant::now();
+        while !plan.done() && start.elapsed().as_millis() < FRAME_BUDGET_MS {
+            if let Err(e) = plan.step(model, &key.1) {
+                log::warn!("ranking heads: {e}");
+                self.rank = false;
+                return;
+            }
+        }
+        if !plan.done() {
+            ui.ctx().request_repaint();
+        }
+    }
+
+    fn toggle(&mut self, h: HeadId) {
+        match self.off.iter().position(|x| *x == h) {
+            Some(i) => {
+                self.off.remove(i);
+            }
+            None => self.off.push(h),
+        }
+    }
+}
+
+impl Lab for HeadsLab {
+    fn id(&self) -> &'static str {
+        "heads"
+    }
+
+    fn title(&self) -> &'static str {
+        "Heads off"
+    }
+
+    fn uses_shared_input(&self) -> bool {
+        true
+    }
+
+    fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
+        let rect = ui.max_rect();
+        let name = shared.bench.model_name.clone();
+        ui.horizontal_wrapped(|ui| {
+            let plan = self.plan.as_ref().map(|(_, p)| p);
+            let json = || {
+                let p = plan?;
+                serde_json::to_vec_pretty(&serde_json::json!({
+                    "model": name,
+                    "full": p.full,
+                    "ranked": p.ranked,
+                    "pruned": p.pruned,
+                }))
+                .ok()
+            };
+            let data: [export::DataFile<'_>; 1] =
+                [("ranking as JSON", "glimpse-heads.json".into(), &json)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-heads.png", &data);
+        });
+        ui.label(
+            "Click a head to switch it off: its output is set to zero before the heads are \
+             concatenated and mixed by W_O, as if it were not there. The model's loss and \
+             accuracy change by what that head contributed.",
+        );
+        let Ok(model) = shared.bench.model.clone() else {
+            ui.weak("waiting for the model…");
+            return;
+        };
+        let ids = shared
+            .bench
+            .trace()
+            .and_then(|t| t.decoder.as_ref().map(|d| d.ids.clone()));
+        let measure = match measure_for(&name, &model, ids.as_deref()) {
+            Ok(m) => m,
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+                grouping(ui, &model);
+                return;
+            }
+        };
+        let all = every_head(&model);
+        self.off.retain(|h| all.contains(h));
+        ui.label(format!("{name}, measured on {}.", measure.describe()));
+        let full = Self::cached(
+            &mut self.full,
+            (name.clone(), measure.clone(), vec![]),
+            &model,
+        );
+        let full = match full {
+            Ok(s) => s,
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+                return;
+            }
+        };
+        let mut off = self.off.clone();
+        off.sort_by_key(head_code);
+        let now = Self::cached(
+            &mut self.current,
+            (name.clone(), measure.clone(), off.clone()),
+            &model,
+        );
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                RichText::new(format!("All {} heads on: {}", all.len(), score_line(&full)))
+                    .strong(),
+            );
+        });
+        match &now {
+            Ok(s) if !off.is_empty() => {
+                ui.label(
+                    RichText::new(format!(
+                        "{} off: {} (loss {:+.3}, accuracy {:+.1} points)",
+                        if off.len() == 1 {
+                            "1 head".to_string()
+                        } else {
+                            format!("{} heads", off.len())
+                        },
+                        score_line(s),
+                        s.loss - full.loss,
+                        100.0 * (s.accuracy - full.accuracy)
+                    ))
+                    .strong()
+                    .color(ui.visuals().warn_fg_color),
+                );
+            }
+            Ok(_) => {
+                ui.weak("No head is off.");
+            }
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+            }
+        }
+        ui.horizontal_wrapped(|ui| {
+            if ui.button("all heads on").clicked() {
+                self.off.clear();
+            }
+            let done = self
+                .plan
+                .as_ref()
+                .is_some_and(|(k, p)| k.0 == name && p.done());
+            let label = match (self.rank, done) {
+                (true, true) => "ranked",
+                (true, false) => "ranking…",
+                _ => "rank every head",
+            };
+            let r = ui.add_enabled(!self.rank, egui::Button::new(label));
+            crate::app::probe::control("heads:rank", r.rect);
+            if r.clicked() {
+                self.rank = true;
+            }
+            ui.weak(format!(
+                "(switches each of the {} heads off alone, then removes them from the least important up)",
+                all.len()
+            ));
+        });
+        let key = (name.clone(), measure.clone());
+        if self.rank {
+            self.advance_plan(ui, &model, &key, full);
+        }
+        let plan = self
+            .plan
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, p)| p.clone());
+        if let Some(p) = &plan {
+            if !p.done() {
+                ui.add(
+                    egui::ProgressBar::new(p.steps_done() as f32 / p.total_steps() as f32)
+                        .text(format!("{} of {} scores", p.steps_done(), p.total_steps())),
+                );
+            }
+        }
+        ui.add_space(6.0);
+        ui.columns(2, |cols| {
+            egui::ScrollArea::vertical()
+                .id_salt("heads_grid")
+                .max_height(460.0)
+                .show(&mut cols[0], |ui| self.grid(ui, &all, plan.as_ref()));
+            if let Some(p) = &plan {
+                results(&mut cols[1], p, &mut self.off);
+            }
+        });
+        grouping(ui, &model);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["hoff", "hrank"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        let mut off: Vec<String> = self.off.iter().map(head_code).collect();
+        off.sort();
+        w.put("hoff", off.join(","));
+        w.put("hrank", u8::from(self.rank));
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(off) = r.read("hoff", parse_heads) {
+            self.off = off;
+        }
+        if let Some(rank) = r.flag("hrank") {
+            self.rank = rank;
+        }
+    }
+}
+
+impl HeadsLab {
+    /// One button per head, by attention and layer; a ranked head is shaded by how much the
+    /// loss rises without it.
+    fn grid(&mut self, ui: &mut Ui, all: &[HeadId], plan: Option<&Plan>) {
+        let worst = plan
+            .map(|p| p.ranked.iter().map(|i| i.loss_rise).fold(0.0, f32::max))
+            .unwrap_or(0.0);
+        let rise = |h: &HeadId| {
+            plan.and_then(|p| p.ranked.iter().find(|i| i.head == *h))
+                .map(|i| i.loss_rise)
+        };
+        let mut kinds: Vec<AttentionKind> = all.iter().map(|h| h.kind).collect();
+        kinds.dedup();
+        let mut clicked = None;
+        for kind in kinds {
+            ui.strong(kind.label());
+            let layers = all
+                .iter()
+                .filter(|h| h.kind == kind)
+                .map(|h| h.layer)
+                .max()
+                .unwrap_or(0);
+            egui::Grid::new(("heads", kind as u8))
+                .spacing([3.0, 3.0])
+                .show(ui, |ui| {
+                    for layer in 0..=layers {
+                        ui.weak(format!("layer {layer}"));
+                        for h in all.iter().filter(|h| h.kind == kind && h.layer == layer) {
+                            let off = self.off.contains(h);
+                            let mut text = RichText::new(format!("{}", h.head)).monospace();
+                            if off {
+                                text = text.strikethrough().weak();
+                            }
+                            let fill = match (off, rise(h)) {
+                                (true, _) => ui.visuals().extreme_bg_color,
+                                (false, Some(r)) if worst > 0.0 => {
+                                    let t = (r.max(0.0) / worst).sqrt();
+                                    Color32::from_rgb(60 + (180.0 * t) as u8, 60, 70)
+                                }
+                                _ => ui.visuals().widgets.inactive.bg_fill,
+                            };
+                            let hover = match rise(h) {
+                                Some(r) => format!(
+                                    "{}: loss {r:+.3} without it; click to switch {}",
+                                    describe(h),
+                                    if off { "on" } else { "off" }
+                                ),
+                                None => format!(
+                                    "{}: click to switch {}",
+                                    describe(h),
+                                    if off { "on" } else { "off" }
+                                ),
+                            };
+                            let b = ui
+                                .add(
+                                    egui::Button::new(text)
+                                        .fill(fill)
+                                        .min_size(egui::vec2(26.0, 20.0)),
+                                )
+                                .on_hover_text(hover);
+                            crate::app::probe::control(&format!("heads:{}", head_code(h)), b.rect);
+                            if b.clicked() {
+                                clicked = Some(*h);
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+            ui.add_space(4.0);
+        }
+        if let Some(h) = clicked {
+            self.toggle(h);
+        }
+    }
+}
+
+/// The ranking and the pruning curve.
+fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
+    let mut ranked = plan.ranked.clone();
+    ranked.sort_by(|a, b| b.loss_rise.total_cmp(&a.loss_rise));
+    if !ranked.is_empty() {
+        ui.strong("The heads that matter most");
+        egui::Grid::new("heads_ranked")
+            .striped(true)
+            .show(ui, |ui| {
+                for i in ranked.iter().take(LISTED) {
+                    ui.label(describe(&i.head));
+                    ui.monospace(format!("loss {:+.3}", i.loss_rise));
+                    ui.monospace(format!(
+                        "acc {:+.1}",
+                        100.0 * (i.without.accuracy - plan.full.accuracy)
+                    ));
+                    ui.end_row();
+                }
+            });
+        let negligible = ranked.iter().filter(|i| i.loss_rise.abs() < 0.01).count();
+        ui.weak(format!(
+            "{negligible} of {} heads change the loss by less than 0.01 nats when switched off alone.",
+            ranked.len()
+        ));
+    }
+    if plan.pruned.is_empty() {
+        return;
+    }
+    ui.add_space(6.0);
+    let removable = plan.removable(TOLERANCE);
+    let total = plan.ranked.len();
+    ui.label(
+        RichText::new(format!(
+            "{removable} of {total} heads can be switched off together, least important first, \
+             with token accuracy within {:.0} point of the full model's{}.",
+            100.0 * TOLERANCE,
+            if plan.done() { "" } else { " (so far)" }
+        ))
+        .strong(),
+    );
+    if removable > 0 && ui.button(format!("switch those {removable} off")).clicked() {
+        *off = plan.least_first()[..removable].to_vec();
+    }
+    let accuracy: PlotPoints = std::iter::once([0.0, 100.0 * plan.full.accuracy as f64])
+        .chain(
+            plan.pruned
+                .iter()
+                .enumerate()
+                .map(|(k, s)| [(k + 1) as f64, 100.0 * s.accuracy as f64]),
+        )
+        .collect();
+    let exact: Option<PlotPoints> = plan.full.exact.map(|e| {
+        std::iter::once([0.0, 100.0 * e as f64])
+            .chain(
+                plan.pruned
+                    .iter()
+                    .enumerate()
+                    .map(|(k, s)| [(k + 1) as f64, 100.0 * s.exact.unwrap_or(0.0) as f64]),
+            )
+            .collect()
+    });
+    Plot::new("heads_pruned")
+        .height(200.0)
+        .legend(Legend::default())
+        .x_axis_label("heads switched off, least important first")
+        .y_axis_label("%")
+        .include_y(0.0)
+        .include_y(100.0)
+        .allow_scroll(false)
+        .show(ui, |p| {
+            p.line(Line::new("token accuracy", accuracy));
+            if let Some(e) = exact {
+                p.line(Line::new("exact match", e));
+            }
+            p.hline(HLine::new(
+                "full model − 1 point",
+                100.0 * (plan.full.accuracy - TOLERANCE) as f64,
+            ));
+        });
+}
+
+/// Grouped-query attention: which query heads share which key/value head, and the KV cache
+/// that saves.
+fn grouping(ui: &mut Ui, model: &Model) {
+    let c = &model.config;
+    if c.n_kv_heads >= c.n_heads {
+        return;
+    }
+    let group = c.n_heads / c.n_kv_heads;
+    ui.add_space(8.0);
+    ui.strong(format!(
+        "Shared keys and values: {} query heads read {} key/value head{} ({})",
+        c.n_heads,
+        c.n_kv_heads,
+        if c.n_kv_heads == 1 { "" } else { "s" },
+        if c.n_kv_heads == 1 {
+            "multi-query attention".to_string()
+        } else {
+            format!("grouped-query attention, groups of {group}")
+        }
+    ));
+    let (w, h) = (ui.available_width().min(720.0), 90.0);
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(w, h), egui::Sense::hover());
+    let p = ui.painter();
+    let ink = ui.visuals().text_color();
+    let font = egui::FontId::monospace(11.0);
+    let x_of = |i: usize, n: usize| rect.left() + (i as f32 + 0.5) * rect.width() / n as f32;
+    let (top, bottom) = (rect.top() + 14.0, rect.bottom() - 14.0);
+    for q in 0..c.n_heads {
+        let kv = q / group;
+        p.line_segment(
+            [
+                egui::pos2(x_of(q, c.n_heads), top + 8.0),
+                egui::pos2(x_of(kv, c.n_kv_heads), bottom - 8.0),
+            ],
+            egui::Stroke::new(1.5, crate::app::explorer::lines::head_color(kv)),
+        );
+        p.text(
+            egui::pos2(x_of(q, c.n_heads), top),
+            egui::Align2::CENTER_CENTER,
+            format!("Q{q}"),
+            font.clone(),
+            ink,
+        );
+    }
+    for kv in 0..c.n_kv_heads {
+        p.text(
+            egui::pos2(x_of(kv, c.n_kv_heads), bottom),
+            egui::Align2::CENTER_CENTER,
+            format!("K{kv} V{kv}"),
+            font.clone(),
+            crate::app::explorer::lines::head_color(kv),
+        );
+    }
+    let per = |heads: usize| 2 * heads * c.d_head();
+    ui.label(format!(
+        "KV cache per token and layer: 2 · {} · {} = {} numbers, against 2 · {} · {} = {} if every query head had its own ({}× smaller; {} over {} layers and {} tokens in f32).",
+        c.n_kv_heads,
+        c.d_head(),
+        crate::util::grouped(per(c.n_kv_heads) as u128),
+        c.n_heads,
+        c.d_head(),
+        crate::util::grouped(per(c.n_heads) as u128),
+        group,
+        crate::app::sources::megabytes((4 * per(c.n_kv_heads) * c.n_layers * c.max_len) as u64),
+        c.n_layers,
+        c.max_len
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::open;
+    use egui_kittest::kittest::Queryable;
+
+    /// A link with every cross-attention head of the translator off: the lab says so, the
+    /// translation collapses, and the link the app writes names the same heads.
+    #[test]
+    fn a_link_switches_heads_off_and_the_lab_shows_the_cost() {
+        let cross = "c0.0,c0.1,c0.2,c0.3,c1.0,c1.1,c1.2,c1.3";
+        let mut h = open(&format!("view=heads&model=translate&hoff={cross}"));
+        h.run_steps(6);
+        h.get_by_label_contains("8 heads off:");
+        let lab = h.state().labs.get::<HeadsLab>().unwrap();
+        let full = lab.full.as_ref().unwrap().1.clone().unwrap();
+        let now = lab.current.as_ref().unwrap().1.clone().unwrap();
+        assert!(now.accuracy < full.accuracy - 0.3, "{now:?} vs {full:?}");
+        let link = crate::app::link::encode(h.state());
+        assert!(
+            link.contains(&format!("hoff={}", crate::app::link::escape(cross))),
+            "{link}"
+        );
+    }
+
+    /// Ranking runs over frames to the end, names how many heads can go, and its button
+    /// switches exactly those off.
+    #[test]
+    fn ranking_every_head_finds_the_ones_that_can_go() {
+        let mut h = open("view=heads&model=translate&hrank=1");
+        for _ in 0..400 {
+            h.run_steps(1);
+            let lab = h.state().labs.get::<HeadsLab>().unwrap();
+            if lab.plan.as_ref().is_some_and(|(_, p)| p.done()) {
+                break;
+            }
+        }
+        h.run_steps(2);
+        let plan = h
+            .state()
+            .labs
+            .get::<HeadsLab>()
+            .unwrap()
+            .plan
+            .clone()
+            .unwrap()
+            .1;
+        assert!(plan.done());
+        let k = plan.removable(TOLERANCE);
+        h.get_by_label_contains(&format!("{k} of 24 heads can be switched off together"));
+        h.get_by_label(&format!("switch those {k} off")).click();
+        h.run_steps(3);
+        let lab = h.state().labs.get::<HeadsLab>().unwrap();
+        assert_eq!(lab.off, plan.least_first()[..k].to_vec());
+        let now = lab.current.as_ref().unwrap().1.clone().unwrap();
+        assert!(now.accuracy >= plan.full.accuracy - TOLERANCE, "{now:?}");
+    }
+
+    /// A model with nothing to score says why; a garbage link keeps the default.
+    #[test]
+    fn unscorable_models_and_bad_links_get_a_reason() {
+        assert!(parse_heads("e0.1,d2.3,c1.0").is_some_and(|v| v.len() == 3));
+        for bad in ["x0.1", "e0", "e0.", "e.1", "e0.1,,", "e99999.1"] {
+            assert_eq!(parse_heads(bad), None, "{bad}");
+        }
+        let mut r = LinkReader::parse("hoff=zz&hrank=maybe");
+        let mut lab = HeadsLab::default();
+        lab.load(&mut r);
+        assert!(lab.off.is_empty() && !lab.rank);
+        assert_eq!(r.notices.len(), 2, "{:?}", r.notices);
+        let encoder = crate::model::builtin::load("demo-encoder").unwrap();
+        let e = measure_for("demo-encoder", &encoder, None).unwrap_err();
+        assert!(e.contains("no next-token output"), "{e}");
+    }
+}
