@@ -285,15 +285,27 @@ impl Lab for HeadsLab {
             }
         }
         ui.add_space(6.0);
-        ui.columns(2, |cols| {
+        // Side by side where both fit (the ranking's rows are about 440 points wide), else
+        // one under the other (a tablet, presenter zoom).
+        let grid = |lab: &mut Self, ui: &mut Ui| {
             egui::ScrollArea::vertical()
                 .id_salt("heads_grid")
                 .max_height(460.0)
-                .show(&mut cols[0], |ui| self.grid(ui, &all, plan.as_ref()));
+                .show(ui, |ui| lab.grid(ui, &all, plan.as_ref()));
+        };
+        if ui.available_width() >= 900.0 {
+            ui.columns(2, |cols| {
+                grid(self, &mut cols[0]);
+                if let Some(p) = &plan {
+                    results(&mut cols[1], p, &mut self.off);
+                }
+            });
+        } else {
+            grid(self, ui);
             if let Some(p) = &plan {
-                results(&mut cols[1], p, &mut self.off);
+                results(ui, p, &mut self.off);
             }
-        });
+        }
         grouping(ui, &model);
     }
 

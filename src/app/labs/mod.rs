@@ -5,12 +5,13 @@
 //!
 //! Adding a lab is one file implementing [`Lab`] plus one line in that list.
 //!
-//! Induction, heads off, scoring, softmax by hand, the cost calculator and training live here
+//! Induction, heads off, depth, scoring, softmax by hand, the cost calculator and training live here
 //! (scoring, softmax and cost in their folders; training's view in `training`, the
 //! run it drives in `training_run`); the explorer, masking, positions and decoding labs each
 //! have a folder under `app/`.
 
 pub mod cost;
+pub mod depth;
 pub mod heads;
 pub mod induction;
 pub mod scoring;
@@ -105,6 +106,7 @@ impl Default for Labs {
             Box::new(super::decoding::DecodingLab::default()),
             Box::new(induction::InductionLab::default()),
             Box::new(heads::HeadsLab::default()),
+            Box::new(depth::DepthLab::default()),
             Box::new(scoring::ScoringLab::default()),
             Box::new(softmax::SoftmaxLab::default()),
             Box::new(cost::CostLab::default()),

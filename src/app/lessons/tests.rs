@@ -1074,3 +1074,49 @@ fn the_grouped_query_page_states_smollm2s_cache() {
     )));
     assert!(text.contains(&format!("2 · {q} · {h} = {}", grouped((2 * q * h) as u128))));
 }
+
+/// The depth page's figures are the depth probe's: 4,096 paths for six layers, post-norm's
+/// stream at √d, and where each placement's gradients are largest.
+#[test]
+fn the_depth_page_states_what_the_probe_measures() {
+    use crate::model::config::NormPlacement;
+    use crate::train::depth::{at_init, residual_paths};
+    let text = page_text("Deep stacks: pre-norm and post-norm");
+    assert!(text.contains(&format!(
+        "{} for the original six layers",
+        grouped(residual_paths(6) as u128)
+    )));
+    let pre = at_init(12, NormPlacement::Pre, 1).unwrap();
+    let post = at_init(12, NormPlacement::Post, 1).unwrap();
+    let min = post.gradients.iter().copied().fold(f32::INFINITY, f32::min);
+    let (post_last, pre_first, pre_last) = (
+        *post.gradients.last().unwrap(),
+        pre.gradients[0],
+        *pre.gradients.last().unwrap(),
+    );
+    // Post-norm's largest gradient is at the top; pre-norm's falls from bottom to top.
+    assert_eq!(
+        crate::util::argmax(post.gradients.iter().copied())
+            .unwrap()
+            .0,
+        11
+    );
+    assert!(pre.gradients.windows(2).filter(|w| w[1] < w[0]).count() >= 10);
+    for (what, v) in [
+        ("GRAD_POST_LAST there", post_last),
+        ("GRAD_POST_MIN at the", min),
+        ("GRAD_PRE_FIRST at the first", pre_first),
+        ("GRAD_PRE_LAST at the last", pre_last),
+    ] {
+        let (_, rest) = what.split_once(' ').unwrap();
+        assert!(text.contains(&format!("{v:.2} {rest}")), "{what}: {v:.2}");
+    }
+    // The trained model under the plots: pre-norm, its stream growing block by block.
+    let mut app = GlimpseApp::default();
+    apply(page("Deep stacks: pre-norm and post-norm"), &mut app);
+    let model = app.bench.model.as_ref().unwrap();
+    assert_eq!(model.config.norm, NormPlacement::Pre);
+    let norms =
+        crate::train::depth::stream_norms(app.bench.trace().unwrap().decoder.as_ref().unwrap());
+    assert!(norms.windows(2).all(|w| w[1] > w[0]), "{norms:?}");
+}

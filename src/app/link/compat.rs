@@ -11,6 +11,7 @@ use crate::app::decoding::{DecodingLab, SOURCES};
 use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::explorer::ExplorerView;
 use crate::app::labs::cost::CostLab;
+use crate::app::labs::depth::DepthLab;
 use crate::app::labs::heads::HeadsLab;
 use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
@@ -77,6 +78,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let softmax = app.lab::<SoftmaxLab>();
     let cost = &app.lab::<CostLab>().sizes;
     let heads = app.lab::<HeadsLab>();
+    let depth = app.lab::<DepthLab>();
     let bench = &app.bench;
     match key {
         "v" => VERSION.to_string(),
@@ -187,6 +189,8 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
             codes.join(",")
         }
         "hrank" => (heads.rank as u8).to_string(),
+        "dn" => depth.layers.to_string(),
+        "dseed" => depth.seed.to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),
         "hub" => app.store.hub(),
