@@ -1,6 +1,7 @@
 //! The whole app, frame by frame: a frame that changes nothing runs no forward pass, and an
 //! edit of the input runs exactly one.
 
+use super::labs::heads::HeadsLab;
 use super::link;
 use super::positions::{PositionsLab, Section};
 use super::GlimpseApp;
@@ -30,6 +31,13 @@ fn idle_frames_run_no_forward_pass_in_any_view() {
         if positions.section == Section::Extrapolation {
             while positions.extrapolation.measure_next(&app.store) {}
             h.run_steps(2);
+        }
+        // Ranking heads scores a few heads every frame until it is done: let it finish.
+        for _ in 0..2000 {
+            if !h.state().labs.get::<HeadsLab>().unwrap().ranking_pending() {
+                break;
+            }
+            h.run_steps(1);
         }
         let before = forward_passes();
         h.run_steps(5);

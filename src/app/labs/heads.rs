@@ -30,6 +30,8 @@ pub struct HeadsLab {
     full: Option<(ScoreKey, Result<Score, String>)>,
     current: Option<(ScoreKey, Result<Score, String>)>,
     plan: Option<((String, Measure), Plan)>,
+    /// How long the last score took (ms): the ranking's time is about 2 × heads × this.
+    score_ms: f64,
 }
 
 /// `e0.1` (encoder layer 0, head 1), `d…` decoder self-attention, `c…` cross-attention.
@@ -99,9 +101,12 @@ impl HeadsLab {
         slot: &mut Option<(ScoreKey, Result<Score, String>)>,
         key: ScoreKey,
         model: &Model,
+        took_ms: &mut f64,
     ) -> Result<Score, String> {
         if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+            let start = web_time::Instant::now();
             let result = score(model, &key.1, &key.2);
+            *took_ms = start.elapsed().as_secs_f64() * 1e3;
             *slot = Some((key, result));
         }
         slot.as_ref().map_or(Err(String::new()), |(_, r)| r.clone())
@@ -126,6 +131,11 @@ impl HeadsLab {
         if !plan.done() {
             ui.ctx().request_repaint();
         }
+    }
+
+    /// A ranking has started and is not finished: frames still compute.
+    pub fn ranking_pending(&self) -> bool {
+        self.rank && self.plan.as_ref().is_some_and(|(_, p)| !p.done())
     }
 
     fn toggle(&mut self, h: HeadId) {
@@ -198,6 +208,7 @@ impl Lab for HeadsLab {
             &mut self.full,
             (name.clone(), measure.clone(), vec![]),
             &model,
+            &mut self.score_ms,
         );
         let full = match full {
             Ok(s) => s,
@@ -212,6 +223,7 @@ impl Lab for HeadsLab {
             &mut self.current,
             (name.clone(), measure.clone(), off.clone()),
             &model,
+            &mut self.score_ms,
         );
         ui.horizontal_wrapped(|ui| {
             ui.label(
@@ -262,9 +274,21 @@ impl Lab for HeadsLab {
             if r.clicked() {
                 self.rank = true;
             }
+            // A large model takes minutes: it can be stopped and picked up again.
+            if self.rank && !done && ui.button("stop").clicked() {
+                self.rank = false;
+            }
+            let seconds = 2.0 * all.len() as f64 * self.score_ms / 1e3;
             ui.weak(format!(
-                "(switches each of the {} heads off alone, then removes them from the least important up)",
-                all.len()
+                "(switches each of the {} heads off alone, then removes them from the least \
+                 important up: {} scores, about {})",
+                all.len(),
+                2 * all.len(),
+                if seconds < 90.0 {
+                    format!("{seconds:.0} s")
+                } else {
+                    format!("{:.0} min", seconds / 60.0)
+                }
             ));
         });
         let key = (name.clone(), measure.clone());
