@@ -3,6 +3,7 @@
 
 pub mod beam;
 pub mod checkpoints;
+mod compare;
 pub mod generate;
 mod heads;
 mod pe_table;
@@ -175,6 +176,30 @@ pub enum Command {
         /// The text a decoder LM is scored on (each token predicted from those before it).
         #[arg(long, default_value = "")]
         text: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train configurations side by side on one task, the same examples for each: `depth`
+    /// (pre-norm vs post-norm, --layers deep) or `kv` (4 query heads sharing 4, 2 and 1
+    /// key/value heads); prints each one's loss and held-out quality.
+    Compare {
+        /// `depth` or `kv`.
+        experiment: String,
+        /// The task (default: reverse for depth, translate for kv).
+        #[arg(long)]
+        task: Option<String>,
+        #[arg(long, default_value_t = 6)]
+        layers: usize,
+        #[arg(long, default_value_t = 3000)]
+        steps: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Depth: start at the peak learning rate (no warmup).
+        #[arg(long)]
+        no_warmup: bool,
+        /// Held-out examples per evaluation.
+        #[arg(long, default_value_t = 200)]
+        examples: usize,
         #[arg(long)]
         json: bool,
     },
@@ -984,6 +1009,25 @@ pub fn run(cmd: Command) -> Result<String, String> {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             heads::ablate(&model, &m, &text, json)
         }
+        Command::Compare {
+            experiment,
+            task,
+            layers,
+            steps,
+            seed,
+            no_warmup,
+            examples,
+            json,
+        } => compare::compare(
+            &experiment,
+            task.as_deref(),
+            layers,
+            steps,
+            seed,
+            !no_warmup,
+            examples,
+            json,
+        ),
         Command::Induction {
             model,
             len,

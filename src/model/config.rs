@@ -282,6 +282,12 @@ pub const FORMAT_NAME: &str = "glimpse-model";
 pub const FORMAT_VERSION: u32 = 1;
 
 impl ModelConfig {
+    /// Floats the KV cache holds per token: a key and a value of d_head for every key/value
+    /// head of every layer, 2 · n_layers · n_kv_heads · d_head (sharing heads shrinks it).
+    pub fn kv_cache_floats_per_token(&self) -> usize {
+        2 * self.n_layers * self.n_kv_heads * self.d_head()
+    }
+
     pub fn d_head(&self) -> usize {
         self.extensions
             .head_dim

@@ -7,6 +7,7 @@ pub mod ablation;
 pub mod backward;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bpe;
+pub mod compare;
 pub mod depth;
 pub mod lm;
 pub mod loss;

@@ -19,6 +19,9 @@ pub struct TrainConfig {
     pub task: TaskKind,
     pub d_model: usize,
     pub n_heads: usize,
+    /// Key/value heads (grouped-query attention when fewer than `n_heads`); none: one per head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kv_heads: Option<usize>,
     pub n_layers: usize,
     pub d_ff: usize,
     pub positional: Positional,
@@ -63,6 +66,7 @@ impl TrainConfig {
             task,
             d_model,
             n_heads: 4,
+            kv_heads: None,
             n_layers: 2,
             d_ff: 2 * d_model,
             positional,
@@ -99,6 +103,14 @@ impl TrainConfig {
                 self.label_smoothing
             ));
         }
+        if let Some(kv) = self.kv_heads {
+            if kv == 0 || !self.n_heads.is_multiple_of(kv) {
+                return bad(format!(
+                    "{kv} key/value heads cannot be shared by {} query heads",
+                    self.n_heads
+                ));
+            }
+        }
         if self.clip_norm.is_nan() || self.clip_norm <= 0.0 {
             return bad(format!(
                 "clip_norm must be positive, got {}",
@@ -118,7 +130,7 @@ impl TrainConfig {
             family: task.family(),
             d_model: self.d_model,
             n_heads: self.n_heads,
-            n_kv_heads: self.n_heads,
+            n_kv_heads: self.kv_heads.unwrap_or(self.n_heads),
             n_layers: self.n_layers,
             d_ff: self.d_ff,
             max_len: self.max_len.unwrap_or(2 * task.max_pieces() + 4),

@@ -44,7 +44,7 @@ fn key(s: &Settings) -> (SourceKind, String, u32, usize) {
 
 /// Keys and values of every layer for `positions` positions.
 pub fn cache_floats(config: &ModelConfig, positions: usize) -> usize {
-    config.n_layers * 2 * positions * config.n_kv_heads * config.d_head()
+    positions * config.kv_cache_floats_per_token()
 }
 
 /// Greedy decoding one step at a time, with each step's work and the prefix length fed.

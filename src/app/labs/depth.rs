@@ -1,17 +1,30 @@
 //! Depth: the residual stream and the gradients through a stack of N blocks, pre-norm beside
 //! post-norm, on fresh models of the same task; the picked model's own stream, block by
-//! block; and the 2^(2N) paths the residual connections open.
+//! block; the 2^(2N) paths the residual connections open; and the two placements trained
+//! side by side, deeper than the shipped models, with and without warmup.
 
+use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::model::config::NormPlacement;
+use crate::train::compare::{Contender, Experiment};
 use crate::train::depth::{at_init, residual_paths, stream_norms, DepthProbe, TASK};
+use crate::train::tasks::{Split, TaskKind};
+use crate::train::trainer::make_example;
 use egui::{RichText, Ui};
 use egui_plot::{Legend, Line, Plot, PlotPoints};
 
 /// Blocks the slider allows.
 pub const LAYERS: std::ops::RangeInclusive<usize> = 2..=24;
+
+/// Blocks the trained comparison allows (each block is trained, in the browser too).
+pub const TRAINED_LAYERS: std::ops::RangeInclusive<usize> = 2..=8;
+/// The task the placements are trained on: reverse trains to 100 % in a few hundred steps at
+/// two layers, so a placement that fails at six is the placement's doing.
+pub const TRAINED_TASK: TaskKind = TaskKind::Reverse;
+/// Steps each placement trains.
+pub const TRAINED_STEPS: u64 = 1000;
 
 /// Pre-norm's probe and post-norm's.
 type Probes = [DepthProbe; 2];
@@ -21,6 +34,13 @@ pub struct DepthLab {
     pub seed: u64,
     /// Pre-norm and post-norm probes, for (layers, seed).
     computed: Option<((usize, u64), Result<Probes, String>)>,
+    /// Blocks of the trained pair.
+    pub trained_layers: usize,
+    /// Whether the trained pair warms its learning rate up.
+    pub warmup: bool,
+    pub training: RaceView,
+    /// Each trained model's stream on one held-out example, for the steps taken when measured.
+    trained_streams: Option<(u64, Vec<Vec<f32>>)>,
 }
 
 impl Default for DepthLab {
@@ -29,11 +49,124 @@ impl Default for DepthLab {
             layers: 12,
             seed: 1,
             computed: None,
+            trained_layers: 6,
+            warmup: false,
+            training: RaceView::default(),
+            trained_streams: None,
         }
     }
 }
 
 impl DepthLab {
+    pub fn race_spec(&self) -> RaceSpec {
+        RaceSpec {
+            experiment: Experiment::Depth {
+                layers: self.trained_layers,
+                warmup: self.warmup,
+            },
+            task: TRAINED_TASK,
+            seed: self.seed,
+            steps: TRAINED_STEPS,
+            examples: 48,
+        }
+    }
+
+    /// The trained pair: settings, the race, and the stream of each model once it has trained.
+    fn trained(&mut self, ui: &mut Ui) {
+        ui.add_space(10.0);
+        ui.heading("Trained side by side");
+        ui.label(format!(
+            "The same {}-task model (d = 32, 4 heads, encoder and decoder of N blocks each), \
+             once pre-norm and once post-norm, trained for {} steps from the same seed on the \
+             same examples. Two blocks train either way; at six, post-norm without warmup \
+             stalls while pre-norm does not. Turn warmup on (the learning rate climbing over \
+             the first 200 steps) and post-norm trains again.",
+            TRAINED_TASK.name(),
+            TRAINED_STEPS
+        ));
+        ui.horizontal_wrapped(|ui| {
+            ui.add(egui::Slider::new(&mut self.trained_layers, TRAINED_LAYERS).text("blocks"));
+            ui.checkbox(&mut self.warmup, "warmup (200 steps)");
+        });
+        let spec = self.race_spec();
+        let streams = self.trained_streams.as_ref().map(|(_, s)| s.clone());
+        let growth = |c: &Contender| {
+            let i = usize::from(c.label != "pre-norm");
+            streams
+                .as_ref()
+                .and_then(|s| s.get(i))
+                .and_then(|s| Some(format!("{:.1} → {:.1}", s.first()?, s.last()?)))
+                .unwrap_or_else(|| "–".into())
+        };
+        self.training
+            .show(ui, "depth_race", spec, ("‖x‖ first → last block", &growth));
+        self.measure_trained_streams();
+        if let Some((_, streams)) = &self.trained_streams {
+            ui.strong(
+                "‖x‖ of the trained decoders' stream, entering each block (then leaving the last)",
+            );
+            Plot::new("depth_trained_stream")
+                .height(170.0)
+                .legend(Legend::default())
+                .x_axis_label("block")
+                .y_axis_label("‖x‖")
+                .include_y(0.0)
+                .allow_scroll(false)
+                .show(ui, |p| {
+                    for (norm, s) in [NormPlacement::Pre, NormPlacement::Post]
+                        .into_iter()
+                        .zip(streams)
+                    {
+                        let points: PlotPoints = s
+                            .iter()
+                            .enumerate()
+                            .map(|(i, &v)| [i as f64, v as f64])
+                            .collect();
+                        p.line(Line::new(name(norm), points));
+                    }
+                });
+        }
+    }
+
+    /// Each trained model's decoder stream on one held-out example, measured when training
+    /// pauses or ends (not every frame while it runs).
+    fn measure_trained_streams(&mut self) {
+        let pending = self.training.pending();
+        let Ok(race) = self.training.race(self.race_spec()) else {
+            return;
+        };
+        let taken: u64 = race.contenders.iter().map(Contender::steps).sum();
+        if pending || taken == 0 {
+            if taken == 0 {
+                self.trained_streams = None;
+            }
+            return;
+        }
+        if self
+            .trained_streams
+            .as_ref()
+            .is_some_and(|(t, _)| *t == taken)
+        {
+            return;
+        }
+        let mut rng = crate::util::rng::Rng::new(self.seed ^ 0x57ea);
+        let pair = TRAINED_TASK.sample(&mut rng, Split::HeldOut);
+        let streams = race
+            .contenders
+            .iter()
+            .map(|c| {
+                let model = &c.trainer.model;
+                let ex = make_example(TRAINED_TASK, &model.tokenizer, &pair);
+                model
+                    .forward(&ex.input, &crate::model::ForwardOptions::default())
+                    .ok()
+                    .and_then(|t| t.decoder.as_ref().map(stream_norms))
+                    .unwrap_or_default()
+            })
+            .collect();
+        self.trained_streams = Some((taken, streams));
+    }
+
     /// The two probes for the current settings, computed once.
     pub fn probes(&mut self) -> Result<&Probes, String> {
         let key = (self.layers, self.seed);
@@ -175,16 +308,20 @@ impl Lab for DepthLab {
             first(pre),
             last(pre),
         ));
+        self.trained(ui);
         picked_model(ui, shared);
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["dn", "dseed"]
+        &["dn", "dseed", "dtn", "dwarm", "dtrain"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
         w.put("dn", self.layers);
         w.put("dseed", self.seed);
+        w.put("dtn", self.trained_layers);
+        w.put("dwarm", u8::from(self.warmup));
+        w.put("dtrain", u8::from(self.training.running));
     }
 
     fn load(&mut self, r: &mut LinkReader) {
@@ -193,6 +330,15 @@ impl Lab for DepthLab {
         }
         if let Some(s) = r.number("dseed", 0..=u32::MAX as u64) {
             self.seed = s;
+        }
+        if let Some(n) = r.number("dtn", TRAINED_LAYERS) {
+            self.trained_layers = n;
+        }
+        if let Some(w) = r.flag("dwarm") {
+            self.warmup = w;
+        }
+        if let Some(t) = r.flag("dtrain") {
+            self.training.running = t;
         }
     }
 }
@@ -231,4 +377,50 @@ fn picked_model(ui: &mut Ui, shared: &Shared<'_>) {
         .show(ui, |p| {
             p.line(Line::new(shared.bench.model_name.clone(), points))
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::tests::open;
+    use egui_kittest::kittest::Queryable;
+
+    /// A link trains the pair to the end in frames; both two-block placements learn the task,
+    /// and the lab then measures each trained decoder's stream and shows it.
+    #[test]
+    fn a_link_trains_both_placements_and_shows_their_streams() {
+        let mut h = open("view=depth&dtn=2&dwarm=1&dtrain=1");
+        for _ in 0..5000 {
+            if !h.state().labs.get::<DepthLab>().unwrap().training.pending() {
+                break;
+            }
+            h.run_steps(1);
+        }
+        h.run_steps(2);
+        let lab = h.state_mut().labs.get_mut::<DepthLab>().unwrap();
+        let spec = lab.race_spec();
+        let race = lab.training.race(spec).unwrap();
+        assert!(race.done());
+        for o in race.outcomes() {
+            let e = o.eval.unwrap();
+            assert_eq!(o.steps, TRAINED_STEPS);
+            assert!(e.exact_match >= 0.9, "{}: {e:?}", o.label);
+        }
+        let streams = &lab.trained_streams.as_ref().unwrap().1;
+        assert_eq!(streams.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3]);
+        h.get_by_label_contains("‖x‖ of the trained decoders");
+        h.get_by_label("trained");
+    }
+
+    #[test]
+    fn bad_depth_links_keep_the_defaults() {
+        let mut lab = DepthLab::default();
+        let mut r = LinkReader::parse("dtn=40&dwarm=perhaps&dtrain=2");
+        lab.load(&mut r);
+        assert_eq!(
+            (lab.trained_layers, lab.warmup, lab.training.running),
+            (6, false, false)
+        );
+        assert_eq!(r.notices.len(), 3, "{:?}", r.notices);
+    }
 }

@@ -3,11 +3,14 @@
 //! important up, to see how many a trained model can do without. Models that share keys and
 //! values across query heads (GQA, MQA) have their grouping drawn with the KV cache it saves.
 
+use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::model::{AttentionKind, HeadId, Model};
 use crate::train::ablation::{every_head, measure_for, score, Measure, Plan, Score};
+use crate::train::compare::{Contender, Experiment};
+use crate::train::tasks::TaskKind;
 use egui::{Color32, RichText, Ui};
 use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
 
@@ -32,6 +35,23 @@ pub struct HeadsLab {
     plan: Option<((String, Measure), Plan)>,
     /// How long the last score took (ms): the ranking's time is about 2 × heads × this.
     score_ms: f64,
+    /// The translator retrained with 4, 2 and 1 key/value heads.
+    pub kv_race: RaceView,
+}
+
+/// The task the key/value sharing is trained on, and for how long: at 600 steps the
+/// translator is at 96–100 % exact, where a difference in quality can still show.
+pub const KV_TASK: TaskKind = TaskKind::Translate;
+pub const KV_STEPS: u64 = 600;
+
+pub fn kv_spec() -> RaceSpec {
+    RaceSpec {
+        experiment: Experiment::KvHeads,
+        task: KV_TASK,
+        seed: 1,
+        steps: KV_STEPS,
+        examples: 48,
+    }
 }
 
 /// `e0.1` (encoder layer 0, head 1), `d…` decoder self-attention, `c…` cross-attention.
@@ -135,7 +155,7 @@ impl HeadsLab {
 
     /// A ranking has started and is not finished: frames still compute.
     pub fn ranking_pending(&self) -> bool {
-        self.rank && self.plan.as_ref().is_some_and(|(_, p)| !p.done())
+        self.rank && self.plan.as_ref().is_some_and(|(_, p)| !p.done()) || self.kv_race.pending()
     }
 
     fn toggle(&mut self, h: HeadId) {
@@ -162,6 +182,38 @@ impl Lab for HeadsLab {
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
+        self.ablation(ui, shared);
+        self.kv_sharing(ui);
+    }
+
+    fn keys(&self) -> &'static [&'static str] {
+        &["hoff", "hrank", "kvtrain"]
+    }
+
+    fn save(&self, w: &mut LinkWriter) {
+        w.put("kvtrain", u8::from(self.kv_race.running));
+        let mut off: Vec<String> = self.off.iter().map(head_code).collect();
+        off.sort();
+        w.put("hoff", off.join(","));
+        w.put("hrank", u8::from(self.rank));
+    }
+
+    fn load(&mut self, r: &mut LinkReader) {
+        if let Some(t) = r.flag("kvtrain") {
+            self.kv_race.running = t;
+        }
+        if let Some(off) = r.read("hoff", parse_heads) {
+            self.off = off;
+        }
+        if let Some(rank) = r.flag("hrank") {
+            self.rank = rank;
+        }
+    }
+}
+
+impl HeadsLab {
+    /// Switching heads off on the picked model, and its grouping of keys and values.
+    fn ablation(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
         let name = shared.bench.model_name.clone();
         ui.horizontal_wrapped(|ui| {
@@ -333,28 +385,27 @@ impl Lab for HeadsLab {
         grouping(ui, &model);
     }
 
-    fn keys(&self) -> &'static [&'static str] {
-        &["hoff", "hrank"]
+    /// Grouped-query attention trained: the translator with 4, 2 and 1 key/value heads.
+    fn kv_sharing(&mut self, ui: &mut Ui) {
+        ui.add_space(10.0);
+        ui.heading("Sharing keys and values, trained");
+        ui.label(format!(
+            "The {} model (4 query heads per attention, 2 + 2 layers) trained three times for {} \
+             steps from the same seed: every query head with its own keys and values \
+             (multi-head), pairs of query heads sharing one (grouped-query), and all four \
+             sharing one (multi-query). The KV cache a decoder keeps per token shrinks with \
+             the key/value heads; see what the quality does.",
+            KV_TASK.name(),
+            KV_STEPS
+        ));
+        let cache = |c: &Contender| {
+            let n = c.trainer.model.config.kv_cache_floats_per_token();
+            format!("{n} floats ({} B)", 4 * n)
+        };
+        self.kv_race
+            .show(ui, "kv_race", kv_spec(), ("KV cache per token", &cache));
     }
 
-    fn save(&self, w: &mut LinkWriter) {
-        let mut off: Vec<String> = self.off.iter().map(head_code).collect();
-        off.sort();
-        w.put("hoff", off.join(","));
-        w.put("hrank", u8::from(self.rank));
-    }
-
-    fn load(&mut self, r: &mut LinkReader) {
-        if let Some(off) = r.read("hoff", parse_heads) {
-            self.off = off;
-        }
-        if let Some(rank) = r.flag("hrank") {
-            self.rank = rank;
-        }
-    }
-}
-
-impl HeadsLab {
     /// One button per head, by attention and layer; a ranked head is shaded by how much the
     /// loss rises without it.
     fn grid(&mut self, ui: &mut Ui, all: &[HeadId], plan: Option<&Plan>) {
@@ -653,5 +704,29 @@ mod tests {
         let encoder = crate::model::builtin::load("demo-encoder").unwrap();
         let e = measure_for("demo-encoder", &encoder, None).unwrap_err();
         assert!(e.contains("no next-token output"), "{e}");
+    }
+
+    /// The key/value-sharing race starts from a link, trains all three models a slice per
+    /// frame, shows each one's cache, and stops when paused.
+    #[test]
+    fn the_key_value_race_trains_three_models_and_pauses() {
+        let mut h = open("view=heads&model=translate&kvtrain=1");
+        h.run_steps(8);
+        // In the table and in both plots' legends.
+        assert!(h.query_all_by_label("4 KV heads (multi-head)").count() >= 1);
+        h.get_by_label("32 floats (128 B)");
+        let lab = h.state_mut().labs.get_mut::<HeadsLab>().unwrap();
+        assert!(lab.kv_race.pending());
+        let steps: Vec<u64> = lab
+            .kv_race
+            .race(kv_spec())
+            .unwrap()
+            .contenders
+            .iter()
+            .map(|c| c.steps())
+            .collect();
+        assert!(steps.iter().all(|&s| s > 0), "{steps:?}");
+        lab.kv_race.running = false;
+        assert!(!lab.kv_race.pending());
     }
 }

@@ -14,6 +14,7 @@ pub mod cost;
 pub mod depth;
 pub mod heads;
 pub mod induction;
+pub mod race;
 pub mod scoring;
 pub mod softmax;
 pub mod training;

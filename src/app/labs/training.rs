@@ -23,7 +23,11 @@ const PLOT_POINTS: usize = 400;
 
 /// At most `max` points, each the mean of a consecutive chunk of the `n` inputs: a smoothed
 /// curve that costs the same to draw at step 100 and at step 100 000.
-fn chunk_means(points: impl Iterator<Item = (f64, f64)>, n: usize, max: usize) -> Vec<[f64; 2]> {
+pub(super) fn chunk_means(
+    points: impl Iterator<Item = (f64, f64)>,
+    n: usize,
+    max: usize,
+) -> Vec<[f64; 2]> {
     let chunk = n.div_ceil(max.max(1)).max(1);
     let mut out = Vec::with_capacity(n / chunk + 1);
     let (mut sx, mut sy, mut k) = (0.0, 0.0, 0usize);

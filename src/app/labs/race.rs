@@ -1,0 +1,228 @@
+//! A side-by-side training race drawn inside a lab (Depth's pre-norm vs post-norm, Heads off's
+//! shared keys and values): start and pause, progress with the time left, each contender's
+//! loss and held-out exact match over the steps, and a table of where each one ended. It
+//! trains a slice per frame, so the page keeps drawing.
+
+use super::training::chunk_means;
+use crate::train::compare::{Contender, Experiment, Race};
+use crate::train::tasks::TaskKind;
+use egui::{RichText, Ui};
+use egui_plot::{Legend, Line, Plot, PlotPoints};
+
+/// How long one frame may train before it draws.
+const FRAME_BUDGET: web_time::Duration = web_time::Duration::from_millis(30);
+/// Points a loss curve draws at most.
+const PLOT_POINTS: usize = 300;
+
+/// What a race trains: changing any of it starts a new race.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RaceSpec {
+    pub experiment: Experiment,
+    pub task: TaskKind,
+    pub seed: u64,
+    pub steps: u64,
+    /// Held-out examples per evaluation (ten evaluations per run).
+    pub examples: usize,
+}
+
+#[derive(Default)]
+pub struct RaceView {
+    /// Train when the page is drawn (the button, or a link).
+    pub running: bool,
+    race: Option<(RaceSpec, Result<Race, String>)>,
+    /// Seconds spent training and the steps they bought, for the time-left estimate.
+    spent: (f64, u64),
+    /// log₁₀ loss curves, for the total steps taken when they were made.
+    curves: Option<(u64, Vec<Vec<[f64; 2]>>)>,
+}
+
+impl RaceView {
+    /// Started and not finished: frames still train.
+    pub fn pending(&self) -> bool {
+        self.running && matches!(&self.race, Some((_, Ok(r))) if !r.done())
+    }
+
+    /// The race for `spec`, built when first asked for or when the spec changed.
+    pub fn race(&mut self, spec: RaceSpec) -> Result<&Race, String> {
+        if self.race.as_ref().is_none_or(|(s, _)| *s != spec) {
+            let entries = spec.experiment.entries(spec.task, spec.seed, spec.steps);
+            let race = Race::new(entries, spec.steps, spec.steps / 10, spec.examples)
+                .map_err(|e| e.to_string());
+            self.race = Some((spec, race));
+            self.spent = (0.0, 0);
+            self.curves = None;
+        }
+        match &self.race {
+            Some((_, Ok(r))) => Ok(r),
+            Some((_, Err(e))) => Err(e.clone()),
+            None => Err(String::new()),
+        }
+    }
+
+    /// Train one frame's slice.
+    fn advance(&mut self, ui: &Ui) {
+        let Some((_, Ok(race))) = self.race.as_mut() else {
+            return;
+        };
+        if !self.running || race.done() {
+            return;
+        }
+        let start = web_time::Instant::now();
+        let steps = race.run_for(FRAME_BUDGET);
+        self.spent.0 += start.elapsed().as_secs_f64();
+        self.spent.1 += steps as u64;
+        ui.ctx().request_repaint();
+    }
+
+    /// The controls, progress, curves and table; `extra` adds a column (its title and one
+    /// cell per contender).
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        id: &str,
+        spec: RaceSpec,
+        extra: (&str, &dyn Fn(&Contender) -> String),
+    ) {
+        if let Err(e) = self.race(spec) {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+            return;
+        }
+        self.advance(ui);
+        let Some((_, Ok(race))) = &self.race else {
+            return;
+        };
+        let done = race.done();
+        let n = race.contenders.len();
+        ui.horizontal_wrapped(|ui| {
+            let label = match (self.running, done) {
+                (_, true) => "trained".to_string(),
+                (true, false) => "‖ pause".to_string(),
+                (false, false) if race.progress() > 0.0 => "▶ go on".to_string(),
+                (false, false) => format!("▶ train all {n}"),
+            };
+            let b = ui.add_enabled(!done, egui::Button::new(label));
+            crate::app::probe::control(&format!("{id}:train"), b.rect);
+            if b.clicked() {
+                self.running = !self.running;
+            }
+            let total = spec.steps * n as u64;
+            let done_steps = (race.progress() * total as f32).round() as u64;
+            let left = if self.spent.1 > 0 {
+                let per = self.spent.0 / self.spent.1 as f64;
+                let s = per * total.saturating_sub(done_steps) as f64;
+                format!(
+                    " · about {}",
+                    if s < 90.0 {
+                        format!("{s:.0} s")
+                    } else {
+                        format!("{:.0} min", s / 60.0)
+                    }
+                )
+            } else {
+                String::new()
+            };
+            ui.weak(format!(
+                "{n} models × {} steps, the same seed and examples for each{left}",
+                spec.steps
+            ));
+        });
+        if self.running && !done {
+            ui.add(egui::ProgressBar::new(race.progress()).show_percentage());
+        }
+        let taken: u64 = race.contenders.iter().map(Contender::steps).sum();
+        if self.curves.as_ref().is_none_or(|(t, _)| *t != taken) {
+            let curves = race
+                .contenders
+                .iter()
+                .map(|c| {
+                    let h = c.history();
+                    let points = h
+                        .iter()
+                        .filter(|s| s.loss.is_finite())
+                        .map(|s| (s.step as f64, f64::from(s.loss).max(1e-9).log10()));
+                    chunk_means(points, h.len(), PLOT_POINTS)
+                })
+                .collect();
+            self.curves = Some((taken, curves));
+        }
+        let curves = self
+            .curves
+            .as_ref()
+            .map(|(_, c)| c.as_slice())
+            .unwrap_or_default();
+        crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
+            cols[0].label("training loss (log₁₀, per token)");
+            Plot::new(format!("{id}_loss"))
+                .height(170.0)
+                .allow_scroll(false)
+                .legend(Legend::default())
+                .x_axis_label("step")
+                .show(&mut cols[0], |p| {
+                    for (c, points) in race.contenders.iter().zip(curves) {
+                        p.line(Line::new(c.label.clone(), points.clone()));
+                    }
+                });
+            cols[1].label("held-out exact match");
+            Plot::new(format!("{id}_exact"))
+                .height(170.0)
+                .allow_scroll(false)
+                .include_y(0.0)
+                .include_y(1.0)
+                .include_x(spec.steps as f64)
+                .legend(Legend::default())
+                .x_axis_label("step")
+                .show(&mut cols[1], |p| {
+                    for c in &race.contenders {
+                        let points: PlotPoints = c
+                            .evals
+                            .iter()
+                            .map(|(s, e)| [*s as f64, e.exact_match as f64])
+                            .collect();
+                        p.line(Line::new(c.label.clone(), points));
+                    }
+                });
+        });
+        table(ui, id, race, extra);
+    }
+}
+
+/// Where each contender stands: the last evaluation and the extra column.
+fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -> String)) {
+    egui::Grid::new(format!("{id}_table"))
+        .striped(true)
+        .num_columns(6)
+        .show(ui, |ui| {
+            for title in [
+                "",
+                "step",
+                "held-out loss",
+                "tokens right",
+                "exact",
+                extra.0,
+            ] {
+                ui.strong(title);
+            }
+            ui.end_row();
+            for c in &race.contenders {
+                ui.label(RichText::new(&c.label).strong());
+                ui.label(c.steps().to_string());
+                match c.last_eval() {
+                    Some(e) => {
+                        ui.label(format!("{:.4}", e.loss));
+                        ui.label(format!("{:.1} %", 100.0 * e.token_accuracy));
+                        ui.label(format!("{:.1} %", 100.0 * e.exact_match));
+                    }
+                    None => {
+                        for _ in 0..3 {
+                            ui.weak("–");
+                        }
+                    }
+                }
+                ui.label(extra.1(c));
+                if let Some(s) = &c.stopped {
+                    ui.colored_label(ui.visuals().warn_fg_color, s);
+                }
+                ui.end_row();
+            }
+        });
+}
