@@ -53,12 +53,12 @@ pub struct LinkReader {
 }
 
 impl LinkReader {
-    /// Parse a link (with or without `#`, or a whole URL). At most 64 pairs are read.
+    /// Parse a link (with or without `#`, or a whole URL). At most 128 pairs are read (the app writes about 70).
     pub fn parse(link: &str) -> Self {
         let hash = link.split_once('#').map_or(link, |(_, h)| h);
         let mut notices = Vec::new();
         let mut pairs = Vec::new();
-        for part in hash.split('&').filter(|s| !s.is_empty()).take(64) {
+        for part in hash.split('&').filter(|s| !s.is_empty()).take(128) {
             match part.split_once('=') {
                 Some((k, v)) => pairs.push((unescape(k), unescape(v))),
                 None => notices.push(format!("ignored `{}` (not key=value)", short(part))),

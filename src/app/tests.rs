@@ -1,7 +1,9 @@
 //! The whole app, frame by frame: a frame that changes nothing runs no forward pass, and an
 //! edit of the input runs exactly one.
 
+use super::labs::depth::DepthLab;
 use super::labs::heads::HeadsLab;
+use super::labs::rnn::RnnLab;
 use super::link;
 use super::positions::{PositionsLab, Section};
 use super::GlimpseApp;
@@ -39,6 +41,13 @@ fn idle_frames_run_no_forward_pass_in_any_view() {
             }
             h.run_steps(1);
         }
+        // A page that starts training (Depth, RNN) keeps working until paused: pause it, as a
+        // student would, and let the paused view measure what it shows once.
+        let labs = &mut h.state_mut().labs;
+        labs.get_mut::<HeadsLab>().unwrap().kv_race.running = false;
+        labs.get_mut::<DepthLab>().unwrap().training.running = false;
+        labs.get_mut::<RnnLab>().unwrap().running = false;
+        h.run_steps(2);
         let before = forward_passes();
         h.run_steps(5);
         let after = forward_passes();

@@ -180,10 +180,11 @@ pub enum Command {
         json: bool,
     },
     /// Train configurations side by side on one task, the same examples for each: `depth`
-    /// (pre-norm vs post-norm, --layers deep) or `kv` (4 query heads sharing 4, 2 and 1
-    /// key/value heads); prints each one's loss and held-out quality.
+    /// (pre-norm vs post-norm, --layers deep), `kv` (4 query heads sharing 4, 2 and 1
+    /// key/value heads) or `rnn` (a GRU translator with a fixed context and with additive
+    /// attention, --width its state, default 8); prints each one's loss and held-out quality.
     Compare {
-        /// `depth` or `kv`.
+        /// `depth`, `kv` or `rnn`.
         experiment: String,
         /// The task (default: reverse for depth, translate for kv).
         #[arg(long)]
@@ -197,8 +198,11 @@ pub enum Command {
         /// Depth: start at the peak learning rate (no warmup).
         #[arg(long)]
         no_warmup: bool,
-        /// Held-out examples per evaluation.
-        #[arg(long, default_value_t = 200)]
+        /// d_model of every configuration (d_ff = 2 d_model); default the task's.
+        #[arg(long)]
+        width: Option<usize>,
+        /// Held-out examples per evaluation (the app's tabs use 48).
+        #[arg(long, default_value_t = 48)]
         examples: usize,
         #[arg(long)]
         json: bool,
@@ -1016,6 +1020,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             steps,
             seed,
             no_warmup,
+            width,
             examples,
             json,
         } => compare::compare(
@@ -1025,6 +1030,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             steps,
             seed,
             !no_warmup,
+            width,
             examples,
             json,
         ),

@@ -12,6 +12,7 @@ pub mod depth;
 pub mod lm;
 pub mod loss;
 pub mod optim;
+pub mod rnn;
 pub mod tasks;
 pub mod trainer;
 

@@ -39,6 +39,8 @@ pub struct DepthLab {
     /// Whether the trained pair warms its learning rate up.
     pub warmup: bool,
     pub training: RaceView,
+    /// Showing the trained pair (else the fresh models at initialisation).
+    pub trained_section: bool,
     /// Each trained model's stream on one held-out example, for the steps taken when measured.
     trained_streams: Option<(u64, Vec<Vec<f32>>)>,
 }
@@ -52,6 +54,7 @@ impl Default for DepthLab {
             trained_layers: 6,
             warmup: false,
             training: RaceView::default(),
+            trained_section: false,
             trained_streams: None,
         }
     }
@@ -73,7 +76,6 @@ impl DepthLab {
 
     /// The trained pair: settings, the race, and the stream of each model once it has trained.
     fn trained(&mut self, ui: &mut Ui) {
-        ui.add_space(10.0);
         ui.heading("Trained side by side");
         ui.label(format!(
             "The same {}-task model (d = 32, 4 heads, encoder and decoder of N blocks each), \
@@ -167,6 +169,77 @@ impl DepthLab {
         self.trained_streams = Some((taken, streams));
     }
 
+    /// Fresh models at initialisation: the paths, the stream and the gradients by block.
+    fn at_init(&mut self, ui: &mut Ui) {
+        ui.label(
+            "Stack N blocks and compare where the LayerNorm goes. Post-norm (the original \
+             transformer) normalises the stream after each sub-layer: x ← LN(x + F(x)). \
+             Pre-norm (most models today) normalises only what each sub-layer reads: \
+             x ← x + F(LN(x)), so the stream is a running sum and the gradient has a path \
+             through every residual connection untouched.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            ui.add(egui::Slider::new(&mut self.layers, LAYERS).text("blocks N"));
+            ui.add(egui::DragValue::new(&mut self.seed).prefix("seed "));
+        });
+        let n = self.layers as u32;
+        ui.label(
+            RichText::new(format!(
+                "Paths: each block has two residual connections, and at each one a path goes \
+                 through the sub-layer or around it: 2^(2N) = 2^{} = {} paths from input to \
+                 output (the notes' 6 layers: 2¹² = 4,096).",
+                2 * n,
+                crate::util::grouped(residual_paths(n) as u128)
+            ))
+            .strong(),
+        );
+        let probes = match self.probes() {
+            Ok(p) => p,
+            Err(e) => {
+                ui.colored_label(ui.visuals().warn_fg_color, e);
+                return;
+            }
+        };
+        ui.add_space(4.0);
+        ui.weak(format!(
+            "Fresh, untrained models of the {} task (d = 32, 4 heads), the same seed and \
+             examples for both placements.",
+            TASK.name()
+        ));
+        ui.strong("‖x‖ of the residual stream entering each block (then leaving the last)");
+        by_block(
+            ui,
+            "depth_stream",
+            "‖x‖",
+            probes,
+            |p| p.stream.clone(),
+            "block",
+        );
+        ui.strong("Gradient norm of each block's parameters at initialisation");
+        by_block(
+            ui,
+            "depth_gradients",
+            "‖∂loss/∂θ‖",
+            probes,
+            |p| p.gradients.clone(),
+            "block (0 = nearest the input)",
+        );
+        let [pre, post] = probes;
+        let last = |p: &DepthProbe| p.gradients.last().copied().unwrap_or(0.0);
+        let first = |p: &DepthProbe| p.gradients.first().copied().unwrap_or(0.0);
+        ui.label(format!(
+            "Post-norm: ‖x‖ is back at √d after every block; the gradient is {:.2} at the block \
+             nearest the output and {:.2} at the first. Pre-norm: ‖x‖ grows from {:.1} to {:.1}; \
+             the gradient is {:.2} at the first block and {:.2} at the last.",
+            last(post),
+            first(post),
+            pre.stream.first().copied().unwrap_or(0.0),
+            pre.stream.last().copied().unwrap_or(0.0),
+            first(pre),
+            last(pre),
+        ));
+    }
+
     /// The two probes for the current settings, computed once.
     pub fn probes(&mut self) -> Result<&Probes, String> {
         let key = (self.layers, self.seed);
@@ -234,91 +307,42 @@ impl Lab for DepthLab {
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
-        let data = self.probes().ok().cloned();
+        // The probes exist once drawn; the JSON is made only when asked for.
+        let this = &*self;
         ui.horizontal_wrapped(|ui| {
-            let json = || serde_json::to_vec_pretty(data.as_ref()?).ok();
+            let json = || match (this.trained_section, &this.computed) {
+                (true, _) => this.training.json(),
+                (false, Some((_, Ok(p)))) => serde_json::to_vec_pretty(p).ok(),
+                _ => None,
+            };
             let files: [export::DataFile<'_>; 1] =
-                [("probes as JSON", "glimpse-depth.json".into(), &json)];
+                [("data as JSON", "glimpse-depth.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-depth.png", &files);
         });
-        ui.label(
-            "Stack N blocks and compare where the LayerNorm goes. Post-norm (the original \
-             transformer) normalises the stream after each sub-layer: x ← LN(x + F(x)). \
-             Pre-norm (most models today) normalises only what each sub-layer reads: \
-             x ← x + F(LN(x)), so the stream is a running sum and the gradient has a path \
-             through every residual connection untouched.",
-        );
         ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Slider::new(&mut self.layers, LAYERS).text("blocks N"));
-            ui.add(egui::DragValue::new(&mut self.seed).prefix("seed "));
+            ui.selectable_value(&mut self.trained_section, false, "at initialisation");
+            ui.selectable_value(&mut self.trained_section, true, "trained side by side");
         });
-        let n = self.layers as u32;
-        ui.label(
-            RichText::new(format!(
-                "Paths: each block has two residual connections, and at each one a path goes \
-                 through the sub-layer or around it: 2^(2N) = 2^{} = {} paths from input to \
-                 output (the notes' 6 layers: 2¹² = 4,096).",
-                2 * n,
-                crate::util::grouped(residual_paths(n) as u128)
-            ))
-            .strong(),
-        );
-        let probes = match self.probes() {
-            Ok(p) => p.clone(),
-            Err(e) => {
-                ui.colored_label(ui.visuals().warn_fg_color, e);
-                return;
-            }
-        };
-        ui.add_space(4.0);
-        ui.weak(format!(
-            "Fresh, untrained models of the {} task (d = 32, 4 heads), the same seed and \
-             examples for both placements.",
-            TASK.name()
-        ));
-        ui.strong("‖x‖ of the residual stream entering each block (then leaving the last)");
-        by_block(
-            ui,
-            "depth_stream",
-            "‖x‖",
-            &probes,
-            |p| p.stream.clone(),
-            "block",
-        );
-        ui.strong("Gradient norm of each block's parameters at initialisation");
-        by_block(
-            ui,
-            "depth_gradients",
-            "‖∂loss/∂θ‖",
-            &probes,
-            |p| p.gradients.clone(),
-            "block (0 = nearest the input)",
-        );
-        let [pre, post] = &probes;
-        let last = |p: &DepthProbe| p.gradients.last().copied().unwrap_or(0.0);
-        let first = |p: &DepthProbe| p.gradients.first().copied().unwrap_or(0.0);
-        ui.label(format!(
-            "Post-norm: ‖x‖ is back at √d after every block; the gradient is {:.2} at the block \
-             nearest the output and {:.2} at the first. Pre-norm: ‖x‖ grows from {:.1} to {:.1}; \
-             the gradient is {:.2} at the first block and {:.2} at the last.",
-            last(post),
-            first(post),
-            pre.stream.first().copied().unwrap_or(0.0),
-            pre.stream.last().copied().unwrap_or(0.0),
-            first(pre),
-            last(pre),
-        ));
-        self.trained(ui);
-        picked_model(ui, shared);
+        if self.trained_section {
+            self.trained(ui);
+        } else {
+            self.at_init(ui);
+            picked_model(ui, shared);
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        (0..2).map(|s| format!("view=depth&dsec={s}")).collect()
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["dn", "dseed", "dtn", "dwarm", "dtrain"]
+        &["dn", "dseed", "dsec", "dtn", "dwarm", "dtrain"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
         w.put("dn", self.layers);
         w.put("dseed", self.seed);
+        w.put("dsec", u8::from(self.trained_section));
         w.put("dtn", self.trained_layers);
         w.put("dwarm", u8::from(self.warmup));
         w.put("dtrain", u8::from(self.training.running));
@@ -330,6 +354,9 @@ impl Lab for DepthLab {
         }
         if let Some(s) = r.number("dseed", 0..=u32::MAX as u64) {
             self.seed = s;
+        }
+        if let Some(t) = r.number("dsec", 0..=1u8) {
+            self.trained_section = t == 1;
         }
         if let Some(n) = r.number("dtn", TRAINED_LAYERS) {
             self.trained_layers = n;
@@ -389,7 +416,7 @@ mod tests {
     /// and the lab then measures each trained decoder's stream and shows it.
     #[test]
     fn a_link_trains_both_placements_and_shows_their_streams() {
-        let mut h = open("view=depth&dtn=2&dwarm=1&dtrain=1");
+        let mut h = open("view=depth&dsec=1&dtn=2&dwarm=1&dtrain=1");
         for _ in 0..5000 {
             if !h.state().labs.get::<DepthLab>().unwrap().training.pending() {
                 break;

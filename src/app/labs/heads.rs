@@ -37,6 +37,10 @@ pub struct HeadsLab {
     score_ms: f64,
     /// The translator retrained with 4, 2 and 1 key/value heads.
     pub kv_race: RaceView,
+    /// Showing that race (else the switches on the picked model).
+    pub kv_section: bool,
+    /// The race's seed (0 reads as 1: the default).
+    pub kv_seed: u64,
 }
 
 /// The task the key/value sharing is trained on, and for how long: at 600 steps the
@@ -44,11 +48,11 @@ pub struct HeadsLab {
 pub const KV_TASK: TaskKind = TaskKind::Translate;
 pub const KV_STEPS: u64 = 600;
 
-pub fn kv_spec() -> RaceSpec {
+pub fn kv_spec(seed: u64) -> RaceSpec {
     RaceSpec {
         experiment: Experiment::KvHeads,
         task: KV_TASK,
-        seed: 1,
+        seed,
         steps: KV_STEPS,
         examples: 48,
     }
@@ -155,7 +159,7 @@ impl HeadsLab {
 
     /// A ranking has started and is not finished: frames still compute.
     pub fn ranking_pending(&self) -> bool {
-        self.rank && self.plan.as_ref().is_some_and(|(_, p)| !p.done()) || self.kv_race.pending()
+        self.rank && self.plan.as_ref().is_some_and(|(_, p)| !p.done())
     }
 
     fn toggle(&mut self, h: HeadId) {
@@ -182,16 +186,41 @@ impl Lab for HeadsLab {
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
-        self.ablation(ui, shared);
-        self.kv_sharing(ui);
+        ui.horizontal_wrapped(|ui| {
+            ui.selectable_value(&mut self.kv_section, false, "switch heads off");
+            ui.selectable_value(
+                &mut self.kv_section,
+                true,
+                "share keys and values (trained)",
+            );
+        });
+        if self.kv_section {
+            let rect = ui.max_rect();
+            let race = &self.kv_race;
+            ui.horizontal_wrapped(|ui| {
+                let json = || race.json();
+                let files: [export::DataFile<'_>; 1] =
+                    [("runs as JSON", "glimpse-kv-heads.json".into(), &json)];
+                export::view_menu(ui, shared.exporter, rect, "glimpse-kv-heads.png", &files);
+            });
+            self.kv_sharing(ui);
+        } else {
+            self.ablation(ui, shared);
+        }
+    }
+
+    fn sections(&self) -> Vec<String> {
+        (0..2).map(|s| format!("view=heads&hsec={s}")).collect()
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["hoff", "hrank", "kvtrain"]
+        &["hoff", "hrank", "hsec", "kvtrain", "kvseed"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
+        w.put("hsec", u8::from(self.kv_section));
         w.put("kvtrain", u8::from(self.kv_race.running));
+        w.put("kvseed", self.kv_seed.max(1));
         let mut off: Vec<String> = self.off.iter().map(head_code).collect();
         off.sort();
         w.put("hoff", off.join(","));
@@ -199,6 +228,12 @@ impl Lab for HeadsLab {
     }
 
     fn load(&mut self, r: &mut LinkReader) {
+        if let Some(t) = r.number("hsec", 0..=1u8) {
+            self.kv_section = t == 1;
+        }
+        if let Some(x) = r.number("kvseed", 1..=u32::MAX as u64) {
+            self.kv_seed = x;
+        }
         if let Some(t) = r.flag("kvtrain") {
             self.kv_race.running = t;
         }
@@ -347,12 +382,10 @@ impl HeadsLab {
         if self.rank {
             self.advance_plan(ui, &model, &key, full);
         }
-        let plan = self
-            .plan
-            .as_ref()
-            .filter(|(k, _)| *k == key)
-            .map(|(_, p)| p.clone());
-        if let Some(p) = &plan {
+        // Taken out while drawing (the grid needs `self` mutably), put back below: no copy.
+        let kept = self.plan.take();
+        let plan = kept.as_ref().filter(|(k, _)| *k == key).map(|(_, p)| p);
+        if let Some(p) = plan {
             if !p.done() {
                 ui.add(
                     egui::ProgressBar::new(p.steps_done() as f32 / p.total_steps() as f32)
@@ -367,27 +400,27 @@ impl HeadsLab {
             egui::ScrollArea::vertical()
                 .id_salt("heads_grid")
                 .max_height(460.0)
-                .show(ui, |ui| lab.grid(ui, &all, plan.as_ref()));
+                .show(ui, |ui| lab.grid(ui, &all, plan));
         };
         if ui.available_width() >= 900.0 {
             ui.columns(2, |cols| {
                 grid(self, &mut cols[0]);
-                if let Some(p) = &plan {
+                if let Some(p) = plan {
                     results(&mut cols[1], p, &mut self.off);
                 }
             });
         } else {
             grid(self, ui);
-            if let Some(p) = &plan {
+            if let Some(p) = plan {
                 results(ui, p, &mut self.off);
             }
         }
+        self.plan = kept;
         grouping(ui, &model);
     }
 
     /// Grouped-query attention trained: the translator with 4, 2 and 1 key/value heads.
     fn kv_sharing(&mut self, ui: &mut Ui) {
-        ui.add_space(10.0);
         ui.heading("Sharing keys and values, trained");
         ui.label(format!(
             "The {} model (4 query heads per attention, 2 + 2 layers) trained three times for {} \
@@ -398,12 +431,24 @@ impl HeadsLab {
             KV_TASK.name(),
             KV_STEPS
         ));
+        ui.horizontal_wrapped(|ui| {
+            ui.add(
+                egui::DragValue::new(&mut self.kv_seed)
+                    .range(1..=u32::MAX as u64)
+                    .prefix("seed "),
+            );
+            ui.weak(
+                "another seed gives other initial weights and examples: on a task this small \
+                 the three differ by a few points either way, while the cache is 4× smaller",
+            );
+        });
         let cache = |c: &Contender| {
             let n = c.trainer.model.config.kv_cache_floats_per_token();
             format!("{n} floats ({} B)", 4 * n)
         };
+        let spec = kv_spec(self.kv_seed.max(1));
         self.kv_race
-            .show(ui, "kv_race", kv_spec(), ("KV cache per token", &cache));
+            .show(ui, "kv_race", spec, ("KV cache per token", &cache));
     }
 
     /// One button per head, by attention and layer; a ranked head is shaded by how much the
@@ -710,7 +755,7 @@ mod tests {
     /// frame, shows each one's cache, and stops when paused.
     #[test]
     fn the_key_value_race_trains_three_models_and_pauses() {
-        let mut h = open("view=heads&model=translate&kvtrain=1");
+        let mut h = open("view=heads&model=translate&hsec=1&kvtrain=1");
         h.run_steps(8);
         // In the table and in both plots' legends.
         assert!(h.query_all_by_label("4 KV heads (multi-head)").count() >= 1);
@@ -719,7 +764,7 @@ mod tests {
         assert!(lab.kv_race.pending());
         let steps: Vec<u64> = lab
             .kv_race
-            .race(kv_spec())
+            .race(kv_spec(1))
             .unwrap()
             .contenders
             .iter()

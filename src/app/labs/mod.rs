@@ -5,7 +5,7 @@
 //!
 //! Adding a lab is one file implementing [`Lab`] plus one line in that list.
 //!
-//! Induction, heads off, depth, scoring, softmax by hand, the cost calculator and training live here
+//! Induction, heads off, depth, the RNN bottleneck, scoring, softmax by hand, the cost calculator and training live here
 //! (scoring, softmax and cost in their folders; training's view in `training`, the
 //! run it drives in `training_run`); the explorer, masking, positions and decoding labs each
 //! have a folder under `app/`.
@@ -15,6 +15,7 @@ pub mod depth;
 pub mod heads;
 pub mod induction;
 pub mod race;
+pub mod rnn;
 pub mod scoring;
 pub mod softmax;
 pub mod training;
@@ -112,6 +113,7 @@ impl Default for Labs {
             Box::new(softmax::SoftmaxLab::default()),
             Box::new(cost::CostLab::default()),
             Box::new(training::TrainingLab::default()),
+            Box::new(rnn::RnnLab::default()),
         ])
     }
 }

@@ -59,6 +59,33 @@ impl RaceView {
         }
     }
 
+    /// The race as JSON for the export menu: each contender's settings, final outcome and
+    /// evaluations by step.
+    pub fn json(&self) -> Option<Vec<u8>> {
+        let Some((spec, Ok(race))) = &self.race else {
+            return None;
+        };
+        let contenders: Vec<_> = race
+            .contenders
+            .iter()
+            .zip(race.outcomes())
+            .map(|(c, o)| {
+                serde_json::json!({
+                    "config": c.trainer.config,
+                    "outcome": o,
+                    "evals": c.evals,
+                })
+            })
+            .collect();
+        serde_json::to_vec_pretty(&serde_json::json!({
+            "experiment": format!("{:?}", spec.experiment),
+            "task": spec.task.name(),
+            "steps": spec.steps,
+            "contenders": contenders,
+        }))
+        .ok()
+    }
+
     /// Train one frame's slice.
     fn advance(&mut self, ui: &Ui) {
         let Some((_, Ok(race))) = self.race.as_mut() else {
@@ -107,7 +134,7 @@ impl RaceView {
             }
             let total = spec.steps * n as u64;
             let done_steps = (race.progress() * total as f32).round() as u64;
-            let left = if self.spent.1 > 0 {
+            let left = if self.spent.1 > 0 && !done {
                 let per = self.spent.0 / self.spent.1 as f64;
                 let s = per * total.saturating_sub(done_steps) as f64;
                 format!(

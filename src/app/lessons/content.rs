@@ -94,6 +94,7 @@ pub static LESSONS: &[Lesson] = &[
                 ],
                 link: "view=attention&model=translate&kind=cross&xv=lines&q=0&step=0",
             },
+
             Page {
                 title: "Ways to score a query against a key",
                 paragraphs: &[
@@ -108,6 +109,23 @@ pub static LESSONS: &[Lesson] = &[
                      scoring function prefers.",
                 ],
                 link: "view=scoring&model=translate&kind=cross&q=1&stau=1&dk=64",
+            },
+            Page {
+                title: "The bottleneck, trained",
+                paragraphs: &[
+                    "Now the RNN itself. This page trains two small GRU encoder–decoders on \
+                     the same toy translations, from the same seed: one passes the sentence to \
+                     the decoder as the encoder's last state, a single vector of 8 numbers; the \
+                     other scores every encoder state at every step with Bahdanau's additive \
+                     attention, e = vᵀ tanh(W s_{t−1} + U hᵢ).",
+                    "Natively, after 1,500 steps, both translate every 2-word phrase; at 7 \
+                     words the fixed vector gets 4 of 39 held-out sentences right and attention \
+                     32: the longer the sentence, the less fits through one vector.",
+                    "Below the plots, drag the decoder step t: each row of the map is one \
+                     α_{t,·}, and the table gives its scores e and weights. Widen the state to \
+                     32 and the bottleneck loosens on sentences this short.",
+                ],
+                link: "view=rnn&model=translate&rtrain=1&rh=8&rseed=1&rstep=3",
             },
         ],
     },
@@ -500,13 +518,15 @@ pub static LESSONS: &[Lesson] = &[
                      head; grouped-query attention (GQA) shares one key/value head within each \
                      group of query heads. The cache shrinks by the group size, at a small cost \
                      in quality.",
-                    "This page opens a model built that way, with random weights: 4 query \
-                     heads share 2 key/value heads. Heads 0 and 1 use the same K and V but \
-                     their own Q, so their patterns still differ. SmolLM2 does this at real \
-                     size: in each of its 30 layers 9 query heads share 3 key/value heads, so \
-                     its cache is a third of what 9 full heads would need.",
+                    "This page trains the translator three times from the same seed, 600 \
+                     steps each: 4 query heads with 4, 2 and 1 key/value heads. The cache per \
+                     token falls from 128 to 64 to 32 numbers. Natively, from seed 1, exact \
+                     translations go from 100 % to 97.9 % to 93.8 %; in the browser the \
+                     rounding differs slightly and training magnifies it, and other seeds \
+                     shuffle the order by a few points. On a task this small sharing costs \
+                     little: why large models share.",
                 ],
-                link: "view=attention&model=demo-decoder&layer=0&head=0&xv=grid&q=0&step=0",
+                link: "view=heads&model=translate&hsec=1&kvtrain=1",
             },
             Page {
                 title: "Induction on real words",
@@ -678,6 +698,23 @@ pub static LESSONS: &[Lesson] = &[
                      input box: its stream grows from block to block too.",
                 ],
                 link: "view=depth&model=sotu-lm&dn=12&dseed=1",
+            },
+            Page {
+                title: "Deep stacks, trained",
+                paragraphs: &[
+                    "Now train them. The page trains the reverse task's model twice from the \
+                     same seed, six blocks deep in the encoder and in the decoder, once \
+                     pre-norm and once post-norm, with the learning rate at its peak from the \
+                     first step (no warmup).",
+                    "After 1,000 steps pre-norm reverses every held-out sequence (loss 0.002); \
+                     post-norm is stuck at loss 1.53, 38 % of letters right and no sequence: \
+                     the notes' instability of deep post-norm stacks.",
+                    "Tick warmup and both train (post-norm to loss 0.011, 100 % exact). Drag \
+                     the blocks to 2 and post-norm trains without warmup too: it is depth that \
+                     makes post-norm fragile. Under the table, the trained decoders' streams: \
+                     pre-norm's grows block by block, post-norm's stays at √d.",
+                ],
+                link: "view=depth&model=sotu-lm&dsec=1&dtn=6&dwarm=0&dseed=1&dtrain=1",
             },
         ],
     },

@@ -13,6 +13,7 @@ use crate::app::explorer::ExplorerView;
 use crate::app::labs::cost::CostLab;
 use crate::app::labs::depth::DepthLab;
 use crate::app::labs::heads::HeadsLab;
+use crate::app::labs::rnn::RnnLab;
 use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
@@ -78,6 +79,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let softmax = app.lab::<SoftmaxLab>();
     let cost = &app.lab::<CostLab>().sizes;
     let heads = app.lab::<HeadsLab>();
+    let rnn = app.lab::<RnnLab>();
     let depth = app.lab::<DepthLab>();
     let bench = &app.bench;
     match key {
@@ -191,9 +193,17 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "hrank" => (heads.rank as u8).to_string(),
         "dn" => depth.layers.to_string(),
         "dseed" => depth.seed.to_string(),
+        "dsec" => (depth.trained_section as u8).to_string(),
+        "hsec" => (heads.kv_section as u8).to_string(),
         "dtn" => depth.trained_layers.to_string(),
         "dwarm" => (depth.warmup as u8).to_string(),
         "dtrain" => (depth.training.running as u8).to_string(),
+        "rh" => rnn.hidden.to_string(),
+        "rseed" => rnn.seed.to_string(),
+        "rtrain" => (rnn.running as u8).to_string(),
+        "rsrc" => rnn.sentence.clone(),
+        "rstep" => rnn.step.to_string(),
+        "kvseed" => heads.kv_seed.max(1).to_string(),
         "kvtrain" => (heads.kv_race.running as u8).to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),

@@ -4,6 +4,7 @@
 //! Each step is recomputed here with plain loops from the step before it and the weights, so a
 //! test can hold it against the forward pass's trace.
 
+use super::chain::numbered;
 use super::inputs::project;
 use super::{Panel, Step};
 use crate::app::explorer::Selection;
@@ -16,10 +17,6 @@ use ndarray::{Array2, ArrayView2};
 
 /// At most this many vocabulary columns are shown of the logits and probabilities.
 const SHOWN_WORDS: usize = 12;
-
-fn numbered(n: usize) -> Vec<String> {
-    (0..n).map(|i| i.to_string()).collect()
-}
 
 fn panel(name: &str, matrix: Array2<f32>, rows: &[String], cols: Vec<String>) -> Panel {
     Panel {
@@ -142,12 +139,12 @@ impl Place<'_> {
             explain: explain.into(),
             panels: vec![
                 panel("statistics", n.stats, self.tokens, stats_cols),
-                panel("z", n.normalised, self.tokens, numbered(d)),
+                panel("z", n.normalised, self.tokens, numbered("", d)),
                 Panel {
                     query_rows: false,
-                    ..panel("γ, β", gamma_beta, &gb_rows, numbered(d))
+                    ..panel("γ, β", gamma_beta, &gb_rows, numbered("", d))
                 },
-                panel("y", n.output, self.tokens, numbered(d)),
+                panel("y", n.output, self.tokens, numbered("", d)),
             ],
         };
         (step, output)
@@ -170,7 +167,7 @@ impl Place<'_> {
         let hidden = match &w.gate {
             None => {
                 let hidden = first.mapv(|z| activate(z, act));
-                panels.push(panel("x W₁ᵀ + b₁", first, self.tokens, numbered(ff)));
+                panels.push(panel("x W₁ᵀ + b₁", first, self.tokens, numbered("", ff)));
                 hidden
             }
             Some((wg, bg)) => {
@@ -178,15 +175,15 @@ impl Place<'_> {
                 let hidden = Array2::from_shape_fn(first.dim(), |(i, j)| {
                     activate(gate[[i, j]], act) * first[[i, j]]
                 });
-                panels.push(panel("gate x W_gᵀ", gate, self.tokens, numbered(ff)));
-                panels.push(panel("up x W₁ᵀ", first, self.tokens, numbered(ff)));
+                panels.push(panel("gate x W_gᵀ", gate, self.tokens, numbered("", ff)));
+                panels.push(panel("up x W₁ᵀ", first, self.tokens, numbered("", ff)));
                 hidden
             }
         };
         let out = project(hidden.view(), &w.w2, &w.b2, 0..d);
         let alive = hidden.iter().filter(|v| **v > 0.0).count() as f32 / hidden.len() as f32;
-        panels.push(panel("hidden h", hidden, self.tokens, numbered(ff)));
-        panels.push(panel("FFN(x)", out.clone(), self.tokens, numbered(d)));
+        panels.push(panel("hidden h", hidden, self.tokens, numbered("", ff)));
+        panels.push(panel("FFN(x)", out.clone(), self.tokens, numbered("", d)));
         let formula = match w.gate {
             None => format!("FFN(x) = {act_name}(x W₁ᵀ + b₁) W₂ᵀ + b₂: {d} → d_ff = {ff} → {d}"),
             Some(_) => format!(
@@ -216,7 +213,7 @@ impl Place<'_> {
         explain: String,
     ) -> (Step, Array2<f32>) {
         let sum = add(stream, out);
-        let d = numbered(self.model.config.d_model);
+        let d = numbered("", self.model.config.d_model);
         let step = Step {
             title,
             formula: format!("x + {what}: {} × {}", sum.nrows(), sum.ncols()),
@@ -300,7 +297,7 @@ impl Place<'_> {
         }
         // Self-attention in a decoder with cross-attention: the cross sub-layer comes next.
         if let (false, Some(c)) = (cross, &b.cross_attn) {
-            let d = numbered(self.model.config.d_model);
+            let d = numbered("", self.model.config.d_model);
             steps.push(Step {
                 title: "cross-attn",
                 formula: format!(
@@ -372,7 +369,7 @@ impl Place<'_> {
         };
         let mut steps = Vec::new();
         let mut h = self.stack.output.clone();
-        let d = numbered(cfg.d_model);
+        let d = numbered("", cfg.d_model);
         if let Some(ln) = &self.stack_weights.ln_f {
             if let Some(x) = self.stack.blocks.last().map(|b| b.output().view()) {
                 let (mut step, y) = self.norm_step(
@@ -415,7 +412,7 @@ impl Place<'_> {
         let cfg = &model.config;
         let w = &model.weights;
         let mut steps = Vec::new();
-        let dn = numbered(cfg.d_model);
+        let dn = numbered("", cfg.d_model);
         if let Some(t) = &w.mlm {
             let z = project(h.view(), &t.w, &t.b, 0..t.w.nrows());
             let act = z.mapv(|v| activate(v, cfg.activation));

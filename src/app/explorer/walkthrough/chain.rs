@@ -11,7 +11,7 @@ use crate::model::weights::Projection;
 use crate::model::{AttentionKind, Model, Trace};
 use ndarray::{s, Array2, Axis};
 
-fn numbered(prefix: &str, n: usize) -> Vec<String> {
+pub(super) fn numbered(prefix: &str, n: usize) -> Vec<String> {
     (0..n).map(|i| format!("{prefix}{i}")).collect()
 }
 
