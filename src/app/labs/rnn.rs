@@ -46,7 +46,9 @@ impl Default for RnnLab {
             hidden: HIDDEN,
             seed: 1,
             running: false,
-            sentence: "je vois la zone économique européenne .".into(),
+            // Seed 1 at H = 8: the fixed context says "i see the small car .", attention
+            // "i see the fast green car .".
+            sentence: "je vois la voiture verte rapide .".into(),
             step: 0,
             pair: None,
             spent: (0.0, 0),
@@ -421,6 +423,16 @@ mod tests {
         let by = pair.by_length.as_ref().unwrap();
         let at = |b: &ByLength, len| b.iter().find(|r| r.0 == len).map(|r| r.2).unwrap();
         assert!(at(&by[1], 7) > at(&by[0], 7) + 10, "{by:?}");
+        // The default sentence, as the lesson page describes it.
+        let tok = &pair.runs[0].tokenizer;
+        let ids = tok.encode(&lab.sentence).ids;
+        let (fixed, _) = pair.runs[0].model.greedy(&ids, 12);
+        let (out, steps) = pair.runs[1].model.greedy(&ids, 12);
+        assert_eq!(tok.decode(&fixed), "i see the small car .");
+        assert_eq!(tok.decode(&out), "i see the fast green car .");
+        let rapide = ids.iter().position(|&i| tok.decode(&[i]) == "rapide").unwrap();
+        let top = crate::util::argmax(steps[3].1.iter().copied()).unwrap().0;
+        assert_eq!(top, rapide);
         h.get_by_label_contains("Step 2: producing");
         h.get_by_label("trained");
         h.get_by_label_contains("additive attention: ");

@@ -121,9 +121,12 @@ pub static LESSONS: &[Lesson] = &[
                     "Natively, after 1,500 steps, both translate every 2-word phrase; at 7 \
                      words the fixed vector gets 4 of 39 held-out sentences right and attention \
                      32: the longer the sentence, the less fits through one vector.",
-                    "Below the plots, drag the decoder step t: each row of the map is one \
-                     α_{t,·}, and the table gives its scores e and weights. Widen the state to \
-                     32 and the bottleneck loosens on sentences this short.",
+                    "Below the plots both translate \"je vois la voiture verte rapide .\": the \
+                     fixed vector says \"i see the small car .\", attention \"i see the fast \
+                     green car .\". Drag the decoder step t: each row of the map is one \
+                     α_{t,·}; at step 3, producing \"fast\", it looks at \"rapide\". The \
+                     table gives the step's scores e and weights. Widen the state to 32 and \
+                     the bottleneck loosens on sentences this short.",
                 ],
                 link: "view=rnn&model=translate&rtrain=1&rh=8&rseed=1&rstep=3",
             },
@@ -706,9 +709,11 @@ pub static LESSONS: &[Lesson] = &[
                      same seed, six blocks deep in the encoder and in the decoder, once \
                      pre-norm and once post-norm, with the learning rate at its peak from the \
                      first step (no warmup).",
-                    "After 1,000 steps pre-norm reverses every held-out sequence (loss 0.002); \
-                     post-norm is stuck at loss 1.53, 38 % of letters right and no sequence: \
-                     the notes' instability of deep post-norm stacks.",
+                    "After 1,000 steps pre-norm reverses every held-out sequence (loss about \
+                     0.002); post-norm is stuck near loss 1.5, under 40 % of letters right and \
+                     no sequence: the notes' instability of deep post-norm stacks. (Natively \
+                     1.53 and 37.8 %; the browser rounds differently and training magnifies \
+                     it, so its last digits differ.)",
                     "Tick warmup and both train (post-norm to loss 0.011, 100 % exact). Drag \
                      the blocks to 2 and post-norm trains without warmup too: it is depth that \
                      makes post-norm fragile. Under the table, the trained decoders' streams: \
