@@ -430,7 +430,10 @@ mod tests {
         let (out, steps) = pair.runs[1].model.greedy(&ids, 12);
         assert_eq!(tok.decode(&fixed), "i see the small car .");
         assert_eq!(tok.decode(&out), "i see the fast green car .");
-        let rapide = ids.iter().position(|&i| tok.decode(&[i]) == "rapide").unwrap();
+        let rapide = ids
+            .iter()
+            .position(|&i| tok.decode(&[i]) == "rapide")
+            .unwrap();
         let top = crate::util::argmax(steps[3].1.iter().copied()).unwrap().0;
         assert_eq!(top, rapide);
         h.get_by_label_contains("Step 2: producing");
