@@ -371,11 +371,7 @@ impl HeadsLab {
                  important up: {} scores, about {})",
                 all.len(),
                 2 * all.len(),
-                if seconds < 90.0 {
-                    format!("{seconds:.0} s")
-                } else {
-                    format!("{:.0} min", seconds / 60.0)
-                }
+                super::race::duration(seconds)
             ));
         });
         let key = (name.clone(), measure.clone());

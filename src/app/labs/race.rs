@@ -120,42 +120,21 @@ impl RaceView {
         };
         let done = race.done();
         let n = race.contenders.len();
-        ui.horizontal_wrapped(|ui| {
-            let label = match (self.running, done) {
-                (_, true) => "trained".to_string(),
-                (true, false) => "‖ pause".to_string(),
-                (false, false) if race.progress() > 0.0 => "▶ go on".to_string(),
-                (false, false) => format!("▶ train all {n}"),
-            };
-            let b = ui.add_enabled(!done, egui::Button::new(label));
-            crate::app::probe::control(&format!("{id}:train"), b.rect);
-            if b.clicked() {
-                self.running = !self.running;
-            }
-            let total = spec.steps * n as u64;
-            let done_steps = (race.progress() * total as f32).round() as u64;
-            let left = if self.spent.1 > 0 && !done {
-                let per = self.spent.0 / self.spent.1 as f64;
-                let s = per * total.saturating_sub(done_steps) as f64;
-                format!(
-                    " · about {}",
-                    if s < 90.0 {
-                        format!("{s:.0} s")
-                    } else {
-                        format!("{:.0} min", s / 60.0)
-                    }
-                )
-            } else {
-                String::new()
-            };
-            ui.weak(format!(
-                "{n} models × {} steps, the same seed and examples for each{left}",
+        let total = spec.steps * n as u64;
+        // Stopped contenders count as finished.
+        let counted = (race.progress() * total as f32).round() as u64;
+        train_controls(
+            ui,
+            &format!("{id}:train"),
+            &mut self.running,
+            (counted, total, done),
+            self.spent,
+            &format!("▶ train all {n}"),
+            &format!(
+                "{n} models × {} steps, the same seed and examples for each",
                 spec.steps
-            ));
-        });
-        if self.running && !done {
-            ui.add(egui::ProgressBar::new(race.progress()).show_percentage());
-        }
+            ),
+        );
         let taken: u64 = race.contenders.iter().map(Contender::steps).sum();
         if self.curves.as_ref().is_none_or(|(t, _)| *t != taken) {
             let curves = race
@@ -210,6 +189,53 @@ impl RaceView {
                 });
         });
         table(ui, id, race, extra);
+    }
+}
+
+/// "12 s" or "3 min": how long something will take.
+pub fn duration(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else {
+        format!("{:.0} min", seconds / 60.0)
+    }
+}
+
+/// The controls every in-page training shares: train / pause / go on, what is trained and
+/// about how long is left (from the seconds `spent` on the steps taken so far), and a
+/// progress bar while it runs. `steps` is (taken, total, done).
+pub fn train_controls(
+    ui: &mut Ui,
+    control: &str,
+    running: &mut bool,
+    (taken, total, done): (u64, u64, bool),
+    spent: (f64, u64),
+    start: &str,
+    what: &str,
+) {
+    ui.horizontal_wrapped(|ui| {
+        let label = match (*running, done) {
+            (_, true) => "trained",
+            (true, false) => "‖ pause",
+            (false, false) if taken > 0 => "▶ go on",
+            (false, false) => start,
+        };
+        let b = ui.add_enabled(!done, egui::Button::new(label));
+        crate::app::probe::control(control, b.rect);
+        if b.clicked() {
+            *running = !*running;
+        }
+        let left = (spent.1 > 0 && !done).then(|| {
+            let per = spent.0 / spent.1 as f64;
+            format!(
+                " · about {} left",
+                duration(per * total.saturating_sub(taken) as f64)
+            )
+        });
+        ui.weak(format!("{what}{}", left.unwrap_or_default()));
+    });
+    if *running && !done {
+        ui.add(egui::ProgressBar::new(taken as f32 / total.max(1) as f32).show_percentage());
     }
 }
 

@@ -3,6 +3,7 @@
 //! bottleneck), and the attention model's alignment on a sentence the student types, one
 //! decoder step at a time.
 
+use super::race::train_controls;
 use super::training::chunk_means;
 use super::{Lab, Shared};
 use crate::app::export;
@@ -126,30 +127,15 @@ impl RnnLab {
         let Some(Ok(pair)) = &self.pair else { return };
         let done = pair.by_length.is_some();
         let taken: u64 = pair.runs.iter().map(|r| r.steps).sum();
-        ui.horizontal_wrapped(|ui| {
-            let label = match (self.running, done) {
-                (_, true) => "trained",
-                (true, false) => "‖ pause",
-                (false, false) if taken > 0 => "▶ go on",
-                (false, false) => "▶ train both",
-            };
-            let b = ui.add_enabled(!done, egui::Button::new(label));
-            crate::app::probe::control("rnn:train", b.rect);
-            if b.clicked() {
-                self.running = !self.running;
-            }
-            let left = (self.spent.1 > 0 && !done).then(|| {
-                let s = self.spent.0 / self.spent.1 as f64 * (2 * STEPS - taken) as f64;
-                format!(" · about {s:.0} s left")
-            });
-            ui.weak(format!(
-                "2 models × {STEPS} steps, the same seed and sentences{}",
-                left.unwrap_or_default()
-            ));
-        });
-        if self.running && !done {
-            ui.add(egui::ProgressBar::new(taken as f32 / (2 * STEPS) as f32).show_percentage());
-        }
+        train_controls(
+            ui,
+            "rnn:train",
+            &mut self.running,
+            (taken, 2 * STEPS, done),
+            self.spent,
+            "▶ train both",
+            &format!("2 models × {STEPS} steps, the same seed and sentences"),
+        );
     }
 
     fn curves(ui: &mut Ui, pair: &Pair) {
