@@ -142,3 +142,44 @@ pub fn glimpse_train_benchmark(steps: u32) -> String {
         Err(e) => serde_json::json!({ "error": e.to_string() }).to_string(),
     }
 }
+
+/// Browser benchmark: open the checkpoint in `paths`/`contents` (as `glimpse_open_files` does)
+/// and time its forward pass on `tokens` tokens of English (`model::bench::time_checkpoint`,
+/// like `glimpse bench-forward --model`); `peak_rss_mb` is the wasm memory afterwards. JSON.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_bench_checkpoint(
+    paths: Vec<String>,
+    contents: js_sys::Array,
+    tokens: u32,
+    runs: u32,
+) -> String {
+    let mut files = model::import::files::CheckpointFiles::new();
+    for (path, c) in paths.iter().zip(contents.iter()) {
+        files.add(path, js_sys::Uint8Array::new(&c).to_vec());
+    }
+    drop(contents);
+    let timed = files
+        .open("benchmark", "benchmark", &mut |_| {})
+        .map_err(|e| e.to_string())
+        .and_then(|(m, _)| model::bench::time_checkpoint(&m, tokens as usize, runs as usize));
+    match timed {
+        Ok(mut t) => {
+            t.peak_rss_mb = Some(wasm_memory_bytes() as f64 / 1e6);
+            serde_json::to_string(&t).unwrap_or_default()
+        }
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
+/// Browser test hook: the bytes of wasm memory this app holds now (it only grows).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_wasm_memory() -> f64 {
+    wasm_memory_bytes() as f64
+}
+
+#[cfg(target_arch = "wasm32")]
+fn wasm_memory_bytes() -> usize {
+    core::arch::wasm32::memory_size(0) * 65536
+}

@@ -40,10 +40,12 @@ const MIME = {
   '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/markdown; charset=utf-8',
   '.safetensors': 'application/octet-stream',
+  '.onnx': 'application/octet-stream',
 };
 
-/** A tiny static server for DIST on 127.0.0.1 and a free port. */
-export function serveDist(DIST) {
+/** A tiny static server for DIST on 127.0.0.1 and a free port. `mounts` serves more from
+ * outside DIST: URL prefix ending in '/' → a folder, exact URL path → a file. */
+export function serveDist(DIST, mounts = {}) {
   const server = http.createServer((req, res) => {
     let rel;
     try {
@@ -53,8 +55,17 @@ export function serveDist(DIST) {
       return;
     }
     if (rel.endsWith('/')) rel += 'index.html';
-    const file = path.resolve(DIST, '.' + rel);
-    if (file !== DIST && !file.startsWith(DIST + path.sep)) {
+    let root = DIST;
+    const mount = Object.keys(mounts).find((m) => (m.endsWith('/') ? rel.startsWith(m) : rel === m));
+    if (mount && !mount.endsWith('/')) {
+      root = path.dirname(mounts[mount]);
+      rel = '/' + path.basename(mounts[mount]);
+    } else if (mount) {
+      root = path.resolve(mounts[mount]);
+      rel = '/' + rel.slice(mount.length);
+    }
+    const file = path.resolve(root, '.' + rel);
+    if (file !== root && !file.startsWith(root + path.sep)) {
       res.writeHead(403).end();
       return;
     }

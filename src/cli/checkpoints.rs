@@ -3,7 +3,7 @@
 
 use crate::model::import::open::{open_path, CheckpointInfo};
 use crate::model::import::Progress;
-use crate::model::{ForwardOptions, Model, ModelError};
+use crate::model::{Model, ModelError};
 use serde::Serialize;
 use std::path::Path;
 
@@ -134,80 +134,19 @@ pub fn fill_mask(model: &Model, input: &str, top: usize, as_json: bool) -> Resul
 }
 
 /// `glimpse bench-forward --model M --tokens N [--threads K]`: the median time of the traced
-/// forward pass (every intermediate kept, as the app uses it) and of the untraced one (the
-/// same logits, intermediates freed layer by layer) on `N` tokens of English, JSON. The first
-/// run of each is a warm-up; the two are timed alternately so a change in the machine's load
-/// touches both alike.
+/// and the untraced forward pass on `N` tokens of English (`model::bench::time_checkpoint`),
+/// with the process's peak memory, JSON.
 pub fn bench_model(spec: &str, tokens: usize, runs: usize) -> Result<String, String> {
-    #[derive(Serialize)]
-    struct Timing {
-        model: String,
-        tokens: usize,
-        runs: usize,
-        threads: usize,
-        /// The traced forward pass (the keys older scripts read).
-        median_ms: f64,
-        min_ms: f64,
-        untraced_median_ms: f64,
-        untraced_min_ms: f64,
-        traced_over_untraced: f64,
-        /// Floating-point operations of one forward pass, and the rate each pass reached.
-        gflop: f64,
-        traced_gflops: f64,
-        untraced_gflops: f64,
-    }
     let model = super::resolve_model(spec).map_err(|e| e.to_string())?;
-    if tokens == 0 || tokens > model.config.max_len {
-        return Err(format!(
-            "--tokens {tokens} must be between 1 and the model's {} positions",
-            model.config.max_len
-        ));
-    }
-    // The same ordinary English the reference script feeds PyTorch, repeated to length.
-    let text = "The quick brown fox jumps over the lazy dog while the students watch every \
-                number of the attention computation change. "
-        .repeat(tokens);
-    let mut ids = model.prepare(&text, "").input;
-    for side in [&mut ids.source, &mut ids.target] {
-        side.truncate(tokens);
-    }
-    ids.source_types.truncate(tokens);
-    let opts = ForwardOptions::default();
-    let (mut traced, mut untraced) = (Vec::new(), Vec::new());
-    for _ in 0..runs.max(1) + 1 {
-        let start = web_time::Instant::now();
-        let trace = model.forward(&ids, &opts).map_err(|e| e.to_string())?;
-        traced.push(start.elapsed().as_secs_f64() * 1e3);
-        drop(std::hint::black_box(trace));
-        let start = web_time::Instant::now();
-        let logits = model
-            .forward_logits(&ids, &opts)
-            .map_err(|e| e.to_string())?;
-        untraced.push(start.elapsed().as_secs_f64() * 1e3);
-        drop(std::hint::black_box(logits));
-    }
-    let stats = |mut times: Vec<f64>| {
-        times.remove(0); // the first run warms caches
-        times.sort_by(f64::total_cmp);
-        (times[times.len() / 2], times[0])
-    };
-    let ((median_ms, min_ms), (untraced_median_ms, untraced_min_ms)) =
-        (stats(traced), stats(untraced));
-    let gflop = crate::model::bench::model_forward_flops(&model, tokens) as f64 / 1e9;
-    let round = |x: f64| (x * 1000.0).round() / 1000.0;
-    let timing = Timing {
-        model: model.config.name.clone(),
-        tokens,
-        runs: runs.max(1),
-        threads: crate::model::parallel::threads(),
-        median_ms: round(median_ms),
-        min_ms: round(min_ms),
-        untraced_median_ms: round(untraced_median_ms),
-        untraced_min_ms: round(untraced_min_ms),
-        traced_over_untraced: round(median_ms / untraced_median_ms),
-        gflop: round(gflop),
-        traced_gflops: round(gflop / (median_ms / 1e3)),
-        untraced_gflops: round(gflop / (untraced_median_ms / 1e3)),
-    };
+    let mut timing = crate::model::bench::time_checkpoint(&model, tokens, runs)?;
+    timing.peak_rss_mb = peak_rss_mb();
     serde_json::to_string(&timing).map_err(|e| e.to_string())
+}
+
+/// This process's peak resident memory so far (Linux's `VmHWM`), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some((kib * 1024.0 / 1e5).round() / 10.0)
 }

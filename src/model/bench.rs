@@ -162,3 +162,99 @@ pub fn latencies(with_large: bool) -> Result<Vec<Latency>> {
     }
     Ok(out)
 }
+
+/// The same ordinary English the reference scripts feed PyTorch and onnxruntime-web, repeated
+/// and cut to length.
+pub const ENGLISH: &str = "The quick brown fox jumps over the lazy dog while the students \
+                           watch every number of the attention computation change. ";
+
+/// A real checkpoint's forward pass timed on `tokens` tokens of [`ENGLISH`]: the traced pass
+/// (every intermediate kept, as the app uses it) and the untraced one (the same logits,
+/// intermediates freed layer by layer). `glimpse bench-forward --model` natively and
+/// `glimpse_bench_checkpoint` in the browser report it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CheckpointTiming {
+    pub model: String,
+    pub tokens: usize,
+    /// The token ids timed, so another engine can be fed exactly these.
+    pub ids: Vec<u32>,
+    pub runs: usize,
+    pub threads: usize,
+    /// The traced forward pass (the keys older scripts read).
+    pub median_ms: f64,
+    pub min_ms: f64,
+    pub untraced_median_ms: f64,
+    pub untraced_min_ms: f64,
+    pub traced_over_untraced: f64,
+    /// Floating-point operations of one forward pass, and the rate each pass reached.
+    pub gflop: f64,
+    pub traced_gflops: f64,
+    pub untraced_gflops: f64,
+    /// Natively: the process's peak resident memory (MB); in the browser: the wasm memory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub peak_rss_mb: Option<f64>,
+}
+
+/// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
+/// each; the two alternate so a change in the machine's load touches both alike).
+pub fn time_checkpoint(
+    model: &Model,
+    tokens: usize,
+    runs: usize,
+) -> std::result::Result<CheckpointTiming, String> {
+    if tokens == 0 || tokens > model.config.max_len {
+        return Err(format!(
+            "--tokens {tokens} must be between 1 and the model's {} positions",
+            model.config.max_len
+        ));
+    }
+    let mut ids = model.prepare(&ENGLISH.repeat(tokens), "").input;
+    for side in [&mut ids.source, &mut ids.target] {
+        side.truncate(tokens);
+    }
+    ids.source_types.truncate(tokens);
+    let opts = ForwardOptions::default();
+    let (mut traced, mut untraced) = (Vec::new(), Vec::new());
+    for _ in 0..runs.max(1) + 1 {
+        let start = web_time::Instant::now();
+        let trace = model.forward(&ids, &opts).map_err(|e| e.to_string())?;
+        traced.push(start.elapsed().as_secs_f64() * 1e3);
+        drop(std::hint::black_box(trace));
+        let start = web_time::Instant::now();
+        let logits = model
+            .forward_logits(&ids, &opts)
+            .map_err(|e| e.to_string())?;
+        untraced.push(start.elapsed().as_secs_f64() * 1e3);
+        drop(std::hint::black_box(logits));
+    }
+    let stats = |mut times: Vec<f64>| {
+        times.remove(0); // the first run warms caches
+        times.sort_by(f64::total_cmp);
+        (times[times.len() / 2], times[0])
+    };
+    let ((median_ms, min_ms), (untraced_median_ms, untraced_min_ms)) =
+        (stats(traced), stats(untraced));
+    let gflop = model_forward_flops(model, tokens) as f64 / 1e9;
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    let timed = if ids.source.is_empty() {
+        ids.target
+    } else {
+        ids.source
+    };
+    Ok(CheckpointTiming {
+        model: model.config.name.clone(),
+        tokens,
+        ids: timed,
+        runs: runs.max(1),
+        threads: super::parallel::threads(),
+        median_ms: round(median_ms),
+        min_ms: round(min_ms),
+        untraced_median_ms: round(untraced_median_ms),
+        untraced_min_ms: round(untraced_min_ms),
+        traced_over_untraced: round(median_ms / untraced_median_ms),
+        gflop: round(gflop),
+        traced_gflops: round(gflop / (median_ms / 1e3)),
+        untraced_gflops: round(gflop / (untraced_median_ms / 1e3)),
+        peak_rss_mb: None,
+    })
+}

@@ -394,19 +394,67 @@ pub fn evaluate_with(
     seed: u64,
     opts: &ForwardOptions,
 ) -> Result<EvalStats> {
-    let mut rng = Rng::new(seed ^ 0xe7a1);
-    let (mut exact, mut right, mut counted, mut loss) = (0, 0, 0, 0.0f32);
-    for _ in 0..n {
-        let pair = task.sample(&mut rng, Split::HeldOut);
+    let mut eval = Evaluation::new(task, n, seed);
+    while !eval.is_complete() {
+        eval.next_example(model, opts)?;
+    }
+    Ok(eval.finish(model))
+}
+
+/// A held-out evaluation taken one example at a time, so the browser can spread it over
+/// frames instead of freezing one; run to the end it is exactly [`evaluate_with`].
+pub struct Evaluation {
+    task: TaskKind,
+    n: usize,
+    seed: u64,
+    rng: Rng,
+    done: usize,
+    exact: usize,
+    right: usize,
+    counted: usize,
+    loss: f32,
+    /// The repeat task's head scores, gathered alongside (one repeated sequence per example).
+    heads: Option<HeadTally>,
+}
+
+impl Evaluation {
+    /// The `n` held-out examples that `seed` picks (the same ones at every evaluation).
+    pub fn new(task: TaskKind, n: usize, seed: u64) -> Self {
+        Self {
+            task,
+            n,
+            seed,
+            rng: Rng::new(seed ^ 0xe7a1),
+            done: 0,
+            exact: 0,
+            right: 0,
+            counted: 0,
+            loss: 0.0,
+            heads: None,
+        }
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.done >= self.n
+    }
+
+    /// Score the next example: its teacher-forced loss and token accuracy, and whether greedy
+    /// decoding reproduces the target exactly.
+    pub fn next_example(&mut self, model: &Model, opts: &ForwardOptions) -> Result<()> {
+        if self.is_complete() {
+            return Ok(());
+        }
+        let task = self.task;
+        let pair = task.sample(&mut self.rng, Split::HeldOut);
         let ex = make_example(task, &model.tokenizer, &pair);
         let trace = model.forward(&ex.input, opts)?;
         let (l, _, _) =
             super::loss::cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, 0.0);
-        loss += l;
+        self.loss += l;
         for (t, row) in trace.logits.rows().into_iter().enumerate() {
             if ex.loss_mask[t] {
-                counted += 1;
-                right += (argmax(row.iter().copied()).map(|(i, _)| i)
+                self.counted += 1;
+                self.right += (argmax(row.iter().copied()).map(|(i, _)| i)
                     == Some(ex.labels[t] as usize)) as usize;
             }
         }
@@ -419,60 +467,107 @@ pub fn evaluate_with(
             .collect();
         // A language model has no single right continuation: it is judged by its loss.
         if task != TaskKind::CharLm && greedy(model, task, &ex, wanted.len(), opts)? == wanted {
-            exact += 1;
+            self.exact += 1;
+        }
+        if task == TaskKind::Repeat {
+            let (n, seed) = (self.n, self.seed);
+            let tally = self
+                .heads
+                .get_or_insert_with(|| HeadTally::new(model, n, seed));
+            tally.add_sequence(model)?;
+        }
+        self.done += 1;
+        Ok(())
+    }
+
+    /// The scores over the examples taken (all `n` once complete); the repeat task adds its
+    /// best induction and previous-token heads.
+    pub fn finish(&self, model: &Model) -> EvalStats {
+        let (task, n) = (self.task, self.done);
+        let (induction, previous_token) = match &self.heads {
+            Some(tally) => {
+                let (i, p) = tally.best(model.config.n_heads);
+                (Some(i), Some(p))
+            }
+            None => (None, None),
+        };
+        EvalStats {
+            baseline_loss: (task == TaskKind::CharLm).then(super::tasks::lm_unigram_baseline),
+            induction,
+            previous_token,
+            exact_match: self.exact as f32 / n.max(1) as f32,
+            token_accuracy: self.right as f32 / self.counted.max(1) as f32,
+            loss: self.loss / self.counted.max(1) as f32,
+            examples: n,
         }
     }
-    let (induction, previous_token) = if task == TaskKind::Repeat {
-        let (i, p) = repeat_head_scores(model, n, seed)?;
-        (Some(i), Some(p))
-    } else {
-        (None, None)
-    };
-    Ok(EvalStats {
-        baseline_loss: (task == TaskKind::CharLm).then(super::tasks::lm_unigram_baseline),
-        induction,
-        previous_token,
-        exact_match: exact as f32 / n.max(1) as f32,
-        token_accuracy: right as f32 / counted.max(1) as f32,
-        loss: loss / counted.max(1) as f32,
-        examples: n,
-    })
 }
 
 /// Best induction head and best previous-token head over `n` held-out repeated sequences
 /// (`<bos> s s`, so the repeat has period |s| from position 1).
 pub fn repeat_head_scores(model: &Model, n: usize, seed: u64) -> Result<(HeadScore, HeadScore)> {
-    use crate::model::analysis::{induction_score, previous_token_score};
-    use crate::model::AttentionKind;
-    let layers = model.config.n_layers;
-    let heads = model.config.n_heads;
-    let mut induction = vec![0.0f32; layers * heads];
-    let mut previous = vec![0.0f32; layers * heads];
-    let mut rng = Rng::new(seed ^ 0x1d0c);
+    let mut tally = HeadTally::new(model, n, seed);
     for _ in 0..n {
-        let pair = TaskKind::Repeat.sample(&mut rng, Split::HeldOut);
+        tally.add_sequence(model)?;
+    }
+    Ok(tally.best(model.config.n_heads))
+}
+
+/// Running induction and previous-token scores of every head over held-out repeated
+/// sequences (`<bos> s s`, so the repeat has period |s| from position 1).
+struct HeadTally {
+    rng: Rng,
+    /// Sequences the mean is over.
+    n: usize,
+    induction: Vec<f32>,
+    previous: Vec<f32>,
+}
+
+impl HeadTally {
+    fn new(model: &Model, n: usize, seed: u64) -> Self {
+        let heads = model.config.n_layers * model.config.n_heads;
+        Self {
+            rng: Rng::new(seed ^ 0x1d0c),
+            n,
+            induction: vec![0.0; heads],
+            previous: vec![0.0; heads],
+        }
+    }
+
+    /// Add the next sequence's scores (each weighted 1/n).
+    fn add_sequence(&mut self, model: &Model) -> Result<()> {
+        use crate::model::analysis::{induction_score, previous_token_score};
+        use crate::model::AttentionKind;
+        let heads = model.config.n_heads;
+        let pair = TaskKind::Repeat.sample(&mut self.rng, Split::HeldOut);
         let ex = make_example(TaskKind::Repeat, &model.tokenizer, &pair);
         let period = pair.source.len();
         let trace = model.forward(&ex.input, &ForwardOptions::default())?;
-        for layer in 0..layers {
+        let n = self.n as f32;
+        for layer in 0..model.config.n_layers {
             let Some(w) = trace.weights(AttentionKind::DecoderSelf, layer) else {
                 continue;
             };
             for (head, a) in w.outer_iter().enumerate() {
-                induction[layer * heads + head] += induction_score(a, 1, period) / n as f32;
-                previous[layer * heads + head] += previous_token_score(a) / n as f32;
+                self.induction[layer * heads + head] += induction_score(a, 1, period) / n;
+                self.previous[layer * heads + head] += previous_token_score(a) / n;
             }
         }
+        Ok(())
     }
-    let best = |scores: &[f32]| {
-        let (i, score) = argmax(scores.iter().copied()).unwrap_or((0, 0.0));
-        HeadScore {
-            layer: i / heads,
-            head: i % heads,
-            score,
-        }
-    };
-    Ok((best(&induction), best(&previous)))
+
+    /// The best induction head and the best previous-token head.
+    fn best(&self, heads: usize) -> (HeadScore, HeadScore) {
+        let best = |scores: &[f32]| {
+            let (i, score) = argmax(scores.iter().copied()).unwrap_or((0, 0.0));
+            HeadScore {
+                layer: i / heads,
+                head: i % heads,
+                score,
+            }
+        };
+        (best(&self.induction), best(&self.previous))
+    }
 }
 
 /// Greedy continuation with the KV cache: `len` tokens after the prompt.

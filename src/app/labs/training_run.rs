@@ -2,8 +2,9 @@
 //! draws; in the browser (no threads in this build) each frame trains for a slice of its time.
 //! Either way the lab reads one shared `Progress`, and the same seed trains the same model.
 
+use crate::model::ForwardOptions;
 use crate::model::Model;
-use crate::train::trainer::{EvalStats, StepStats, TrainConfig, Trainer};
+use crate::train::trainer::{EvalStats, Evaluation, StepStats, TrainConfig, Trainer};
 use std::sync::{Arc, Mutex, MutexGuard};
 use web_time::Instant;
 
@@ -36,48 +37,90 @@ pub struct Progress {
 struct Runner {
     trainer: Trainer,
     generation: u64,
+    /// The evaluation due at the current step: it runs before any further step, an example at
+    /// a time, so no frame has to hold a whole evaluation.
+    due: Option<Evaluation>,
+}
+
+/// How long a slice trains.
+#[derive(Clone, Copy)]
+enum Until {
+    /// About this many milliseconds (at least one unit of work), or until paused.
+    Spent(f32),
+    /// Exactly one optimisation step, with any evaluation it makes due.
+    OneStep,
+}
+
+/// One unit of a slice's work.
+enum Work {
+    Step(crate::model::Result<StepStats>),
+    /// An evaluation example; the stats once it was the last one.
+    Eval(crate::model::Result<Option<EvalStats>>),
 }
 
 impl Runner {
-    /// Train for about `budget_ms` (at least one step), publishing each step into `shared`.
+    fn new(trainer: Trainer, generation: u64) -> Self {
+        Self {
+            trainer,
+            generation,
+            due: None,
+        }
+    }
+
+    /// The next example of a due evaluation, else one optimisation step.
+    fn work(&mut self) -> Work {
+        let model = &self.trainer.model;
+        if let Some(eval) = &mut self.due {
+            let result = eval
+                .next_example(model, &ForwardOptions::default())
+                .map(|()| eval.is_complete().then(|| eval.finish(model)));
+            if !matches!(result, Ok(None)) {
+                self.due = None;
+            }
+            return Work::Eval(result);
+        }
+        let stats = self.trainer.step();
+        if stats.is_ok() && self.trainer.steps_done().is_multiple_of(EVAL_EVERY) {
+            let config = &self.trainer.config;
+            self.due = Some(Evaluation::new(config.task, EVAL_EXAMPLES, config.seed));
+        }
+        Work::Step(stats)
+    }
+
+    /// Train (and evaluate when due) until `until`, publishing each step into `shared`.
     /// Returns false when the run should stop: an error, or a reset made this run stale.
-    fn slice(&mut self, budget_ms: f32, shared: &Mutex<Progress>) -> bool {
+    fn slice(&mut self, until: Until, shared: &Mutex<Progress>) -> bool {
         let start = Instant::now();
         let mut last_snapshot = start;
         let (mut steps, mut tokens) = (0usize, 0usize);
         loop {
-            let stats = self.trainer.step();
-            let steps_done = self.trainer.steps_done();
-            let eval = match &stats {
-                Ok(_) if steps_done.is_multiple_of(EVAL_EVERY) => {
-                    Some(self.trainer.evaluate(EVAL_EXAMPLES))
-                }
-                _ => None,
-            };
+            let work = self.work();
             let elapsed_ms = start.elapsed().as_secs_f32() * 1000.0;
             let mut p = lock(shared);
             if p.generation != self.generation {
                 return false;
             }
-            // A pause takes effect after the step in flight, not at the end of the slice.
-            let done = elapsed_ms >= budget_ms || !p.running;
-            let stats = match stats {
-                Ok(s) => s,
-                Err(e) => {
+            let steps_done = self.trainer.steps_done();
+            match work {
+                Work::Step(Ok(stats)) => {
+                    steps += 1;
+                    tokens += stats.tokens;
+                    p.steps = steps_done;
+                    p.history.push(stats);
+                }
+                Work::Eval(Ok(Some(stats))) => p.evals.push((steps_done, stats)),
+                Work::Eval(Ok(None)) => {}
+                Work::Step(Err(e)) | Work::Eval(Err(e)) => {
                     p.error = Some(e.to_string());
                     p.running = false;
                     return false;
                 }
-            };
-            steps += 1;
-            tokens += stats.tokens;
-            p.steps = steps_done;
-            p.history.push(stats);
-            match eval {
-                Some(Ok(e)) => p.evals.push((steps_done, e)),
-                Some(Err(e)) => p.error = Some(e.to_string()),
-                None => {}
             }
+            // A pause takes effect after the work in flight, not at the end of the slice.
+            let done = match until {
+                Until::Spent(budget_ms) => elapsed_ms >= budget_ms || !p.running,
+                Until::OneStep => steps >= 1 && self.due.is_none(),
+            };
             let snapshot_due = last_snapshot.elapsed().as_secs_f32() * 1000.0 >= SNAPSHOT_MS;
             if done || snapshot_due {
                 p.model.weights.clone_from(&self.trainer.model.weights);
@@ -92,8 +135,10 @@ impl Runner {
                         new
                     }
                 };
-                p.steps_per_sec = smooth(p.steps_per_sec, steps as f32 / secs);
-                p.tokens_per_sec = smooth(p.tokens_per_sec, tokens as f32 / secs);
+                if steps > 0 {
+                    p.steps_per_sec = smooth(p.steps_per_sec, steps as f32 / secs);
+                    p.tokens_per_sec = smooth(p.tokens_per_sec, tokens as f32 / secs);
+                }
                 return true;
             }
         }
@@ -142,13 +187,7 @@ fn fresh(config: &TrainConfig, generation: u64) -> Result<(Runner, Progress), St
         steps_per_sec: 0.0,
         tokens_per_sec: 0.0,
     };
-    Ok((
-        Runner {
-            trainer,
-            generation,
-        },
-        progress,
-    ))
+    Ok((Runner::new(trainer, generation), progress))
 }
 
 impl TrainingRun {
@@ -234,7 +273,7 @@ impl TrainingRun {
         self.set_running(false);
         match &mut self.engine {
             Engine::Inline(r) => {
-                r.slice(0.0, &self.shared);
+                r.slice(Until::OneStep, &self.shared);
             }
             #[cfg(not(target_arch = "wasm32"))]
             Engine::Worker(tx) => {
@@ -262,7 +301,7 @@ impl TrainingRun {
     pub fn frame(&mut self) {
         if let Engine::Inline(r) = &mut self.engine {
             if lock(&self.shared).running {
-                r.slice(self.speed * PERIOD_MS, &self.shared);
+                r.slice(Until::Spent(self.speed * PERIOD_MS), &self.shared);
             }
         }
     }
@@ -298,12 +337,12 @@ fn worker(shared: &Mutex<Progress>, rx: &std::sync::mpsc::Receiver<Command>) {
             Some(Command::Step) => {
                 running = false;
                 if let Some(r) = runner.as_mut() {
-                    r.slice(0.0, shared);
+                    r.slice(Until::OneStep, shared);
                 }
             }
             None => {
                 if let Some(r) = runner.as_mut() {
-                    if !r.slice(speed * PERIOD_MS, shared) {
+                    if !r.slice(Until::Spent(speed * PERIOD_MS), shared) {
                         running = false;
                     }
                 }
@@ -388,6 +427,40 @@ mod tests {
         // One step can overrun the 20 ms budget, never many: a step takes milliseconds.
         assert!(run.progress().steps >= 1);
         assert!(start.elapsed() < Duration::from_secs(2));
+    }
+
+    /// In the browser no frame holds a whole evaluation: it runs over several frames, before
+    /// any further step, and scores exactly what one evaluation of the step's weights scores.
+    #[test]
+    fn an_evaluation_spreads_over_frames_and_scores_the_same() {
+        let config = TrainConfig::for_task(TaskKind::Reverse);
+        let mut spread = TrainingRun::new(&config, false, 0.01).unwrap();
+        for _ in 1..EVAL_EVERY {
+            spread.step_once();
+        }
+        spread.set_running(true);
+        let mut frames = 0;
+        while spread.progress().evals.len() < 2 {
+            spread.frame();
+            frames += 1;
+            assert!(frames < 10_000, "the evaluation never finished");
+        }
+        spread.set_running(false);
+        assert!(
+            frames > 2,
+            "one frame held the whole evaluation ({frames} frames)"
+        );
+        // The weights at step 100, from a run stepped there one step at a time.
+        let mut stepped = TrainingRun::new(&config, false, 0.01).unwrap();
+        for _ in 0..EVAL_EVERY {
+            stepped.step_once();
+        }
+        let at_100 = stepped.progress().model.clone();
+        let whole =
+            crate::train::trainer::evaluate(&at_100, config.task, EVAL_EXAMPLES, config.seed)
+                .unwrap();
+        assert_eq!(spread.progress().evals[1], (EVAL_EVERY, whole));
+        assert_eq!(stepped.progress().evals[1], (EVAL_EVERY, whole));
     }
 
     #[test]
