@@ -271,8 +271,9 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     r.notices
 }
 
-/// Apply a lesson page's link to the shared input and to the lab it names, leaving the rest
-/// of the app (the open tab, other labs) as it is. Returns the lab's id and any notices.
+/// Apply a lesson page's link to the shared input and to the lab it names (set up from its
+/// defaults), leaving the rest of the app (the open tab, other labs) as it is. Returns the
+/// lab's id and any notices.
 pub fn apply_page(app: &mut GlimpseApp, fragment: &str) -> (Option<&'static str>, Vec<String>) {
     let mut r = LinkReader::parse(fragment);
     app.bench.load(&mut r, &app.store);
@@ -282,6 +283,13 @@ pub fn apply_page(app: &mut GlimpseApp, fragment: &str) -> (Option<&'static str>
         .iter_mut()
         .find(|l| Some(l.id()) == view.as_deref());
     let id = lab.map(|lab| {
+        // The lab starts from its defaults, so nothing an earlier page or the student changed
+        // (another section, a slider) leaks into this page; then the page's own keys.
+        if let Some(fresh) = super::labs::Labs::default().by_id(lab.id()) {
+            let mut defaults = LinkWriter::default();
+            fresh.save(&mut defaults);
+            lab.load(&mut LinkReader::parse(&defaults.finish()));
+        }
         lab.load(&mut r);
         lab.id()
     });
@@ -329,6 +337,22 @@ mod tests {
             assert_eq!(unescape(&escape(s)), s);
         }
         assert_eq!(unescape("%41%zz%"), "A%zz%");
+    }
+
+    /// A lesson page sets its lab up from the defaults plus its own keys: what an earlier page
+    /// or the student changed does not leak into it.
+    #[test]
+    fn a_lesson_page_starts_its_lab_from_the_defaults() {
+        let mut app = GlimpseApp::default();
+        let masking = app.lab_mut::<MaskingLab>();
+        masking.modes.mode = MaskMode::Prefix;
+        masking.modes.prefix = 2;
+        let (id, notices) = apply_page(&mut app, "view=masking&model=reverse&pads=3");
+        assert_eq!((id, notices.len()), (Some("masking"), 0), "{notices:?}");
+        let (now, fresh) = (&app.lab::<MaskingLab>().modes, MaskingLab::default().modes);
+        assert_eq!((now.mode, now.prefix), (fresh.mode, fresh.prefix));
+        assert_ne!(fresh.pads, 3);
+        assert_eq!(now.pads, 3);
     }
 
     #[test]

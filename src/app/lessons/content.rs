@@ -186,9 +186,9 @@ pub static LESSONS: &[Lesson] = &[
                      one-hot choice (hard attention); as τ → ∞ they become uniform.",
                     "The entropy H = −Σ α log α measures how spread a row is: 0 when one key \
                      takes everything, log T when all T keys share equally.",
-                    "This page runs the model at τ = 0.3, sharper than it was trained. Drag the \
-                     temperature slider (Input and attention controls, left) and watch the \
-                     heatmap and the entropy above it.",
+                    "This page runs the model at τ = 0.3, sharper than it was trained. Open \
+                     “Input and attention controls” below this text, drag the temperature \
+                     slider and watch the heatmap and the entropy above it.",
                 ],
                 link: "view=attention&model=translate&kind=cross&tau=0.3&xv=head&q=0&step=0",
             },
@@ -260,8 +260,8 @@ pub static LESSONS: &[Lesson] = &[
                      pattern most strongly on this input. Layer 0, head 2 looks at the previous \
                      token (score 1.00). Layer 4, head 5 looks at [CLS], the token that starts \
                      every input (0.90). Layer 1, head 8 mostly looks at the next token (0.57), \
-                     which only a model without a causal mask can do. Open *Input and attention \
-                     controls* below to type your own sentence.",
+                     which only a model without a causal mask can do. Open “Input and attention \
+                     controls” below to type your own sentence.",
                 ],
                 link: SELF_ATTENTION_GRID,
             },
@@ -275,8 +275,8 @@ pub static LESSONS: &[Lesson] = &[
                      word the same output: the layer sees a set, not a sequence.",
                     "The panel shuffles the input of a trained encoder and compares its \
                      outputs with and without the positional encodings: without them the rows \
-                     are only reordered; with them every row changes. The last page of this \
-                     lesson does it on a real English encoder.",
+                     are only reordered; with them every row changes. The page “Who bit whom?” \
+                     does it on a real English encoder.",
                 ],
                 link: "view=positions&ps=5",
             },
@@ -391,7 +391,7 @@ pub static LESSONS: &[Lesson] = &[
                      is PE(t) rotated by a matrix that depends only on o. It is defined for \
                      any t.",
                 ],
-                link: "view=positions&ps=0",
+                link: "view=positions&ps=0&psd=64",
             },
             Page {
                 title: "RoPE: rotate queries and keys",
@@ -751,7 +751,7 @@ pub static LESSONS: &[Lesson] = &[
                      transformer used lr = d^−0.5 · min(s^−0.5, s · w^−1.5): a linear rise for \
                      w steps, then decay as 1/√s.",
                     "This lab warms up linearly over 200 steps to 3·10⁻³, then decays along a \
-                     cosine: the curve under *Learning rate* on the left. Choose Noam's \
+                     cosine: the curve under “Learning rate”. Choose Noam's \
                      schedule or a constant rate there, or change the peak and the warmup; \
                      the status line under Start shows the rate of the last step.",
                     "Gradient clipping rescales the whole gradient when its norm exceeds 1 (the \
@@ -921,7 +921,7 @@ pub static LESSONS: &[Lesson] = &[
                 paragraphs: &[
                     "The self-attention handout's example: scores 0, 2 and 1 give the weights \
                      0.09, 0.67 and 0.24, and the output 0.09·v₁ + 0.67·v₂ + 0.24·v₃.",
-                    "The *Q, K, V by hand* part of this tab puts the same numbers inside a \
+                    "The “Q, K, V by hand” part of this tab puts the same numbers inside a \
                      real product: a query whose dot products with three keys, divided by \
                      √4, are [0, 2, 1].",
                 ],
@@ -937,7 +937,7 @@ pub static LESSONS: &[Lesson] = &[
                      reads [START] and itself. \"cat\" reads all three. Every weight above the \
                      diagonal is exactly 0, in every head and layer: M adds −∞ there before \
                      the softmax.",
-                    "Switch the mask mode to *none* and the zeros fill in: each token would \
+                    "Switch the mask mode to “none” and the zeros fill in: each token would \
                      read the one after it, which a decoder cannot have at generation time.",
                 ],
                 link: START_BIG_CAT,
@@ -962,7 +962,7 @@ pub static LESSONS: &[Lesson] = &[
                     "The notes rotate three 4-dimensional embeddings of \"the dog slept\". \
                      They count positions from 1, so \"the\" turns by θ = 1 in its first pair \
                      and 0.01 in its second, \"dog\" by 2 and 0.02, \"slept\" by 3 and 0.03.",
-                    "Scroll down to section 4 of this panel, *Rotate your own vectors*: it \
+                    "Scroll down to section 4 of this panel, “Rotate your own vectors”: it \
                      holds their numbers. \
                      The rotated rows are the notes' own: [0.402, 0.811, 0.192, 0.802], \
                      [−0.845, 0.163, 0.298, 0.106] and [−0.212, −0.071, 0.879, 0.727]. The \

@@ -229,7 +229,13 @@ impl NaivePanel {
                             Some(p) => p.to_string(),
                             None => "none".to_string(),
                         });
-                        ui.label(RichText::new(format!("{:.4}", normalised(2, m))).monospace());
+                        // Positions run 0…N−1: a sentence of two has no position 2.
+                        let value = if m > 2 {
+                            format!("{:.4}", normalised(2, m))
+                        } else {
+                            "—".to_string()
+                        };
+                        ui.label(RichText::new(value).monospace());
                         ui.end_row();
                     }
                 });

@@ -304,6 +304,11 @@ fn model_table(ui: &mut Ui, shared: &Shared<'_>) {
         c.name,
         grouped(p.total)
     ));
+    ui.weak(
+        "Counted from the tensors the forward pass reads: tensors a checkpoint's file holds \
+         but the pass never uses (BERT's pooler) are left out, so the file's own count can be \
+         larger.",
+    );
     ui.weak(format!(
         "D = {}, h = {} ({} key/value), d_head = {}, d_ff = {}, {} layers",
         c.d_model,

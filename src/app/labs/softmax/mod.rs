@@ -358,8 +358,16 @@ fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps)
     let scales = (0..=200).map(|i| (lo + (hi - lo) * i as f32 / 200.0).exp());
     let points = PlotPoints::from(gradient_curve(base, scales));
     ui.add_space(6.0);
+    // Tied top scores share the weight at every scale, so their gradient never vanishes.
+    let max = base.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let tied = base.iter().filter(|&&x| x == max).count() > 1;
+    let trend = if tied {
+        "the top scores are tied, so they keep sharing the weight and it does not fall to 0"
+    } else {
+        "as the scores grow apart it falls towards 0"
+    };
     ui.strong(format!(
-        "The largest |∂αᵢ/∂eⱼ| is {:.6} at s = {}: as the scores grow apart it falls towards 0",
+        "The largest |∂αᵢ/∂eⱼ| is {:.6} at s = {}: {trend}",
         s.largest_gradient(),
         trim(scale)
     ));
