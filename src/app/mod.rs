@@ -234,7 +234,7 @@ impl GlimpseApp {
                     name.push_str(" (opened)");
                 }
                 let source = format!("files: {}", files.names().collect::<Vec<_>>().join(", "));
-                match self.store.open_files(&name, &files, &source) {
+                match self.store.open_files(&name, files, &source) {
                     Ok(()) => {
                         self.nav.notices.clear();
                         self.bench.select_model(&self.store, &name);

@@ -275,7 +275,7 @@ impl ModelStore {
     pub fn open_files(
         &self,
         name: &str,
-        files: &CheckpointFiles,
+        files: CheckpointFiles,
         source: &str,
     ) -> Result<(), String> {
         let (model, info) = files

@@ -85,7 +85,7 @@ pub fn inspect(spec: &str, as_json: bool) -> Result<String, String> {
     let mb = |b: usize| b as f64 / (1 << 20) as f64;
     let mut out = format!(
         "{}\n  {}\n  format      {}\n  model_type  {}\n  layers {} · heads {} (key/value {}) · d_model {} · d_head {} · d_ff {}\n  \
-         positions   {} (max {}) · blocks: {}\n  parameters  {} ({:.1} M)\n  memory      {:.1} MiB as f32 ({:.1} MiB stored)\n  tokenizer   {}\n",
+         positions   {} (max {}) · blocks: {}\n  parameters  {} ({:.1} M)\n  memory      {:.1} MiB opened ({:.1} MiB stored)\n  tokenizer   {}\n",
         info.source,
         info.description,
         info.format,

@@ -159,8 +159,12 @@ impl GpuModel {
         let w = &model.weights;
         let encoder = w.encoder.as_ref().map(|s| up.stack(s));
         let decoder = w.decoder.as_ref().map(|s| up.stack(s));
-        let no_bias = ndarray::Array1::zeros(w.output_matrix().nrows());
-        let lm = up.linear(w.output_matrix(), w.lm_bias.as_ref().unwrap_or(&no_bias));
+        let no_bias = ndarray::Array1::zeros(w.output_matrix().rows());
+        // A table kept in a GGUF's blocks is expanded for the upload only.
+        let lm = up.linear(
+            &w.output_matrix().to_f32(),
+            w.lm_bias.as_ref().unwrap_or(&no_bias),
+        );
         GpuModel {
             name: model.config.name.clone(),
             config: model.config.clone(),

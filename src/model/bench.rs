@@ -100,7 +100,7 @@ pub fn model_forward_flops(model: &Model, tokens: usize) -> u64 {
     let w = &model.weights;
     let head = match w.lm_bias {
         Some(_) => {
-            let vocab = w.output_matrix().nrows() as u64;
+            let vocab = w.output_matrix().rows() as u64;
             2 * t * d * vocab + w.mlm.as_ref().map_or(0, |_| 2 * t * d * d)
         }
         None => 0,

@@ -22,6 +22,7 @@ pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod transformer;
+pub mod vocab_table;
 pub mod vocabulary;
 pub mod weights;
 pub mod words;

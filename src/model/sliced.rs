@@ -82,7 +82,7 @@ impl SlicedForward {
         let count = |s: &Option<super::weights::StackWeights>, p: bool| {
             s.as_ref().filter(|_| p).map_or(0, |s| s.blocks.len())
         };
-        let vocab = w.lm_bias.as_ref().map_or(0, |_| w.output_matrix().nrows());
+        let vocab = w.lm_bias.as_ref().map_or(0, |_| w.output_matrix().rows());
         count(&w.encoder, self.plan.encoder.is_some())
             + count(&w.decoder, self.plan.decoder.is_some())
             + vocab.div_ceil(self.band.max(1))
@@ -120,7 +120,7 @@ impl SlicedForward {
             .and_then(|o| self.model.logits_input(o))
             .map(std::borrow::Cow::into_owned);
         let vocab = match input {
-            Some(_) => self.model.weights.output_matrix().nrows(),
+            Some(_) => self.model.weights.output_matrix().rows(),
             None => 0,
         };
         self.output = Some(OutputLayer {
@@ -262,7 +262,7 @@ mod tests {
             let w = &model.weights;
             let blocks = w.encoder.as_ref().map_or(0, |s| s.blocks.len())
                 + w.decoder.as_ref().map_or(0, |s| s.blocks.len());
-            let vocab = w.lm_bias.as_ref().map_or(0, |_| w.output_matrix().nrows());
+            let vocab = w.lm_bias.as_ref().map_or(0, |_| w.output_matrix().rows());
             assert!(vocab > 7, "{name}");
             assert_eq!(steps, blocks + vocab.div_ceil(7), "{name}");
         }

@@ -8,9 +8,7 @@ use super::attention::{
 use super::config::{ModelConfig, NormPlacement, Positional};
 use super::dropout::{Dropout, Site, Slot, StackId};
 use super::error::{ModelError, Result};
-use super::layers::{
-    activate, ffn, layer_norm, linear, linear_view, norm, LayerNormWeights, NormTrace,
-};
+use super::layers::{activate, ffn, layer_norm, linear, norm, LayerNormWeights, NormTrace};
 use super::position::{self, Rope};
 use super::subword::SubwordTokenizer;
 use super::tokenizer::{Tokenizer, BOS, PAD};
@@ -491,8 +489,8 @@ impl Model {
     pub(crate) fn embed(&self, ids: &[u32], types: &[u32], positions: &[usize]) -> Embedded {
         let d = self.config.d_model;
         let mut x = Array2::zeros((ids.len(), d));
-        for (mut row, &id) in x.rows_mut().into_iter().zip(ids) {
-            row.assign(&self.weights.tok_embed.row(id as usize));
+        for (row, &id) in x.rows_mut().into_iter().zip(ids) {
+            self.weights.tok_embed.row_into(id as usize, row);
         }
         let positional = match (self.config.positional, &self.weights.pos_embed) {
             (Positional::Sinusoidal { base }, _) => Some(position::sinusoidal(positions, d, base)),
@@ -793,7 +791,7 @@ impl Model {
     /// masked-LM head); `[T, 0]` for a model without a head.
     fn logits(&self, output: &Array2<f32>) -> Array2<f32> {
         match self.logits_input(output) {
-            Some(h) => self.logits_columns(h.view(), 0..self.weights.output_matrix().nrows()),
+            Some(h) => self.logits_columns(h.view(), 0..self.weights.output_matrix().rows()),
             None => Array2::zeros((output.nrows(), 0)),
         }
     }
@@ -827,11 +825,8 @@ impl Model {
         let Some(bias) = &w.lm_bias else {
             return Array2::zeros((h.nrows(), 0));
         };
-        linear_view(
-            h,
-            w.output_matrix().slice(ndarray::s![cols.clone(), ..]),
-            bias.slice(ndarray::s![cols]),
-        )
+        w.output_matrix()
+            .linear(h, cols.clone(), bias.slice(ndarray::s![cols]))
     }
 
     fn pads(&self, ids: &[u32], opts: &ForwardOptions) -> Vec<bool> {

@@ -5,6 +5,7 @@
 use super::config::{ModelConfig, NormPlacement, OutputHead, Positional, Scoring};
 use super::error::{ModelError, Result};
 use super::layers::{FfnWeights, LayerNormWeights};
+pub use super::vocab_table::VocabTable;
 use crate::util::rng::Rng;
 use ndarray::{Array1, Array2, Array3, ArrayD, ArrayViewD, ArrayViewMutD, Dimension, IxDyn};
 use std::collections::BTreeMap;
@@ -14,7 +15,10 @@ use std::collections::BTreeMap;
 macro_rules! visit_params {
     ($w:expr, $f:expr, $view:ident $(, $m:tt)?) => {{
         let w = $w;
-        $f("tok_embed".into(), w.tok_embed.$view().into_dyn());
+        // A table kept in a quantized file's blocks is not an f32 parameter (`quantized_tables`).
+        if let VocabTable::F32(t) = & $($m)? w.tok_embed {
+            $f("tok_embed".into(), t.$view().into_dyn());
+        }
         if let Some(p) = & $($m)? w.pos_embed {
             $f("pos_embed".into(), p.$view().into_dyn());
         }
@@ -59,7 +63,7 @@ macro_rules! visit_params {
             $f("mlm.ln.gamma".into(), t.norm.gamma.$view().into_dyn());
             $f("mlm.ln.beta".into(), t.norm.beta.$view().into_dyn());
         }
-        if let Some(h) = & $($m)? w.lm_head {
+        if let Some(VocabTable::F32(h)) = & $($m)? w.lm_head {
             $f("lm_head.weight".into(), h.$view().into_dyn());
         }
         if let Some(b) = & $($m)? w.lm_bias {
@@ -185,7 +189,8 @@ pub struct MlmTransform {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
-    pub tok_embed: Array2<f32>,
+    /// `[V, d]` token embeddings E.
+    pub tok_embed: VocabTable,
     pub pos_embed: Option<Array2<f32>>,
     /// `[types, d]` token-type (segment) embeddings, when the config has token types.
     pub type_embed: Option<Array2<f32>>,
@@ -196,7 +201,7 @@ pub struct Weights {
     /// Masked-LM heads only.
     pub mlm: Option<MlmTransform>,
     /// `None` when the output projection is tied to `tok_embed` (or there is no head).
-    pub lm_head: Option<Array2<f32>>,
+    pub lm_head: Option<VocabTable>,
     /// `None` when the model has no output head.
     pub lm_bias: Option<Array1<f32>>,
 }
@@ -370,29 +375,40 @@ pub fn check_shapes(cfg: &ModelConfig, weights: &Weights) -> Result<()> {
     let specs = tensor_specs(cfg);
     let mut seen = 0;
     let mut problem = None;
-    weights.visit(&mut |name, a| {
+    let mut check = |name: String, shape: &[usize]| {
         if problem.is_some() {
             return;
         }
         seen += 1;
         match specs.iter().find(|s| s.name == name) {
             None => problem = Some(ModelError::UnexpectedTensor(name)),
-            Some(s) if s.shape != a.shape() => {
+            Some(s) if s.shape != shape => {
                 problem = Some(ModelError::ShapeMismatch {
                     name,
                     expected: s.shape.clone(),
-                    found: a.shape().to_vec(),
+                    found: shape.to_vec(),
                 })
             }
             Some(_) => {}
         }
-    });
+    };
+    weights.visit(&mut |name, a| check(name, a.shape()));
+    for (name, t) in weights.quantized_tables() {
+        let (rows, cols) = t.dim();
+        check(name.into(), &[rows, cols]);
+    }
     if let Some(p) = problem {
         return Err(p);
     }
     if seen != specs.len() {
         let mut present = Vec::new();
         weights.visit(&mut |name, _| present.push(name));
+        present.extend(
+            weights
+                .quantized_tables()
+                .iter()
+                .map(|(n, _)| n.to_string()),
+        );
         if let Some(missing) = specs.iter().find(|s| !present.contains(&s.name)) {
             return Err(ModelError::MissingTensor(missing.name.clone()));
         }
@@ -526,7 +542,7 @@ impl Weights {
         let x = &cfg.extensions;
         let head = x.output != OutputHead::None;
         Ok(Self {
-            tok_embed: t.take("tok_embed")?,
+            tok_embed: VocabTable::F32(t.take("tok_embed")?),
             pos_embed: if cfg.positional == Positional::Learned {
                 Some(t.take("pos_embed")?)
             } else {
@@ -556,7 +572,7 @@ impl Weights {
             lm_head: if cfg.tie_embeddings || !head {
                 None
             } else {
-                Some(t.take("lm_head.weight")?)
+                Some(VocabTable::F32(t.take("lm_head.weight")?))
             },
             lm_bias: if head {
                 Some(t.take("lm_head.bias")?)
@@ -566,13 +582,38 @@ impl Weights {
         })
     }
 
-    /// The inverse of `from_tensors`.
+    /// The inverse of `from_tensors` (tables kept in blocks are expanded).
     pub fn to_tensors(&self) -> TensorMap {
         let mut map = TensorMap::new();
         self.visit(&mut |name, a| {
             map.insert(name, a.to_owned());
         });
+        for (name, table) in self.quantized_tables() {
+            map.insert(name.into(), table.to_f32().into_owned().into_dyn());
+        }
         map
+    }
+
+    /// The vocabulary tables kept in a quantized file's blocks, which `visit` leaves out: they
+    /// are not f32 parameters and nothing trains them.
+    pub fn quantized_tables(&self) -> Vec<(&'static str, &VocabTable)> {
+        let mut out = vec![("tok_embed", &self.tok_embed)];
+        if let Some(h) = &self.lm_head {
+            out.push(("lm_head.weight", h));
+        }
+        out.retain(|(_, t)| t.as_f32().is_none());
+        out
+    }
+
+    /// Bytes the weights take in memory.
+    pub fn memory_bytes(&self) -> usize {
+        let mut n = 0;
+        self.visit(&mut |_, a| n += a.len() * 4);
+        n + self
+            .quantized_tables()
+            .iter()
+            .map(|(_, t)| t.memory_bytes())
+            .sum::<usize>()
     }
 
     /// Every parameter with its checkpoint name, in a fixed order.
@@ -612,15 +653,19 @@ impl Weights {
     pub fn len(&self) -> usize {
         let mut n = 0;
         self.visit(&mut |_, a| n += a.len());
-        n
+        n + self
+            .quantized_tables()
+            .iter()
+            .map(|(_, t)| t.len())
+            .sum::<usize>()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The output projection `[V, d]`, tied or not.
-    pub fn output_matrix(&self) -> &Array2<f32> {
+    /// The output projection W_vocab `[V, d]`, tied or not.
+    pub fn output_matrix(&self) -> &VocabTable {
         self.lm_head.as_ref().unwrap_or(&self.tok_embed)
     }
 }

@@ -39,6 +39,19 @@ pub fn example_gradients(
             x.summary()
         )));
     }
+    let frozen = |name: &str| {
+        crate::model::ModelError::Input(format!(
+            "`{name}` is kept in a quantized file's blocks and cannot be trained"
+        ))
+    };
+    let w = &model.weights;
+    let w_out = w
+        .output_matrix()
+        .as_f32()
+        .ok_or_else(|| frozen("W_vocab"))?;
+    if w.tok_embed.as_f32().is_none() {
+        return Err(frozen("tok_embed"));
+    }
     let opts = ForwardOptions {
         dropout,
         ..ForwardOptions::default()
@@ -46,7 +59,6 @@ pub fn example_gradients(
     let trace = model.forward(&ex.input, &opts)?;
     let (loss, count, dlogits) =
         cross_entropy(trace.logits.view(), &ex.labels, &ex.loss_mask, smoothing);
-    let w = &model.weights;
     let cfg = &model.config;
     let (last, last_w, last_g) = match (&trace.decoder, &w.decoder) {
         (Some(t), Some(sw)) => (t, sw, grads.decoder.as_mut()),
@@ -58,14 +70,15 @@ pub fn example_gradients(
     // logits = y W_outᵀ + b
     let y = &last.output;
     let d_out_matrix = dlogits.t().dot(y);
-    match grads.lm_head.as_mut() {
-        Some(h) => *h += &d_out_matrix,
-        None => grads.tok_embed += &d_out_matrix,
-    }
+    let g_out = match grads.lm_head.as_mut() {
+        Some(h) => h.as_f32_mut(),
+        None => grads.tok_embed.as_f32_mut(),
+    };
+    *g_out.ok_or_else(|| frozen("W_vocab"))? += &d_out_matrix;
     if let Some(b) = grads.lm_bias.as_mut() {
         *b += &dlogits.sum_axis(Axis(0));
     }
-    let dy = dlogits.dot(w.output_matrix());
+    let dy = dlogits.dot(w_out);
 
     let Some(last_g) = last_g else {
         return Ok((loss, count, trace.logits));
@@ -101,8 +114,11 @@ fn embed_backward(cfg: &ModelConfig, grads: &mut Weights, stack: &StackTrace, d_
         None => d_x0,
     };
     for (t, (&id, row)) in stack.ids.iter().zip(d_x0.rows()).enumerate() {
-        let mut e = grads.tok_embed.row_mut(id as usize);
-        e += &row;
+        // `example_gradients` refused a frozen table before getting here.
+        if let Some(table) = grads.tok_embed.as_f32_mut() {
+            let mut e = table.row_mut(id as usize);
+            e += &row;
+        }
         if let (Positional::Learned, Some(p)) = (cfg.positional, grads.pos_embed.as_mut()) {
             let mut p = p.row_mut(t);
             p += &row;

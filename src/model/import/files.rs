@@ -66,9 +66,10 @@ impl CheckpointFiles {
 
     /// Open the checkpoint: one `.gguf` file, or a Hugging Face folder (`config.json`,
     /// `tokenizer.json`, and `model.safetensors` or `model.safetensors.index.json` with its
-    /// shards). Files a checkpoint does not use (`vocab.txt`, `README.md`) are ignored.
+    /// shards). Files a checkpoint does not use (`vocab.txt`, `README.md`) are ignored. The
+    /// files are let go as soon as their tensors are read, before anything expands to f32.
     pub fn open(
-        &self,
+        mut self,
         name: &str,
         source: &str,
         progress: &mut dyn FnMut(Progress),
@@ -79,7 +80,11 @@ impl CheckpointFiles {
         let gguf = self.gguf_names();
         if !self.files.contains_key(CONFIG) {
             return match gguf.as_slice() {
-                [one] => from_gguf(&self.files[*one], name, source, progress),
+                [one] => {
+                    let one = one.to_string();
+                    let bytes = self.files.remove(&one).unwrap_or_default();
+                    from_gguf(bytes, name, source, progress)
+                }
                 [] => Err(missing(format!(
                     "{} has no config.json and no .gguf file",
                     self.listing()
@@ -91,17 +96,18 @@ impl CheckpointFiles {
                 ))),
             };
         }
-        let config = std::str::from_utf8(&self.files[CONFIG])
+        let config = String::from_utf8(self.files[CONFIG].clone())
             .map_err(|_| ModelError::Import("config.json is not UTF-8 text".into()))?;
-        let tokenizer = self.files.get(TOKENIZER).ok_or_else(|| {
-            missing(format!(
+        let Some(tokenizer) = self.files.get(TOKENIZER).cloned() else {
+            return Err(missing(format!(
                 "{} has no tokenizer.json (Glimpse reads the fast tokenizer's one file; \
                  vocab.txt or merges.txt alone are not enough)",
                 self.listing()
-            ))
-        })?;
+            )));
+        };
         let tensors = self.read_weights(progress)?;
-        from_hf(config, tensors, tokenizer, name, source)
+        drop(self);
+        from_hf(&config, tensors, &tokenizer, name, source)
     }
 
     /// The weights: `model.safetensors`, the shards an index names, or the one
@@ -309,7 +315,11 @@ mod tests {
         sharded.files.remove(WEIGHTS);
         sharded.add(INDEX_FILE, index.into_bytes());
         sharded.add("model-00001-of-00002.safetensors", shard(first));
-        let e = sharded.open("m", "s", &mut |_| {}).unwrap_err().to_string();
+        let e = sharded
+            .clone()
+            .open("m", "s", &mut |_| {})
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("model-00002-of-00002.safetensors"), "{e}");
         sharded.add("model-00002-of-00002.safetensors", shard(second));
         let (model, _) = sharded.open("m", "s", &mut |_| {}).unwrap();

@@ -26,7 +26,8 @@ use crate::model::config::{
 use crate::model::layers::{FfnWeights, LayerNormWeights};
 use crate::model::tokenizer::{TokenizerKind, TokenizerSpec};
 use crate::model::weights::{
-    AttentionWeights, BlockWeights, MlmTransform, Projection, ScoreWeights, StackWeights, Weights,
+    AttentionWeights, BlockWeights, MlmTransform, Projection, ScoreWeights, StackWeights,
+    VocabTable, Weights,
 };
 use ndarray::{concatenate, Array1, Array2, Axis};
 
@@ -213,7 +214,7 @@ pub fn bert(c: &BertConfig, t: &mut TensorSet, name: &str) -> Result<Mapped> {
         ..Extensions::default()
     };
     let p = config.max_len;
-    let tok_embed = t.take_matrix("embeddings.word_embeddings.weight", c.vocab_size, d)?;
+    let tok_embed = t.take_table("embeddings.word_embeddings.weight", c.vocab_size, d)?;
     let pos = t.take_matrix(
         "embeddings.position_embeddings.weight",
         c.max_position_embeddings,
@@ -312,7 +313,7 @@ pub fn gpt2(c: &Gpt2Config, t: &mut TensorSet, name: &str) -> Result<Mapped> {
         c.vocab_size,
         &mut notes,
     );
-    let tok_embed = t.take_matrix("wte.weight", c.vocab_size, d)?;
+    let tok_embed = t.take_table("wte.weight", c.vocab_size, d)?;
     let wpe = t.take_matrix("wpe.weight", c.n_positions, d)?;
     let pos_embed = wpe.slice(ndarray::s![..config.max_len, ..]).to_owned();
     let mut blocks = Vec::with_capacity(c.n_layer);
@@ -349,7 +350,7 @@ fn output_matrix(
     tied: bool,
     vocab: usize,
     d: usize,
-) -> Result<Option<Array2<f32>>> {
+) -> Result<Option<VocabTable>> {
     if !t.contains(name) {
         return Ok(None);
     }
@@ -358,18 +359,18 @@ fn output_matrix(
         t.take(name)?;
         return Ok(None);
     }
-    Ok(Some(t.take_matrix(name, vocab, d)?))
+    Ok(Some(t.take_table(name, vocab, d)?))
 }
 
 /// A decoder-only model's weights: no encoder, no token types, an output without bias.
 fn decoder_weights(
-    tok_embed: Array2<f32>,
+    tok_embed: VocabTable,
     pos_embed: Option<Array2<f32>>,
     blocks: Vec<BlockWeights>,
     ln_f: LayerNormWeights,
-    lm_head: Option<Array2<f32>>,
+    lm_head: Option<VocabTable>,
 ) -> Weights {
-    let vocab = tok_embed.nrows();
+    let vocab = tok_embed.rows();
     Weights {
         tok_embed,
         pos_embed,
@@ -507,7 +508,7 @@ pub fn llama(c: &LlamaConfig, t: &mut TensorSet, name: &str, gguf: bool) -> Resu
         rope_scaling: scaling,
         ..Extensions::default()
     };
-    let tok_embed = t.take_matrix(names.embed, c.vocab_size, d)?;
+    let tok_embed = t.take_table(names.embed, c.vocab_size, d)?;
     let layer = names.layer;
     let (qkv_bias, o_bias, mlp_bias) = (
         bias_rule(c.attention_bias),

@@ -27,7 +27,8 @@ pub struct CheckpointInfo {
     pub model_type: String,
     pub description: String,
     pub parameters: usize,
-    /// Bytes the weights take in memory once converted to f32.
+    /// Bytes the weights take in memory once opened: f32, except a quantized file's
+    /// vocabulary table, kept in its blocks (`model::vocab_table`).
     pub memory_bytes: usize,
     /// Bytes of the weights as stored in the file(s).
     pub stored_bytes: usize,
@@ -72,17 +73,19 @@ pub fn from_hf(
     assemble(mapped, sub, tensors, info)
 }
 
-/// A GGUF file (llama.cpp): config, weights and tokenizer all come from the one file.
+/// A GGUF file (llama.cpp): config, weights and tokenizer all come from the one file, which
+/// is let go as soon as its blocks are copied out, before they expand to f32.
 pub fn from_gguf(
-    bytes: &[u8],
+    bytes: Vec<u8>,
     name: &str,
     source: &str,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Model, CheckpointInfo)> {
     let limits = Limits::default();
-    let gguf = Gguf::parse_with(bytes, source, &limits)?;
+    let gguf = Gguf::parse_with(&bytes, source, &limits)?;
     let config = super::hf_config::LlamaConfig::from_gguf(&gguf)?;
-    let mut tensors = gguf.read_tensors(bytes, &limits, progress)?;
+    let mut tensors = gguf.read_tensors(&bytes, &limits, progress)?;
+    drop(bytes);
     let stored_bytes = tensors.memory_bytes();
     let parameters = tensors.parameter_count();
     let format = format!("GGUF ({})", stored_types(&tensors));
@@ -115,7 +118,7 @@ pub fn open_path(
     if path.is_file() {
         let bytes = super::safetensors_file::read_file(path, &limits)?;
         if super::detect(&bytes) == super::FileKind::Gguf {
-            return from_gguf(&bytes, &name, &source, progress);
+            return from_gguf(bytes, &name, &source, progress);
         }
         return Err(ModelError::Import(format!(
             "`{source}` is not a GGUF file: give a .gguf file or a Hugging Face folder \
@@ -191,7 +194,7 @@ fn assemble(
         model_type: info.model_type.into(),
         description: model.config.description.clone(),
         parameters: info.parameters,
-        memory_bytes: model.weights.len() * 4,
+        memory_bytes: model.weights.memory_bytes(),
         stored_bytes: info.stored_bytes,
         tokenizer: tokenizer_label,
         special_tokens,

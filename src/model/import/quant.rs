@@ -9,6 +9,9 @@ use half::f16;
 /// Values per block, for every kind kept here.
 pub const BLOCK: usize = 32;
 
+/// Running sums of a row's dot product (eight f32 lanes: one AVX register).
+const LANES: usize = 8;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QuantKind {
     /// f16 scale d, 32 × i8 q: x = d·q.
@@ -64,6 +67,55 @@ impl QuantKind {
                     *l = d * low + m;
                     *h = d * high + m;
                 }
+            }
+        }
+    }
+
+    /// Adds Σᵢ xᵢ·valueᵢ over one block into eight running sums (SIMD lanes, summed once per
+    /// row): valueᵢ = d·qᵢ (Q8_0), d·(nᵢ − 8) (Q4_0) or d·nᵢ + m (Q4_1), as when expanded.
+    fn dot_block(self, block: &[u8], xs: &[f32], lanes: &mut [f32; LANES]) {
+        let half_at = |i: usize| match (block.get(i), block.get(i + 1)) {
+            (Some(&a), Some(&b)) => f16::from_le_bytes([a, b]).to_f32(),
+            _ => 0.0,
+        };
+        let (Ok(x), d) = (<&[f32; BLOCK]>::try_from(xs), half_at(0)) else {
+            return;
+        };
+        let mut q = [0.0f32; BLOCK];
+        let mut m = 0.0;
+        match self {
+            QuantKind::Q8_0 => {
+                let Some(Ok(bytes)) = block.get(2..2 + BLOCK).map(<&[u8; BLOCK]>::try_from) else {
+                    return;
+                };
+                for (q, &b) in q.iter_mut().zip(bytes) {
+                    *q = f32::from(b as i8);
+                }
+            }
+            QuantKind::Q4_0 | QuantKind::Q4_1 => {
+                let (start, centre) = match self {
+                    QuantKind::Q4_1 => (4, 0.0),
+                    _ => (2, 8.0),
+                };
+                if self == QuantKind::Q4_1 {
+                    m = half_at(2);
+                }
+                let Some(Ok(bytes)) = block
+                    .get(start..start + BLOCK / 2)
+                    .map(<&[u8; BLOCK / 2]>::try_from)
+                else {
+                    return;
+                };
+                let (lo, hi) = q.split_at_mut(BLOCK / 2);
+                for ((l, h), &b) in lo.iter_mut().zip(hi.iter_mut()).zip(bytes) {
+                    *l = f32::from(b & 0x0f) - centre;
+                    *h = f32::from(b >> 4) - centre;
+                }
+            }
+        }
+        for (q, x) in q.chunks_exact(LANES).zip(x.chunks_exact(LANES)) {
+            for l in 0..LANES {
+                lanes[l] += (d * q[l] + m) * x[l];
             }
         }
     }
@@ -206,16 +258,14 @@ impl QuantizedTensor {
             )));
         }
         let row = self.row_blocks(r)?;
-        let mut buf = [0.0f32; BLOCK];
-        let mut sum = 0.0f32;
+        let mut lanes = [0.0f32; LANES];
         for (block, xs) in row
             .chunks_exact(self.kind.block_bytes())
             .zip(x.chunks_exact(BLOCK))
         {
-            self.kind.dequantize_block(block, &mut buf);
-            sum += buf.iter().zip(xs).map(|(a, b)| a * b).sum::<f32>();
+            self.kind.dot_block(block, xs, &mut lanes);
         }
-        Ok(sum)
+        Ok(lanes.iter().sum())
     }
 
     /// The whole tensor as f32, row-major.

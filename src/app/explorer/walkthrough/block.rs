@@ -436,16 +436,15 @@ impl Place<'_> {
             .iter()
             .map(|&i| format!("“{}”", model.tokenizer.token(i as u32)))
             .collect();
-        let out = w.output_matrix();
+        let out_rows: Vec<_> = words.iter().map(|&v| w.output_matrix().row(v)).collect();
         let bias = w.lm_bias.as_ref();
         // Only the shown columns are recomputed; the softmax needs every logit of a row.
         let shown_logits = Array2::from_shape_fn((h.nrows(), words.len()), |(t, c)| {
-            let row = out.row(words[c]);
+            let row = &out_rows[c];
             bias.map_or(0.0, |b| b[words[c]])
                 + (0..h.ncols()).map(|i| h[[t, i]] * row[i]).sum::<f32>()
         });
-        let rows_of =
-            Array2::from_shape_fn((words.len(), cfg.d_model), |(c, i)| out[[words[c], i]]);
+        let rows_of = Array2::from_shape_fn((words.len(), cfg.d_model), |(c, i)| out_rows[c][i]);
         let tied = cfg.tie_embeddings || w.lm_head.is_none();
         let matrix_name = if tied {
             "W_vocab = E (embedding rows)"
