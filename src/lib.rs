@@ -160,7 +160,7 @@ pub fn glimpse_bench_checkpoint(
     }
     drop(contents);
     let timed = files
-        .open("benchmark", "benchmark", &mut |_| {})
+        .open("benchmark", "benchmark")
         .map_err(|e| e.to_string())
         .and_then(|(m, _)| model::bench::time_checkpoint(&m, tokens as usize, runs as usize));
     match timed {

@@ -202,11 +202,35 @@ async function main() {
       // 7. SmolLM2's GGUF, served beside the app: 30 layers × 9 heads.
       const t0 = Date.now();
       await open('view=attention&model=SmolLM2-135M-Instruct.Q4_1');
-      const smol = await settled('SmolLM2-135M-Instruct.Q4_1', 180000);
+      // Converting goes a few tensors a frame, its stage in the probe and on the progress bar.
+      const stages = new Map();
+      let converting = 0;
+      const smol = await poll(async () => {
+        const m = await model('SmolLM2-135M-Instruct.Q4_1');
+        const c = m?.converting;
+        if (c) {
+          if (!converting) { converting = Date.now(); await call('glimpse_frame_times'); }
+          stages.set(`${c.what} ${c.done}/${c.total}`, c);
+          if (c.what === 'expanding tensors to f32' && c.done > 60 && !stages.has('shot')) {
+            stages.set('shot', true);
+            await shot('smollm2-converting');
+          }
+        }
+        return m && m.state !== 'loading' ? m : null;
+      }, 180000);
+      const convertTimes = JSON.parse((await call('glimpse_frame_times')) || '[]');
+      const expanding = [...stages.values()].filter((c) => c.what === 'expanding tensors to f32');
       const shown = await showing('SmolLM2-135M-Instruct.Q4_1', 120000);
       record('SmolLM2 (GGUF Q4_1) downloads, opens and shows its attention',
         smol?.state === 'ready' && smol.layers === 30 && smol.heads === 9 && smol.kv_heads === 3 && !!shown,
         `${JSON.stringify(smol)} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      // The probe is polled every few frames, so it sees some of the 210 steps, not all.
+      record('converting SmolLM2 reports its progress, tensor by tensor, over many frames',
+        expanding.length >= 3 && expanding.every((c) => c.total === 210) && convertTimes.length >= 10,
+        `${expanding.length} expansion stages seen (${expanding.map((c) => c.done).join(' ')}); ` +
+        `${[...stages.keys()].filter((k) => !k.startsWith('expanding')).join(', ')}; ` +
+        `${convertTimes.length} frames in ${((Date.now() - converting) / 1000).toFixed(1)} s, ` +
+        `longest ${Math.max(...convertTimes).toFixed(0)} ms (the tokenizer is built in one)`);
       await shot('smollm2');
 
       // Typing on SmolLM2: its 30 blocks run a slice per frame, so the page keeps drawing

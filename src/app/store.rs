@@ -8,7 +8,7 @@
 use super::loading::{Fetch, Loader, Payload};
 use super::sources::{self, Source};
 use crate::model::import::open::CheckpointInfo;
-use crate::model::import::CheckpointFiles;
+use crate::model::import::{CheckpointFiles, Conversion, Stage};
 use crate::model::{builtin, ForwardOptions, Model, ModelInput, Trace};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -24,6 +24,18 @@ pub enum ModelState {
         received: u64,
         total: Option<u64>,
     },
+}
+
+/// Conversion work done per frame: the page keeps drawing and its progress bar moves.
+const CONVERSION_BUDGET: web_time::Duration = web_time::Duration::from_millis(25);
+
+/// "expanding tensors to f32 (37 of 210)".
+pub fn stage_text(s: &Stage) -> String {
+    if s.total > 1 {
+        format!("{} ({} of {})", s.what, s.done, s.total)
+    } else {
+        s.what.to_string()
+    }
 }
 
 /// Traces kept: enough for the most forward passes one view runs per frame (the padding
@@ -46,9 +58,9 @@ pub struct ModelStore {
     memo: RefCell<VecDeque<Memo>>,
     /// Background fetches and what they report.
     loader: Loader,
-    /// Checkpoints downloaded in the last frame, converted in the next: converting takes the
-    /// browser's one thread for a moment, so a frame saying so is drawn first.
-    converting: RefCell<Vec<(String, CheckpointFiles, String)>>,
+    /// Downloaded checkpoints being converted, a few pieces a frame (the browser has one
+    /// thread): model name, the conversion, where the files came from.
+    converting: RefCell<Vec<(String, Conversion, String)>>,
     /// The hub `hf:` names download from (a link's `hub=` names a mirror).
     hub: RefCell<String>,
     version: std::cell::Cell<u64>,
@@ -79,7 +91,11 @@ impl ModelStore {
             ModelState::Ready(m) => Ok(m),
             ModelState::Failed(e) => Err(e),
             ModelState::Loading { .. } if self.is_converting(name) => {
-                Err(format!("converting {name} into Glimpse's tensors…"))
+                let stage = self.conversion_stage(name);
+                Err(format!(
+                    "converting {name} into Glimpse's tensors: {}…",
+                    stage.map_or(String::new(), |s| stage_text(&s))
+                ))
             }
             ModelState::Loading { received, total } => Err(match total {
                 Some(t) => format!("loading {name} ({received} of {t} bytes)…"),
@@ -137,6 +153,7 @@ impl ModelStore {
                 }
                 ModelState::Loading { received, total } => serde_json::json!({
                     "name": name, "state": "loading", "received": received, "total": total,
+                    "converting": self.conversion_stage(name),
                 }),
                 ModelState::Failed(e) => serde_json::json!({
                     "name": name, "state": "failed", "error": e,
@@ -278,9 +295,7 @@ impl ModelStore {
         files: CheckpointFiles,
         source: &str,
     ) -> Result<(), String> {
-        let (model, info) = files
-            .open(name, source, &mut |_| {})
-            .map_err(|e| e.to_string())?;
+        let (model, info) = files.open(name, source).map_err(|e| e.to_string())?;
         let state = self.ready(name, model, info);
         self.insert(name, state);
         Ok(())
@@ -292,9 +307,18 @@ impl ModelStore {
         self.insert(name, state);
     }
 
-    /// The files of `name` have arrived and are converted in the next frame.
+    /// The files of `name` have arrived and are being converted.
     pub fn is_converting(&self, name: &str) -> bool {
         self.converting.borrow().iter().any(|(n, ..)| n == name)
+    }
+
+    /// How far the conversion of `name` has got.
+    pub fn conversion_stage(&self, name: &str) -> Option<Stage> {
+        self.converting
+            .borrow()
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, c, _)| c.stage())
     }
 
     /// Turn finished fetches into models, and copy download progress into the states (the
@@ -317,12 +341,29 @@ impl ModelStore {
             }
         }
         let due: Vec<_> = self.converting.borrow_mut().drain(..).collect();
-        for (name, files, source) in due {
-            let state = match files.open(&name, &source, &mut |_| {}) {
-                Ok((model, info)) => self.ready(&name, model, info),
-                Err(e) => ModelState::Failed(format!("{source}: {e}")),
-            };
-            self.insert(&name, state);
+        let start = web_time::Instant::now();
+        for (name, mut conversion, source) in due {
+            let mut finished = None;
+            while finished.is_none() && start.elapsed() < CONVERSION_BUDGET {
+                finished = conversion.step();
+            }
+            match finished {
+                Some(result) => {
+                    let state = match result {
+                        Ok((model, info)) => self.ready(&name, model, info),
+                        Err(e) => ModelState::Failed(format!("{source}: {e}")),
+                    };
+                    self.insert(&name, state);
+                }
+                None => {
+                    self.converting
+                        .borrow_mut()
+                        .push((name, conversion, source));
+                    // The probe and the progress bar show the new stage; the next frame goes on.
+                    self.version.set(self.version.get() + 1);
+                    self.loader.wake();
+                }
+            }
         }
         for (name, result) in self.loader.arrivals() {
             let state = match result {
@@ -332,9 +373,10 @@ impl ModelStore {
                 },
                 Ok(Payload::Files(files, source)) => {
                     let bytes = files.total_bytes();
+                    let conversion = Conversion::new(files, &name, &source);
                     self.converting
                         .borrow_mut()
-                        .push((name.clone(), files, source));
+                        .push((name.clone(), conversion, source));
                     self.loader.wake();
                     ModelState::Loading {
                         received: bytes,
@@ -520,11 +562,16 @@ mod tests {
         store
             .loader
             .arrive((name.into(), Ok(Payload::Files(files, source.clone()))));
-        // One frame says it is converting; the next converts.
+        // One frame says it is converting; the next ones convert, a few pieces a frame.
         store.take_arrivals();
         assert!(store.is_converting(name));
-        assert!(store.get(name).unwrap_err().contains("converting"));
-        store.take_arrivals();
+        assert!(store.get(name).unwrap_err().contains("reading the files"));
+        let mut frames = 0;
+        while store.is_converting(name) {
+            store.take_arrivals();
+            frames += 1;
+            assert!(frames < 100, "still converting after {frames} frames");
+        }
         let model = store.get(name).unwrap();
         assert_eq!(model.config.n_layers, 2);
         let summary = serde_json::Value::Array(store.summary());

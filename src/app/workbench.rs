@@ -454,13 +454,17 @@ impl Workbench {
             return;
         }
         if let ModelState::Loading { received, total } = store.state(&self.model_name) {
-            ui.horizontal(|ui| {
+            let stage = store.conversion_stage(&self.model_name);
+            ui.horizontal_wrapped(|ui| {
                 ui.spinner();
                 let text = match total {
-                    _ if store.is_converting(&self.model_name) => format!(
-                        "converting {} ({}) into Glimpse's tensors: the page pauses a moment",
+                    _ if stage.is_some() => format!(
+                        "converting {} ({}) into Glimpse's tensors: {}",
                         self.model_name,
-                        sources::megabytes(received)
+                        sources::megabytes(received),
+                        stage
+                            .as_ref()
+                            .map_or(String::new(), crate::app::store::stage_text)
                     ),
                     Some(t) => format!(
                         "downloading {}: {} of {}",
@@ -474,12 +478,17 @@ impl Workbench {
                         sources::megabytes(received)
                     ),
                 };
-                let fraction = total.map_or(0.0, |t| received as f32 / t.max(1) as f32);
+                let fraction = match &stage {
+                    Some(s) => s.done as f32 / s.total.max(1) as f32,
+                    None => total.map_or(0.0, |t| received as f32 / t.max(1) as f32),
+                };
+                // The text beside the bar, not on it, so a long model name never cuts it off.
                 ui.add(
                     egui::ProgressBar::new(fraction)
-                        .text(text)
-                        .desired_width(420.0),
+                        .show_percentage()
+                        .desired_width(160.0),
                 );
+                ui.label(text);
             });
         }
     }

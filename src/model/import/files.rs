@@ -2,9 +2,10 @@
 //! dialog, fetched from a hub or any URL, or served beside the app. Says which files a
 //! checkpoint needs, and opens it through the same path as `glimpse --model`.
 
+use super::conversion::Conversion;
 use super::detect::{detect, refuse_pickle_name, FileKind};
 use super::limits::{Limits, Progress};
-use super::open::{from_gguf, from_hf, CheckpointInfo};
+use super::open::CheckpointInfo;
 use super::safetensors_file::{parse_index, read_safetensors_with, ReadOptions, INDEX_FILE};
 use crate::model::{Model, ModelError, Result};
 use std::collections::BTreeMap;
@@ -66,14 +67,16 @@ impl CheckpointFiles {
 
     /// Open the checkpoint: one `.gguf` file, or a Hugging Face folder (`config.json`,
     /// `tokenizer.json`, and `model.safetensors` or `model.safetensors.index.json` with its
-    /// shards). Files a checkpoint does not use (`vocab.txt`, `README.md`) are ignored. The
-    /// files are let go as soon as their tensors are read, before anything expands to f32.
-    pub fn open(
-        mut self,
-        name: &str,
-        source: &str,
-        progress: &mut dyn FnMut(Progress),
-    ) -> Result<(Model, CheckpointInfo)> {
+    /// shards). Files a checkpoint does not use (`vocab.txt`, `README.md`) are ignored. All at
+    /// once; the browser goes a piece a frame with a `Conversion`.
+    pub fn open(self, name: &str, source: &str) -> Result<(Model, CheckpointInfo)> {
+        Conversion::new(self, name, source).finish()
+    }
+
+    /// The checkpoint's first piece: a GGUF file's bytes, or a folder's config, tokenizer and
+    /// tensors. The files are let go as soon as their tensors are read, before anything
+    /// expands to f32.
+    pub(super) fn read(mut self, progress: &mut dyn FnMut(Progress)) -> Result<Read> {
         if self.files.is_empty() {
             return Err(missing("no files were given".into()));
         }
@@ -82,8 +85,7 @@ impl CheckpointFiles {
             return match gguf.as_slice() {
                 [one] => {
                     let one = one.to_string();
-                    let bytes = self.files.remove(&one).unwrap_or_default();
-                    from_gguf(bytes, name, source, progress)
+                    Ok(Read::Gguf(self.files.remove(&one).unwrap_or_default()))
                 }
                 [] => Err(missing(format!(
                     "{} has no config.json and no .gguf file",
@@ -106,8 +108,11 @@ impl CheckpointFiles {
             )));
         };
         let tensors = self.read_weights(progress)?;
-        drop(self);
-        from_hf(&config, tensors, &tokenizer, name, source)
+        Ok(Read::Hf {
+            config,
+            tokenizer,
+            tensors,
+        })
     }
 
     /// The weights: `model.safetensors`, the shards an index names, or the one
@@ -168,6 +173,16 @@ impl CheckpointFiles {
         };
         format!("the files given ({}{tail})", names.join(", "))
     }
+}
+
+/// What `CheckpointFiles::read` found.
+pub(super) enum Read {
+    Gguf(Vec<u8>),
+    Hf {
+        config: String,
+        tokenizer: Vec<u8>,
+        tensors: super::tensors::TensorSet,
+    },
 }
 
 fn missing(reason: String) -> ModelError {
@@ -238,7 +253,7 @@ mod tests {
     fn a_dropped_folder_opens_like_the_folder_on_disk() {
         for name in ["gpt2", "llama-gqa", "bert-mlm"] {
             let files = folder(name);
-            let (dropped, info) = files.open(name, "dropped files", &mut |_| {}).unwrap();
+            let (dropped, info) = files.open(name, "dropped files").unwrap();
             let (disk, _) = super::super::open::open_path(&fixture(name), &mut |_| {}).unwrap();
             assert_eq!(dropped.weights.len(), disk.weights.len(), "{name}");
             assert_eq!(info.source, "dropped files");
@@ -258,30 +273,28 @@ mod tests {
     fn missing_or_wrong_files_are_named() {
         let mut files = folder("gpt2");
         files.files.remove(TOKENIZER);
-        let e = files.open("m", "s", &mut |_| {}).unwrap_err().to_string();
+        let e = files.open("m", "s").unwrap_err().to_string();
         assert!(e.contains("no tokenizer.json"), "{e}");
 
         let mut files = folder("gpt2");
         files.files.remove(WEIGHTS);
         files.add("pytorch_model.bin", b"PK\x03\x04".to_vec());
-        let e = files.open("m", "s", &mut |_| {}).unwrap_err().to_string();
+        let e = files.open("m", "s").unwrap_err().to_string();
         assert!(e.contains("pickle"), "{e}");
 
         let mut files = CheckpointFiles::new();
         files.add("notes/readme.md", b"hello".to_vec());
-        let e = files.open("m", "s", &mut |_| {}).unwrap_err().to_string();
+        let e = files.open("m", "s").unwrap_err().to_string();
         assert!(e.contains("readme.md") && e.contains(".gguf"), "{e}");
 
-        let e = CheckpointFiles::new()
-            .open("m", "s", &mut |_| {})
-            .unwrap_err();
+        let e = CheckpointFiles::new().open("m", "s").unwrap_err();
         assert!(e.to_string().contains("no files"), "{e}");
 
         // A truncated weights file is refused with the reason, not a panic.
         let mut files = folder("gpt2");
         let w = files.files[WEIGHTS].clone();
         files.add(WEIGHTS, w[..w.len() / 2].to_vec());
-        let e = files.open("m", "s", &mut |_| {}).unwrap_err().to_string();
+        let e = files.open("m", "s").unwrap_err().to_string();
         assert!(e.contains("model.safetensors"), "{e}");
     }
 
@@ -315,15 +328,11 @@ mod tests {
         sharded.files.remove(WEIGHTS);
         sharded.add(INDEX_FILE, index.into_bytes());
         sharded.add("model-00001-of-00002.safetensors", shard(first));
-        let e = sharded
-            .clone()
-            .open("m", "s", &mut |_| {})
-            .unwrap_err()
-            .to_string();
+        let e = sharded.clone().open("m", "s").unwrap_err().to_string();
         assert!(e.contains("model-00002-of-00002.safetensors"), "{e}");
         sharded.add("model-00002-of-00002.safetensors", shard(second));
-        let (model, _) = sharded.open("m", "s", &mut |_| {}).unwrap();
-        let (reference, _) = files.open("m", "s", &mut |_| {}).unwrap();
+        let (model, _) = sharded.open("m", "s").unwrap();
+        let (reference, _) = files.open("m", "s").unwrap();
         assert_eq!(model.weights.len(), reference.weights.len());
     }
 

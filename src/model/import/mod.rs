@@ -11,6 +11,7 @@
 //! - `tensors`, `quant`: the neutral tensors and the Q8_0/Q4_0/Q4_1 blocks
 //! - `detect`, `limits`, `error`: format sniffing, caps and progress, errors
 
+pub mod conversion;
 pub mod detect;
 pub mod error;
 pub mod files;
@@ -25,6 +26,7 @@ pub mod quant;
 pub mod safetensors_file;
 pub mod tensors;
 
+pub use conversion::{Conversion, Stage};
 pub use detect::{detect, FileKind};
 pub use error::ImportError;
 pub use files::CheckpointFiles;

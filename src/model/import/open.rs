@@ -4,10 +4,9 @@
 //! Everything works on bytes, so the browser (dropped files, fetched URLs) uses the same path
 //! as `glimpse --model DIR_OR_GGUF`.
 
-use super::gguf::Gguf;
-use super::gguf_model::GgufTokenizerData;
+use super::conversion::Conversion;
 use super::hf_config::Architecture;
-use super::limits::{Limits, Progress};
+use super::limits::Progress;
 use super::map::{self, Mapped};
 use super::tensors::TensorSet;
 use crate::model::subword::SubwordTokenizer;
@@ -81,26 +80,7 @@ pub fn from_gguf(
     source: &str,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Model, CheckpointInfo)> {
-    let limits = Limits::default();
-    let gguf = Gguf::parse_with(&bytes, source, &limits)?;
-    let config = super::hf_config::LlamaConfig::from_gguf(&gguf)?;
-    let mut tensors = gguf.read_tensors(&bytes, &limits, progress)?;
-    drop(bytes);
-    let stored_bytes = tensors.memory_bytes();
-    let parameters = tensors.parameter_count();
-    let format = format!("GGUF ({})", stored_types(&tensors));
-    let mapped = map::llama(&config, &mut tensors, name, true)?;
-    let data = GgufTokenizerData::from_gguf(&gguf)?;
-    let sub = SubwordTokenizer::from_gguf(&(&data).into(), Some(config.vocab_size))
-        .map_err(|e| ModelError::Import(format!("the GGUF tokenizer: {e}")))?;
-    let info = Info {
-        source,
-        format,
-        model_type: "llama",
-        parameters,
-        stored_bytes,
-    };
-    assemble(mapped, sub, tensors, info)
+    Conversion::gguf(bytes, name, source, progress)?.finish()
 }
 
 /// A Hugging Face folder or a `.gguf` file on disk.
@@ -109,7 +89,7 @@ pub fn open_path(
     path: &std::path::Path,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(Model, CheckpointInfo)> {
-    let limits = Limits::default();
+    let limits = super::limits::Limits::default();
     let source = path.display().to_string();
     let name = path
         .file_stem()
@@ -146,15 +126,15 @@ pub fn open_path(
 }
 
 /// The facts of the files themselves, gathered before the mapping consumes the tensors.
-struct Info<'a> {
-    source: &'a str,
-    format: String,
-    model_type: &'static str,
-    parameters: usize,
-    stored_bytes: usize,
+pub(super) struct Info<'a> {
+    pub source: &'a str,
+    pub format: String,
+    pub model_type: &'static str,
+    pub parameters: usize,
+    pub stored_bytes: usize,
 }
 
-fn assemble(
+pub(super) fn assemble(
     mapped: Mapped,
     sub: SubwordTokenizer,
     tensors: TensorSet,
@@ -219,7 +199,7 @@ fn fill_specials(sub: &mut SubwordTokenizer, arch: &Architecture) {
 }
 
 /// The stored types of the tensors, most common first ("Q4_1, Q8_0, F32").
-fn stored_types(tensors: &TensorSet) -> String {
+pub(super) fn stored_types(tensors: &TensorSet) -> String {
     let mut counts: Vec<(String, usize)> = Vec::new();
     for (_, t) in tensors.iter() {
         let name = format!("{:?}", t.stored_as);

@@ -52,42 +52,12 @@ impl ScoringLab {
             }
         });
         let names = key_names(input);
-        // Both ways: a wide table scrolls inside itself instead of widening the whole view.
-        egui::ScrollArea::both()
-            .id_salt("scoring_table")
-            .max_height(230.0)
-            .show(ui, |ui| {
-                egui::Grid::new("scoring_table_grid")
-                    .striped(true)
-                    .spacing([12.0, 3.0])
-                    .show(ui, |ui| {
-                        ui.strong("key");
-                        for c in &columns {
-                            ui.strong(c.kind.label());
-                            ui.strong("weight");
-                        }
-                        ui.end_row();
-                        for (i, name) in names.iter().enumerate() {
-                            ui.label(name);
-                            for c in &columns {
-                                let (s, w) = (&c.scores, &c.weights);
-                                let top = c.best == Some(i);
-                                let text = if s[i].is_finite() {
-                                    format!("{:.3}", s[i])
-                                } else {
-                                    "—".to_string()
-                                };
-                                let mut text = RichText::new(text).monospace();
-                                if top {
-                                    text = text.strong().color(HIGHLIGHT);
-                                }
-                                ui.label(text);
-                                weight_cell(ui, w[i], top);
-                            }
-                            ui.end_row();
-                        }
-                    });
-            });
+        // Four scorings side by side need about 800 points; a narrower view (a tablet, a
+        // projector's large text) shows them two by two so no column falls off the edge.
+        let per_table = if ui.available_width() < 800.0 { 2 } else { 4 };
+        for (t, part) in columns.chunks(per_table).enumerate() {
+            scoring_table(ui, t, part, &names);
+        }
         columns
             .into_iter()
             .find(|c| c.kind == ScoreKind::ScaledDot)
@@ -358,6 +328,46 @@ fn pow2_tick(e: f64) -> String {
     } else {
         tick(2f64.powi(whole as i32))
     }
+}
+
+/// One table of scorings: the keys down the side, each scoring's score and weight across.
+fn scoring_table(ui: &mut egui::Ui, index: usize, columns: &[Column], names: &[String]) {
+    // Both ways: a table still too wide scrolls inside itself instead of widening the view.
+    egui::ScrollArea::both()
+        .id_salt(("scoring_table", index))
+        .max_height(230.0)
+        .show(ui, |ui| {
+            egui::Grid::new(("scoring_table_grid", index))
+                .striped(true)
+                .spacing([12.0, 3.0])
+                .show(ui, |ui| {
+                    ui.strong("key");
+                    for c in columns {
+                        ui.strong(c.kind.label());
+                        ui.strong("weight");
+                    }
+                    ui.end_row();
+                    for (i, name) in names.iter().enumerate() {
+                        ui.label(name);
+                        for c in columns {
+                            let (s, w) = (&c.scores, &c.weights);
+                            let top = c.best == Some(i);
+                            let text = if s[i].is_finite() {
+                                format!("{:.3}", s[i])
+                            } else {
+                                "—".to_string()
+                            };
+                            let mut text = RichText::new(text).monospace();
+                            if top {
+                                text = text.strong().color(HIGHLIGHT);
+                            }
+                            ui.label(text);
+                            weight_cell(ui, w[i], top);
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
 }
 
 #[cfg(test)]

@@ -1,0 +1,280 @@
+//! Opening a checkpoint a piece at a time, so the page can draw between pieces and say how far
+//! it has got: read the file (a GGUF's blocks are copied out and the file let go), expand the
+//! quantized tensors to f32 one by one (SmolLM2: 210 of them, about 2 ms each natively), build
+//! the tokenizer, then map the tensors onto the model. `CheckpointFiles::open` runs every piece
+//! in one go (the CLI, `glimpse --model`, tests); the browser runs a few each frame.
+
+use super::files::CheckpointFiles;
+use super::gguf::Gguf;
+use super::gguf_model::GgufTokenizerData;
+use super::hf_config::LlamaConfig;
+use super::limits::{Limits, Progress};
+use super::map::{self, GGUF_LLAMA};
+use super::open::{assemble, from_hf, stored_types, CheckpointInfo, Info};
+use super::tensors::TensorSet;
+use crate::model::subword::SubwordTokenizer;
+use crate::model::{Model, ModelError, Result};
+use serde::Serialize;
+
+/// Where a conversion stands, for a progress bar.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stage {
+    /// "reading the file", "expanding tensors to f32", "building the tokenizer", …
+    pub what: &'static str,
+    pub done: usize,
+    pub total: usize,
+}
+
+pub struct Conversion {
+    name: String,
+    source: String,
+    next: Next,
+}
+
+enum Next {
+    Read(CheckpointFiles),
+    /// A Hugging Face folder's tensors are read (and converted) with the file.
+    Hf {
+        config: String,
+        tokenizer: Vec<u8>,
+        tensors: TensorSet,
+    },
+    Gguf(Box<GgufSteps>),
+    Done,
+}
+
+/// A GGUF file's pieces: its metadata and blocks (the file itself already let go).
+struct GgufSteps {
+    gguf: Gguf,
+    config: LlamaConfig,
+    tensors: TensorSet,
+    /// Quantized tensors still to expand, last first; vocabulary tables stay in their blocks.
+    expand: Vec<String>,
+    expand_total: usize,
+    tokenizer: Option<SubwordTokenizer>,
+    stored_bytes: usize,
+    parameters: usize,
+    format: String,
+}
+
+impl Conversion {
+    /// Nothing is done until the first `step`.
+    pub fn new(files: CheckpointFiles, name: &str, source: &str) -> Self {
+        Self {
+            name: name.into(),
+            source: source.into(),
+            next: Next::Read(files),
+        }
+    }
+
+    /// One piece of the work; the model (or why it cannot be opened) once the last is done.
+    pub fn step(&mut self) -> Option<Result<(Model, CheckpointInfo)>> {
+        let next = std::mem::replace(&mut self.next, Next::Done);
+        let (name, source) = (self.name.as_str(), self.source.as_str());
+        match next {
+            Next::Read(files) => match files.read(&mut |_: Progress| {}) {
+                Ok(super::files::Read::Gguf(bytes)) => {
+                    match GgufSteps::read(bytes, source, &mut |_| {}) {
+                        Ok(g) => self.next = Next::Gguf(Box::new(g)),
+                        Err(e) => return Some(Err(e)),
+                    }
+                }
+                Ok(super::files::Read::Hf {
+                    config,
+                    tokenizer,
+                    tensors,
+                }) => {
+                    self.next = Next::Hf {
+                        config,
+                        tokenizer,
+                        tensors,
+                    }
+                }
+                Err(e) => return Some(Err(e)),
+            },
+            Next::Hf {
+                config,
+                tokenizer,
+                tensors,
+            } => return Some(from_hf(&config, tensors, &tokenizer, name, source)),
+            Next::Gguf(mut g) => {
+                if let Some(t) = g.expand.pop() {
+                    if let Err(e) = g.tensors.expand(&t) {
+                        return Some(Err(e.into()));
+                    }
+                } else if g.tokenizer.is_none() {
+                    match g.build_tokenizer() {
+                        Ok(t) => g.tokenizer = Some(t),
+                        Err(e) => return Some(Err(e)),
+                    }
+                } else {
+                    return Some(g.finish(name, source));
+                }
+                self.next = Next::Gguf(g);
+            }
+            Next::Done => {
+                return Some(Err(ModelError::Import(
+                    "this conversion has already finished".into(),
+                )))
+            }
+        }
+        None
+    }
+
+    /// A GGUF file read already (`glimpse --model FILE.gguf`).
+    pub(super) fn gguf(
+        bytes: Vec<u8>,
+        name: &str,
+        source: &str,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Self> {
+        Ok(Self {
+            name: name.into(),
+            source: source.into(),
+            next: Next::Gguf(Box::new(GgufSteps::read(bytes, source, progress)?)),
+        })
+    }
+
+    /// Every remaining piece at once.
+    pub fn finish(mut self) -> Result<(Model, CheckpointInfo)> {
+        loop {
+            if let Some(done) = self.step() {
+                return done;
+            }
+        }
+    }
+
+    /// What the next step does, and how many of its kind are done.
+    pub fn stage(&self) -> Stage {
+        let (what, done, total) = match &self.next {
+            Next::Read(_) => ("reading the files", 0, 1),
+            Next::Hf { .. } => ("mapping the tensors onto the model", 0, 1),
+            Next::Gguf(g) if !g.expand.is_empty() => (
+                "expanding tensors to f32",
+                g.expand_total - g.expand.len(),
+                g.expand_total,
+            ),
+            Next::Gguf(g) if g.tokenizer.is_none() => ("building the tokenizer", 0, 1),
+            Next::Gguf(_) => ("mapping the tensors onto the model", 0, 1),
+            Next::Done => ("done", 1, 1),
+        };
+        Stage { what, done, total }
+    }
+}
+
+impl GgufSteps {
+    /// Parse the header, copy the blocks out, and let the file go before anything expands.
+    fn read(bytes: Vec<u8>, source: &str, progress: &mut dyn FnMut(Progress)) -> Result<Self> {
+        let limits = Limits::default();
+        let gguf = Gguf::parse_with(&bytes, source, &limits)?;
+        let config = LlamaConfig::from_gguf(&gguf)?;
+        let tensors = gguf.read_tensors(&bytes, &limits, progress)?;
+        drop(bytes);
+        let vocabulary_tables = [GGUF_LLAMA.embed, GGUF_LLAMA.head];
+        let mut expand: Vec<String> = tensors
+            .iter()
+            .filter(|(n, t)| t.is_quantized() && !vocabulary_tables.contains(n))
+            .map(|(n, _)| n.to_string())
+            .collect();
+        expand.reverse();
+        Ok(Self {
+            stored_bytes: tensors.memory_bytes(),
+            parameters: tensors.parameter_count(),
+            format: format!("GGUF ({})", stored_types(&tensors)),
+            expand_total: expand.len(),
+            expand,
+            gguf,
+            config,
+            tensors,
+            tokenizer: None,
+        })
+    }
+
+    fn build_tokenizer(&self) -> Result<SubwordTokenizer> {
+        let data = GgufTokenizerData::from_gguf(&self.gguf)?;
+        SubwordTokenizer::from_gguf(&(&data).into(), Some(self.config.vocab_size))
+            .map_err(|e| ModelError::Import(format!("the GGUF tokenizer: {e}")))
+    }
+
+    fn finish(mut self, name: &str, source: &str) -> Result<(Model, CheckpointInfo)> {
+        let mapped = map::llama(&self.config, &mut self.tensors, name, true)?;
+        let sub = match self.tokenizer {
+            Some(t) => t,
+            None => self.build_tokenizer()?,
+        };
+        let info = Info {
+            source,
+            format: self.format,
+            model_type: "llama",
+            parameters: self.parameters,
+            stored_bytes: self.stored_bytes,
+        };
+        assemble(mapped, sub, self.tensors, info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// SmolLM2's GGUF opens a piece at a time: the file read, each of its 210 quantized
+    /// tensors expanded in turn (the vocabulary table left in its blocks), the tokenizer, then
+    /// the mapping; the stages a progress bar shows only move forward.
+    #[test]
+    fn a_gguf_opens_a_tensor_at_a_time_with_its_stage_reported() {
+        let Some(path) = crate::util::real_models::smollm2() else {
+            return;
+        };
+        let mut files = CheckpointFiles::new();
+        files.add(&path.to_string_lossy(), std::fs::read(&path).unwrap());
+        let mut c = Conversion::new(files, "smol", "test");
+        let mut stages = vec![c.stage()];
+        let (model, info) = loop {
+            if let Some(done) = c.step() {
+                break done.unwrap();
+            }
+            stages.push(c.stage());
+        };
+        let whats: Vec<&str> = stages.iter().map(|s| s.what).collect();
+        let mut kinds = whats.clone();
+        kinds.dedup();
+        assert_eq!(
+            kinds,
+            [
+                "reading the files",
+                "expanding tensors to f32",
+                "building the tokenizer",
+                "mapping the tensors onto the model"
+            ]
+        );
+        let expanding: Vec<&Stage> = stages
+            .iter()
+            .filter(|s| s.what == "expanding tensors to f32")
+            .collect();
+        // 30 layers × 7 projections, one step each; the Q8_0 vocabulary table is not among them.
+        assert_eq!(expanding.len(), 210);
+        assert!(expanding
+            .iter()
+            .enumerate()
+            .all(|(i, s)| s.done == i && s.total == 210));
+        assert!(model.weights.tok_embed.as_f32().is_none());
+        assert_eq!(info.model_type, "llama");
+        assert!(c.step().unwrap().is_err(), "a finished conversion says so");
+    }
+
+    /// A Hugging Face folder: read, then mapped.
+    #[test]
+    fn a_folder_opens_in_two_pieces() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/gpt2");
+        let mut files = CheckpointFiles::new();
+        for f in ["config.json", "tokenizer.json", "model.safetensors"] {
+            files.add(f, std::fs::read(dir.join(f)).unwrap());
+        }
+        let mut c = Conversion::new(files, "gpt2", "test");
+        assert_eq!(c.stage().what, "reading the files");
+        assert!(c.step().is_none());
+        assert_eq!(c.stage().what, "mapping the tensors onto the model");
+        let (model, _) = c.step().unwrap().unwrap();
+        assert_eq!(model.config.n_layers, 2);
+    }
+}
