@@ -53,6 +53,12 @@ async function main() {
         await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);
         await page.mouse.move(2, room.size.height - 2);
         await sleep(SLOW.test(view) ? 2500 : 600);
+        // A real model's pass runs over several frames under a "computing…" box: wait it out,
+        // so the screenshot shows the view's numbers, not the box over its header.
+        await poll(async () => {
+          const c = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_compute?.() ?? '{}')) || '{}');
+          return !c.pass;
+        }, 30000, 100);
         const file = path.join(dir, `${String(i).padStart(2, '0')}-${view.replace(/[^a-z0-9]+/gi, '_')}.png`);
         await page.screenshot({ path: file });
         if (distinctColours(readPng(file)) < 24) blank.push(view);

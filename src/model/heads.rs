@@ -17,6 +17,8 @@ pub enum Pattern {
     SameWord,
     Broad,
     InductionLike,
+    /// Cross-attention only: each target token reads mostly one source token, wherever it is.
+    Aligned,
 }
 
 impl Pattern {
@@ -30,6 +32,7 @@ impl Pattern {
             Pattern::SameWord => "own word",
             Pattern::Broad => "broad",
             Pattern::InductionLike => "induction-like",
+            Pattern::Aligned => "word alignment",
         }
     }
 
@@ -58,6 +61,9 @@ impl Pattern {
             Pattern::InductionLike => {
                 "For each query whose token occurred earlier, the attention it pays to the token that followed that earlier occurrence, averaged."
             }
+            Pattern::Aligned => {
+                "Cross-attention: the largest weight of each query's row, averaged, times the share of distinct source tokens those largest weights fall on. High when each target token reads mostly its own source token, wherever it stands: a word alignment, as when a translation reorders the words."
+            }
         }
     }
 
@@ -75,7 +81,8 @@ impl Pattern {
             | Pattern::FirstToken
             | Pattern::LastToken
             | Pattern::SameWord
-            | Pattern::InductionLike => 0.5,
+            | Pattern::InductionLike
+            | Pattern::Aligned => 0.5,
             Pattern::Broad => 0.85,
         }
     }
@@ -232,8 +239,13 @@ pub fn head_stats(
         Mean::default(),
         Mean::default(),
     );
-    let (mut same_word, mut broad, mut induction) =
-        (Mean::default(), Mean::default(), Mean::default());
+    let (mut same_word, mut broad, mut induction, mut aligned) = (
+        Mean::default(),
+        Mean::default(),
+        Mean::default(),
+        Mean::default(),
+    );
+    let mut aligned_keys = Vec::new();
     let mut empty_rows = 0;
 
     for i in 0..tq {
@@ -276,6 +288,19 @@ pub fn head_stats(
         }
         if !self_attention {
             first.add(at(0));
+            // The row's largest weight, and which key has it.
+            let (best, top) = (0..tk).fold(
+                (0, 0.0),
+                |(b, m), j| {
+                    if at(j) > m {
+                        (j, at(j))
+                    } else {
+                        (b, m)
+                    }
+                },
+            );
+            aligned.add(top);
+            aligned_keys.push(best);
             continue;
         }
         diagonal.add(at(i));
@@ -333,6 +358,18 @@ pub fn head_stats(
     scores.push(score(Pattern::Broad, &broad));
     if induction.n > 0 {
         scores.push(score(Pattern::InductionLike, &induction));
+    }
+    if aligned.n > 0 {
+        // Focused rows on different keys: the mean top weight times the share of rows whose
+        // top key is their own (a head that sends every row to one key is "first/last token").
+        let mut keys = aligned_keys.clone();
+        keys.sort_unstable();
+        keys.dedup();
+        let spread = keys.len() as f64 / aligned_keys.len() as f64;
+        scores.push(PatternScore {
+            pattern: Pattern::Aligned,
+            score: (aligned.get() * spread).clamp(0.0, 1.0) as f32,
+        });
     }
     // Stable sort: equal scores keep the enum order they were pushed in.
     scores.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -396,6 +433,24 @@ mod tests {
     /// Without a mask: every query sees every key.
     fn open(t: usize) -> Array2<bool> {
         Array2::from_elem((t, t), true)
+    }
+
+    /// Cross-attention that reorders (target token i reads source token 4 − i) is a word
+    /// alignment; one that sends every query to the last source token is not.
+    #[test]
+    fn a_reordering_cross_attention_is_a_word_alignment() {
+        let t = 5;
+        let flipped = one_hot(t, |i| t - 1 - i);
+        let stats = head_stats(flipped.view(), open(t).view(), ids(&tokens(t)), false);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::Aligned);
+        assert_eq!(score_of(&stats, Pattern::Aligned), Some(1.0));
+        let last = one_hot(t, |_| t - 1);
+        let stats = head_stats(last.view(), open(t).view(), ids(&tokens(t)), false);
+        assert_eq!(stats.label.unwrap().pattern, Pattern::LastToken);
+        assert_eq!(score_of(&stats, Pattern::Aligned), Some(0.2));
+        // Self-attention is never scored for it: the diagonal and its neighbours name it.
+        let stats = head_stats(flipped.view(), open(t).view(), ids(&tokens(t)), true);
+        assert_eq!(score_of(&stats, Pattern::Aligned), None);
     }
 
     #[test]
@@ -553,7 +608,7 @@ mod tests {
     }
 
     #[test]
-    fn cross_attention_has_only_first_and_broad() {
+    fn cross_attention_has_only_first_last_broad_and_alignment() {
         let (tq, tk) = (3, 5);
         let all = Array2::from_elem((tq, tk), true);
         let first = Array2::from_shape_fn((tq, tk), |(_, j)| (j == 0) as u8 as f32);
@@ -562,7 +617,12 @@ mod tests {
         patterns.sort_by_key(|p| *p as u8);
         assert_eq!(
             patterns,
-            [Pattern::FirstToken, Pattern::LastToken, Pattern::Broad]
+            [
+                Pattern::FirstToken,
+                Pattern::LastToken,
+                Pattern::Broad,
+                Pattern::Aligned
+            ]
         );
         assert_eq!(
             stats.label,

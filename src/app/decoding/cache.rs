@@ -7,7 +7,7 @@ use crate::decode::beam::greedy;
 use crate::decode::source::Work;
 use crate::model::ModelConfig;
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 /// One greedy step of both runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,10 +76,37 @@ fn measured(
     Ok(out)
 }
 
+/// Runs of each kind at most, and the time they may take together: a toy model's step takes
+/// microseconds, where one busy moment of the machine outweighs it, so each step keeps its
+/// fastest time over several runs (a real model's one run already takes longer).
+const REPEATS: usize = 5;
+const REPEAT_BUDGET_S: f64 = 0.05;
+
+/// `measured`, repeated while it is cheap, each step's time the fastest of the runs.
+fn fastest(
+    settings: &Settings,
+    models: &Models,
+    use_cache: bool,
+) -> Result<Vec<(u32, String, Work, usize)>, String> {
+    let mut best = measured(settings, models, use_cache)?;
+    let mut spent: f64 = best.iter().map(|r| r.2.seconds).sum();
+    for _ in 1..REPEATS {
+        if spent > REPEAT_BUDGET_S {
+            break;
+        }
+        let again = measured(settings, models, use_cache)?;
+        spent += again.iter().map(|r| r.2.seconds).sum::<f64>();
+        for (b, a) in best.iter_mut().zip(&again) {
+            b.2.seconds = b.2.seconds.min(a.2.seconds);
+        }
+    }
+    Ok(best)
+}
+
 fn compare(settings: &Settings, models: &Models) -> Result<KvRun, String> {
     let config = models.get(settings.kind)?.config.clone();
-    let cached = measured(settings, models, true)?;
-    let plain = measured(settings, models, false)?;
+    let cached = fastest(settings, models, true)?;
+    let plain = fastest(settings, models, false)?;
     let same = cached.iter().map(|r| r.0).eq(plain.iter().map(|r| r.0));
     let rows = cached
         .into_iter()
@@ -231,7 +258,7 @@ fn plot(ui: &mut Ui, run: &KvRun) {
     Plot::new("decoding_kv_plot")
         .height(180.0)
         .allow_scroll(false)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::LeftTop))
         .show(ui, |p| {
             p.line(Line::new("with the cache", PlotPoints::from(cached)));
             p.line(Line::new("recomputing", PlotPoints::from(plain)));

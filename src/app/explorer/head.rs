@@ -45,7 +45,16 @@ pub fn show(
             "Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.",
         )
     };
-    ui.label(explain);
+    // A short screen (a projector at 720 pixels in large type) keeps its height for the map:
+    // the sentence goes to the hover of a one-line version.
+    if ui.available_height() > 420.0 {
+        ui.label(explain);
+    } else {
+        ui.label(format!(
+            "{caption}s: rows are queries, columns keys (hover for more)"
+        ))
+        .on_hover_text(explain);
+    }
     let context = sel.describe();
     let out = Heatmap {
         allowed: Some(attn.mask.view()),

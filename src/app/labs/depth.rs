@@ -13,7 +13,7 @@ use crate::train::depth::{at_init, residual_paths, stream_norms, DepthProbe, TAS
 use crate::train::tasks::{Split, TaskKind};
 use crate::train::trainer::make_example;
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 /// Blocks the slider allows.
 pub const LAYERS: std::ops::RangeInclusive<usize> = 2..=24;
@@ -109,7 +109,7 @@ impl DepthLab {
             );
             Plot::new("depth_trained_stream")
                 .height(170.0)
-                .legend(Legend::default())
+                .legend(Legend::default().position(Corner::LeftTop))
                 .x_axis_label("block")
                 .y_axis_label("‖x‖")
                 .include_y(0.0)
@@ -275,7 +275,7 @@ fn by_block(
 ) {
     Plot::new(id)
         .height(200.0)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::LeftTop))
         .x_axis_label(x_label)
         .y_axis_label(y_label)
         .include_y(0.0)
@@ -301,8 +301,10 @@ impl Lab for DepthLab {
         "Depth"
     }
 
+    /// At initialisation the picked model is measured too; trained side by side, the lab
+    /// trains and shows its own pre- and post-norm models.
     fn uses_shared_input(&self) -> bool {
-        true
+        !self.trained_section
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {

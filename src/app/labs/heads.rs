@@ -12,7 +12,7 @@ use crate::train::ablation::{every_head, measure_for, score, Measure, Plan, Scor
 use crate::train::compare::{Contender, Experiment};
 use crate::train::tasks::TaskKind;
 use egui::{Color32, RichText, Ui};
-use egui_plot::{HLine, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, HLine, Legend, Line, Plot, PlotPoints};
 
 /// Accuracy lost (token accuracy, as a share) that still counts as "about the same".
 const TOLERANCE: f32 = 0.01;
@@ -181,8 +181,10 @@ impl Lab for HeadsLab {
         "Heads off"
     }
 
+    /// Switching heads off works on the shared model; the key/value sharing section trains
+    /// its own translators.
     fn uses_shared_input(&self) -> bool {
-        true
+        !self.kv_section
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
@@ -585,7 +587,7 @@ fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
     });
     Plot::new("heads_pruned")
         .height(200.0)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::LeftBottom))
         .x_axis_label("heads switched off, least important first")
         .y_axis_label("%")
         .include_y(0.0)

@@ -7,7 +7,7 @@ use super::training::chunk_means;
 use crate::train::compare::{Contender, Experiment, Race};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 /// How long one frame may train before it draws.
 const FRAME_BUDGET: web_time::Duration = web_time::Duration::from_millis(30);
@@ -175,7 +175,7 @@ impl RaceView {
                 .include_y(0.0)
                 .include_y(1.0)
                 .include_x(spec.steps as f64)
-                .legend(Legend::default())
+                .legend(Legend::default().position(Corner::RightBottom))
                 .x_axis_label("step")
                 .show(&mut cols[1], |p| {
                     for c in &race.contenders {

@@ -13,7 +13,7 @@ use crate::app::widgets::heatmap::Heatmap;
 use crate::train::rnn::{ByLength, RnnTrainer, HELD_OUT, HIDDEN, STEPS};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 const TASK: TaskKind = TaskKind::Translate;
 /// State widths offered: 8 is the bottleneck; at 32 the fixed context fits the toy grammar.
@@ -164,7 +164,7 @@ impl RnnLab {
                 .allow_scroll(false)
                 .include_y(0.0)
                 .include_y(1.0)
-                .legend(Legend::default())
+                .legend(Legend::default().position(Corner::LeftBottom))
                 .x_axis_label("source words")
                 .show(&mut cols[1], |p| {
                     for (by, name) in pair.by_length.iter().flatten().zip(NAMES) {

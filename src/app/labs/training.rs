@@ -16,7 +16,7 @@ use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional, Tra
 use crate::train::optim::{Schedule, SCHEDULE_NAMES};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
-use egui_plot::{Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
 /// Most points a curve draws per frame; longer histories are averaged in chunks.
 const PLOT_POINTS: usize = 400;
@@ -550,7 +550,7 @@ impl TrainingLab {
                 .allow_scroll(false)
                 .include_y(0.0)
                 .include_y(1.0)
-                .legend(Legend::default())
+                .legend(Legend::default().position(Corner::RightBottom))
                 .show(&mut cols[1], |p| {
                     p.line(Line::new("exact sequences", exact));
                     p.line(Line::new("tokens", tokens));

@@ -396,8 +396,9 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 title: "RoPE: rotate queries and keys",
                 paragraphs: &[
-                    "Rotary embeddings leave X alone and rotate q and k instead: each pair \
-                     (2i, 2i+1) at position p turns by the angle p·10000^(−2i/d).",
+                    "Rotary embeddings leave X alone and rotate q and k instead: pair p of \
+                     dimensions (2p, 2p+1) of the vector at position i turns by the angle \
+                     i·ω_p, with ω_p = 10000^(−2p/d), as the panel's sliders name them.",
                     "Rotations keep norms and compose, so ⟨R(i)q, R(j)k⟩ = qᵀR(j−i)k: the \
                      score depends only on the offset j − i, not on where the pair sits.",
                     "Type a few small vectors and positions in the panel and read the \
@@ -646,7 +647,12 @@ pub static LESSONS: &[Lesson] = &[
                      values from the encoder's output (the memory): Q = Y W_Q, K = H W_K, \
                      V = H W_V. The decoder retrieves source meaning; the final projection to \
                      the vocabulary picks the word.",
-                    "The grid shows every cross-attention head of both decoder layers.",
+                    "The grid shows every cross-attention head of both decoder layers. The \
+                     classifier names a word-alignment head when each target token puts most of \
+                     its weight on a source token of its own; the clearest here is layer 1, \
+                     head 2 (0.71). Its bright cells do not run down the diagonal: the \
+                     translation moves the adjectives and flips their order, and the head \
+                     follows the words, not the positions.",
                 ],
                 link: "view=attention&model=translate&kind=cross&xv=grid&q=0&step=0",
             },

@@ -252,6 +252,17 @@ fn model_note(app: &GlimpseApp, ui: &mut Ui) {
         ))
         .strong(),
     );
+    // The text the lab is showing, so "on this sentence" never leaves the reader guessing
+    // (the input box itself sits folded under the page).
+    if uses_shared_input(app) {
+        let b = &app.bench;
+        let text = match (b.source.trim(), b.target.trim()) {
+            (s, "") => format!("Input: “{s}”"),
+            ("", t) => format!("Input: “{t}”"),
+            (s, t) => format!("Input: “{s}” → “{t}”"),
+        };
+        ui.label(text);
+    }
     let vocabulary = crate::model::vocabulary::known(&model.tokenizer);
     if !vocabulary.is_empty() {
         ui.weak(format!(

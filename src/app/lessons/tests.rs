@@ -1120,3 +1120,32 @@ fn the_depth_page_states_what_the_probe_measures() {
         crate::train::depth::stream_norms(app.bench.trace().unwrap().decoder.as_ref().unwrap());
     assert!(norms.windows(2).all(|w| w[1] > w[0]), "{norms:?}");
 }
+
+/// The cross-attention page: the translator's alignment head is named by the classifier.
+#[test]
+fn the_cross_attention_page_names_its_alignment_head() {
+    use crate::model::heads::Pattern;
+    use crate::model::AttentionKind;
+    let mut app = GlimpseApp::default();
+    let title = "Cross-attention";
+    apply(page(title), &mut app);
+    let f = found(&app, Pattern::Aligned);
+    assert_eq!((f.layer, f.head), (1, 2));
+    assert!(f.clear);
+    says(title, f.score);
+    // Not the diagonal: the row of each target word peaks off it.
+    let trace = app.bench.trace().unwrap();
+    let w = trace.weights(AttentionKind::Cross, 1).unwrap();
+    let head = w.index_axis(ndarray::Axis(0), 2);
+    let off = head
+        .rows()
+        .into_iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(i, row)| {
+            let top = (0..row.len()).max_by(|&a, &b| row[a].total_cmp(&row[b]));
+            top != Some(i - 1)
+        })
+        .count();
+    assert!(off >= 2, "only {off} target words peak off the diagonal");
+}

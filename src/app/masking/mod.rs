@@ -129,8 +129,10 @@ impl Lab for MaskingLab {
         "Masking"
     }
 
+    /// The first two sections run the shared model on the shared input; the last two bring
+    /// their own shipped models, so the picker and the input box would do nothing there.
     fn uses_shared_input(&self) -> bool {
-        true
+        matches!(self.section, Section::Modes | Section::Batch)
     }
 
     /// The lab on the shared model, input and selected head, under its export menu.

@@ -5,7 +5,7 @@ use crate::model::Model;
 use crate::train::tasks::TaskKind;
 use crate::train::trainer::exact_at_length;
 use egui::Ui;
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, VLine};
 
 pub const MODELS: [(&str, &str); 5] = [
     ("sinusoidal", "extrap-sinusoidal"),
@@ -94,7 +94,7 @@ impl ExtrapolationPanel {
             .include_y(1.0)
             .x_axis_label("input length (letters)")
             .y_axis_label("exact match")
-            .legend(Legend::default())
+            .legend(Legend::default().position(Corner::LeftBottom))
             .show(ui, |p| {
                 for ((label, _), r) in MODELS.iter().zip(&self.results) {
                     let pts: PlotPoints = r

@@ -12,7 +12,7 @@ use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, VLine};
 use maths::{count, grouped, Sizes};
 
 const LENGTHS: std::ops::RangeInclusive<u64> = 1..=100_000;
@@ -173,7 +173,7 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
     let at = |l: u64| Sizes { l, ..*s };
     Plot::new("cost_curves")
         .height(200.0)
-        .legend(Legend::default())
+        .legend(Legend::default().position(Corner::LeftTop))
         .x_axis_label("log₁₀ L")
         .y_axis_label("log₁₀ multiply-adds per layer")
         .allow_scroll(false)
