@@ -91,10 +91,10 @@ const TEXTURE_ABOVE_CELLS: usize = 576;
 const TEXTURE_BELOW_CELL: f32 = 10.0;
 /// A stretched heatmap's rows: no shorter than a label needs, no taller than a strip should be.
 const STRIP_ROW: std::ops::RangeInclusive<f32> = 16.0..=24.0;
-/// Row labels closer than this (points, centre to centre) are thinned out; column labels,
-/// turned on their side, need a little more.
+/// Labels closer than this (points, centre to centre) are thinned out, rows and columns alike
+/// (the font shrinks to the gap first, down to 9 points at this spacing).
 pub const ROW_LABEL_SPACING: f32 = 11.0;
-pub const COL_LABEL_SPACING: f32 = 13.0;
+pub const COL_LABEL_SPACING: f32 = 11.0;
 
 pub const MASKED_COLOR: Color32 = Color32::from_rgb(120, 120, 120);
 const HATCH_COLOR: Color32 = Color32::from_rgb(90, 90, 90);

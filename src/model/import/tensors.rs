@@ -26,6 +26,11 @@ pub enum StoredAs {
 }
 
 impl StoredAs {
+    /// Blocks with a scale (GGUF's Q8_0, Q4_0, Q4_1).
+    pub const fn is_quantized(self) -> bool {
+        matches!(self, StoredAs::Q8_0 | StoredAs::Q4_0 | StoredAs::Q4_1)
+    }
+
     pub const fn name(self) -> &'static str {
         match self {
             StoredAs::F32 => "F32",
@@ -109,9 +114,10 @@ impl RawTensor {
     }
 
     /// The first NaN or infinity and its flat index (quantized blocks are finite by
-    /// construction: their scales were checked).
+    /// construction: their scales were checked, so their expansion needs no second look).
     pub fn first_non_finite(&self) -> Option<(usize, f32)> {
         match &self.data {
+            _ if self.stored_as.is_quantized() => None,
             TensorData::F32(v) => v.iter().copied().enumerate().find(|(_, x)| !x.is_finite()),
             TensorData::Quantized(_) => None,
         }

@@ -339,7 +339,7 @@ fn scoring_table(ui: &mut egui::Ui, index: usize, columns: &[Column], names: &[S
         .show(ui, |ui| {
             egui::Grid::new(("scoring_table_grid", index))
                 .striped(true)
-                .spacing([12.0, 3.0])
+                .spacing([8.0, 3.0])
                 .show(ui, |ui| {
                     ui.strong("key");
                     for c in columns {

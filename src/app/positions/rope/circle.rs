@@ -244,8 +244,8 @@ impl RopePanel {
             AngleView::Cos => (ColorScale::Diverging { limit: 1.0 }, "cos θ"),
         };
         ui.label(format!(
-            "The angles θ = t·ω_k for positions t = 0…{} of a head {} wide (base {}), one row \
-             per pair k. Pair 0 turns 1 rad per position and wraps every 6.3 positions; \
+            "The angles θ = i·ω_p for positions i = 0…{} of a head {} wide (base {}), one row \
+             per pair p. Pair 0 turns 1 rad per position and wraps every 6.3 positions; \
              the last pairs barely move, so they can tell far-apart positions apart.",
             self.n_positions - 1,
             self.d_head,

@@ -130,8 +130,8 @@ impl RopePanel {
                 ui.heading("RoPE: rotary position embedding");
                 ui.label(
                     "RoPE adds nothing to the embeddings. Inside every attention layer it turns \
-                     each pair (2p, 2p+1) of a query or key by the angle θ = t · base^(−2p/d_head) \
-                     of its position t. Rotating both q and k changes their dot product only by \
+                     each pair (2p, 2p+1) of a query or key by the angle θ = i · base^(−2p/d_head) \
+                     of its position i. Rotating both q and k changes their dot product only by \
                      the difference of their angles, so scores depend on the offset j − i alone.",
                 );
                 ui.separator();
