@@ -60,6 +60,7 @@ fn models_lists_every_builtin() {
             "sort",
             "repeat",
             "sotu-lm",
+            "sotu-mlm",
             "lm",
             "demo-decoder",
             "demo-encoder",
@@ -385,6 +386,17 @@ establish Justice, insure domestic Tranquility, provide for the common defence, 
 general Welfare, and secure the Blessings of Liberty to ourselves and our Posterity, do ordain \
 and establish this Constitution for the United States of America.\n";
 
+/// An LM config small enough to train in a test: one block of width 16, `steps` steps.
+fn tiny_lm_config(steps: u32) -> serde_json::Value {
+    serde_json::json!({
+        "d_model": 16, "n_heads": 2, "n_layers": 1, "d_ff": 32, "context": 16, "batch_size": 4,
+        "schedule": {"kind": "warmup_cosine", "peak": 0.01, "floor": 0.001, "warmup": 5, "total": steps},
+        "clip_norm": 1.0,
+        "adam": {"beta1": 0.9, "beta2": 0.98, "eps": 1e-8, "weight_decay": 0.0},
+        "seed": 1
+    })
+}
+
 #[test]
 fn train_lm_writes_a_model_its_tokenizer_and_recipe_that_eval_text_reads() {
     let dir = std::env::temp_dir().join(format!("glimpse-cli-lm-{}", std::process::id()));
@@ -393,14 +405,7 @@ fn train_lm_writes_a_model_its_tokenizer_and_recipe_that_eval_text_reads() {
     std::fs::write(dir.join("train.txt"), &train).unwrap();
     let held = "The People of the United States establish this Union for the common Welfare.\n";
     std::fs::write(dir.join("heldout.txt"), held).unwrap();
-    let cfg = serde_json::json!({
-        "d_model": 16, "n_heads": 2, "n_layers": 1, "d_ff": 32, "context": 16, "batch_size": 4,
-        "schedule": {"kind": "warmup_cosine", "peak": 0.01, "floor": 0.001, "warmup": 5, "total": 60},
-        "clip_norm": 1.0,
-        "adam": {"beta1": 0.9, "beta2": 0.98, "eps": 1e-8, "weight_decay": 0.0},
-        "seed": 1
-    });
-    std::fs::write(dir.join("cfg.json"), cfg.to_string()).unwrap();
+    std::fs::write(dir.join("cfg.json"), tiny_lm_config(60).to_string()).unwrap();
     let out = dir.join("lm");
     let (d, o, c) = (
         dir.to_str().unwrap(),
@@ -499,6 +504,117 @@ fn train_lm_writes_a_model_its_tokenizer_and_recipe_that_eval_text_reads() {
     fails(
         &["train-lm", "--data", d, "--out", o, "--store", "q4"],
         "--store q4",
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `train-lm --masked`: an encoder on BERT's task, its tokenizer gaining `<mask>`, scored with the
+/// baselines on the same hidden tokens, filling blanks through `fill-mask`; `--init` continues
+/// from a decoder with the same tokenizer and refuses one with another.
+#[test]
+fn train_lm_masked_writes_an_encoder_that_fills_blanks() {
+    let dir = std::env::temp_dir().join(format!("glimpse-cli-mlm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("train.txt"), SPEECH.repeat(40)).unwrap();
+    let held = "The People of the United States establish this Union for the common Welfare.\n";
+    std::fs::write(dir.join("heldout.txt"), held.repeat(4)).unwrap();
+    std::fs::write(dir.join("cfg.json"), tiny_lm_config(40).to_string()).unwrap();
+    let (d, c) = (dir.to_str().unwrap(), dir.join("cfg.json"));
+    let c = c.to_str().unwrap();
+    let (causal, masked) = (dir.join("gpt"), dir.join("bert"));
+    let (causal, masked) = (causal.to_str().unwrap(), masked.to_str().unwrap());
+    let common = [
+        "--data",
+        d,
+        "--config",
+        c,
+        "--vocab",
+        "300",
+        "--log-every",
+        "10",
+    ];
+    let run = |extra: &[&str]| {
+        let args: Vec<&str> = ["train-lm"]
+            .iter()
+            .chain(&common)
+            .chain(extra)
+            .copied()
+            .collect();
+        json(&args)
+    };
+    run(&["--out", causal, "--steps", "10"]);
+    let tokenizer = format!("{causal}.tokenizer.json");
+    let recipe = run(&[
+        "--out",
+        masked,
+        "--steps",
+        "40",
+        "--masked",
+        "0.3",
+        "--init",
+        causal,
+        "--tokenizer",
+        &tokenizer,
+    ]);
+    assert_eq!(recipe["config"]["objective"]["masked"]["rate"], 0.3);
+    assert_eq!(
+        recipe["tokenizer"]["vocab"], 301,
+        "the tokenizer gained <mask>"
+    );
+    let h = &recipe["held_out"];
+    assert!(h["scored"].as_str().unwrap().contains("hidden"));
+    let hidden = h["model"]["tokens"].as_u64().unwrap();
+    assert!(hidden > 0);
+    for k in ["model_f32", "unigram", "bigram_kneser_ney"] {
+        assert_eq!(
+            h[k]["tokens"].as_u64(),
+            Some(hidden),
+            "{k}: the same hidden tokens"
+        );
+    }
+    let acc = h["top1_accuracy"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&acc));
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{masked}.json")).unwrap()).unwrap();
+    assert_eq!(config["family"], "encoder");
+    assert_eq!(config["causal"], false);
+    let filled = json(&[
+        "fill-mask",
+        "--model",
+        masked,
+        "--input",
+        "We the <mask> of the United States",
+        "--top",
+        "3",
+        "--json",
+    ]);
+    let slots = filled.as_array().unwrap();
+    assert_eq!(slots.len(), 1);
+    assert_eq!(slots[0]["candidates"].as_array().unwrap().len(), 3);
+    // The character LM has another tokenizer: its weights cannot start this model.
+    fails(
+        &[
+            "train-lm",
+            "--data",
+            d,
+            "--out",
+            masked,
+            "--config",
+            c,
+            "--steps",
+            "1",
+            "--masked",
+            "0.15",
+            "--init",
+            "lm",
+            "--tokenizer",
+            &tokenizer,
+        ],
+        "another tokenizer",
+    );
+    fails(
+        &["train-lm", "--data", d, "--out", masked, "--masked", "1.5"],
+        "masking rate",
     );
     std::fs::remove_dir_all(&dir).ok();
 }

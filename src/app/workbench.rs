@@ -441,7 +441,9 @@ impl Workbench {
             },
             (None, Err(_)) => String::new(),
         };
-        if !presenter {
+        // No label at all while a model is on its way: an empty one in the wrapped top bar
+        // was laid out as a new line, and the Open… button after it drew over the picker.
+        if !presenter && !about.is_empty() {
             ui.weak(about);
         }
     }

@@ -349,6 +349,14 @@ pub enum Command {
         /// Weight storage: f32, f16 or q8 (8-bit rows with a scale each).
         #[arg(long, default_value = "f32")]
         store: String,
+        /// BERT's objective instead of GPT's: hide this share of the tokens (e.g. 0.15) and
+        /// train an encoder to fill them in; the tokenizer gains a `<mask>` token.
+        #[arg(long)]
+        masked: Option<f32>,
+        /// Start from this model's weights (any model Glimpse opens with the same tokenizer;
+        /// a decoder's blocks may start an encoder).
+        #[arg(long)]
+        init: Option<String>,
     },
     /// Evaluate a model on held-out examples of its task, or (with --text) a decoder LM's
     /// perplexity on a text file.
@@ -882,8 +890,14 @@ pub fn run(cmd: Command) -> Result<String, String> {
             slice_tokens,
             train_bytes,
             store,
+            masked,
+            init,
         } => {
             use_threads(threads)?;
+            let init = init
+                .map(|m| resolve_model(&m))
+                .transpose()
+                .map_err(|e| e.to_string())?;
             let storage = match store.as_str() {
                 "f32" => crate::model::checkpoint::Storage::F32,
                 "f16" => crate::model::checkpoint::Storage::F16,
@@ -904,6 +918,8 @@ pub fn run(cmd: Command) -> Result<String, String> {
                 slice_tokens,
                 train_bytes,
                 storage,
+                masked,
+                init,
             })
         }
         Command::Eval {

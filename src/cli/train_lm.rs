@@ -6,8 +6,9 @@ use crate::model::Model;
 use crate::train::bpe::train_byte_level_bpe;
 use crate::train::lm::{
     encode_stream, perplexity, random_lm, start_token, unigram_perplexity, KneserNeyBigram,
-    LmConfig, LmTrainer, Perplexity,
+    LmConfig, LmTrainer, Objective, Perplexity,
 };
+use crate::train::mlm;
 use crate::train::optim::Schedule;
 use crate::util::sha256::sha256_hex;
 use serde::{Deserialize, Serialize};
@@ -65,7 +66,17 @@ pub struct HeldOut {
     pub bigram_discount: f64,
     /// The model's perplexity as a fraction of the bigram's (the issue's target: ≤ 0.6).
     pub model_over_bigram: Option<f64>,
+    /// What every figure here scores (the same tokens for the model and the baselines).
+    #[serde(default)]
+    pub scored: String,
+    /// Masked objective: share of the hidden tokens the model ranks first (as stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top1_accuracy: Option<f64>,
 }
+
+/// The seed of the held-out picks of a masked model: fixed, so every run and every baseline
+/// is scored on the same hidden tokens.
+const HELD_OUT_PICKS_SEED: u64 = 2008;
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct CurvePoint {
@@ -91,6 +102,10 @@ pub struct TrainLmArgs {
     /// Use only the first this many bytes of the training text (tests, quick checks).
     pub train_bytes: Option<usize>,
     pub storage: Storage,
+    /// BERT's objective with this masking rate instead of GPT's.
+    pub masked: Option<f32>,
+    /// Start from this model's weights (and shape).
+    pub init: Option<Model>,
 }
 
 fn read(p: &Path) -> Result<String, String> {
@@ -136,6 +151,15 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
     if let Some(s) = a.seed {
         cfg.seed = s;
     }
+    if let Some(rate) = a.masked {
+        cfg.objective = Objective::Masked { rate };
+    }
+    if let Some(init) = &a.init {
+        let c = &init.config;
+        (cfg.d_model, cfg.n_heads, cfg.n_layers, cfg.d_ff) =
+            (c.d_model, c.n_heads, c.n_layers, c.d_ff);
+        cfg.context = cfg.context.min(c.max_len);
+    }
     if let Schedule::WarmupCosine { total, .. } = &mut cfg.schedule {
         *total = a.steps;
     }
@@ -180,6 +204,12 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
             )
         }
     };
+    let tok_json = match cfg.objective {
+        Objective::Masked { .. } => {
+            crate::train::bpe::with_mask_token(&tok_json).map_err(|e| e.to_string())?
+        }
+        Objective::Causal => tok_json,
+    };
     let tok_seconds = tok_start.elapsed().as_secs_f64();
     let name = a
         .out
@@ -187,7 +217,8 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
         .and_then(|s| s.to_str())
         .unwrap_or("lm")
         .to_string();
-    let model = random_lm(&cfg, &name, tok_json.as_bytes()).map_err(|e| e.to_string())?;
+    let model =
+        random_lm(&cfg, &name, tok_json.as_bytes(), a.init.as_ref()).map_err(|e| e.to_string())?;
     let vocab = model.config.tokenizer.tokens.len();
     let train_ids = model_stream(&model, &train_text);
     let held_ids = model_stream(&model, &held_text);
@@ -197,15 +228,25 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
         held_ids.len()
     ));
 
-    // 2. The baselines, with the same tokenizer and split.
-    let unigram = unigram_perplexity(&train_ids, &held_ids, vocab);
+    // 2. What is scored, and the baselines on it, with the same tokenizer and split: every
+    //    next token for a causal model; for a masked one, the tokens hidden in each held-out
+    //    window by one fixed seed.
+    let held = HeldOutTest::new(&model, &cfg, &held_ids, a.slice_tokens)?;
     let kn = KneserNeyBigram::fit(&train_ids, vocab);
-    let bigram = kn.perplexity(&held_ids);
+    let (unigram, bigram) = match &held {
+        HeldOutTest::Next { .. } => (
+            unigram_perplexity(&train_ids, &held_ids, vocab),
+            kn.perplexity(&held_ids),
+        ),
+        HeldOutTest::Masked { all, .. } => mlm::baselines(&train_ids, vocab, &kn, all),
+    };
     log(format!(
-        "held-out baselines: unigram {:.2}, Kneser–Ney bigram {:.2} (D = {:.3})",
-        unigram.perplexity, bigram.perplexity, kn.discount
+        "held-out baselines ({}): unigram {:.2}, Kneser–Ney bigram {:.2} (D = {:.3})",
+        held.scored(),
+        unigram.perplexity,
+        bigram.perplexity,
+        kn.discount
     ));
-    let slice = &held_ids[..a.slice_tokens.clamp(2, held_ids.len())];
 
     // 3. Training, with checkpoints and a held-out slice's perplexity at each.
     let mut trainer = LmTrainer::new(cfg.clone(), model, a.threads).map_err(|e| e.to_string())?;
@@ -242,9 +283,15 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
             bigram_kneser_ney: bigram,
             bigram_discount: kn.discount,
             model_over_bigram: None,
+            scored: held.scored(),
+            top1_accuracy: None,
         },
         curve: Vec::new(),
     };
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("could not create {}: {e}", dir.display()))?;
+    }
     let save = |trainer: &LmTrainer, recipe: &LmRecipe| -> Result<(), String> {
         checkpoint::save_path_as(&trainer.model, &a.out, a.storage).map_err(|e| e.to_string())?;
         let text = serde_json::to_string_pretty(recipe).map_err(|e| e.to_string())?;
@@ -257,18 +304,15 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
         let t0 = Instant::now();
         let s = trainer.step(&train_ids).map_err(|e| e.to_string())?;
         trained_seconds += t0.elapsed().as_secs_f64();
-        tokens += s.tokens;
+        // Tokens read (a masked step scores only its picks but reads every window whole).
+        tokens += cfg.batch_size * cfg.context;
         interval_loss += s.loss;
         interval_steps += 1;
         let checkpoint = i % a.checkpoint_every.max(1) == 0 || i == a.steps;
         if i % a.log_every.max(1) == 0 || checkpoint {
             let mean = interval_loss / interval_steps.max(1) as f32;
             let slice_ppl = if checkpoint {
-                Some(
-                    perplexity(&trainer.model, slice)
-                        .map_err(|e| e.to_string())?
-                        .perplexity,
-                )
+                Some(held.score(&trainer.model, false)?.0.perplexity)
             } else {
                 None
             };
@@ -300,12 +344,13 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
     }
 
     // 4. The whole held-out split, in f32 and as stored (saved, then read back).
-    let f32_ppl = perplexity(&trainer.model, &held_ids).map_err(|e| e.to_string())?;
+    let (f32_ppl, _) = held.score(&trainer.model, true)?;
     recipe.held_out.model_f32 = Some(f32_ppl);
     save(&trainer, &recipe)?;
     let stored = checkpoint::load_path(&a.out).map_err(|e| e.to_string())?;
-    let ppl = perplexity(&stored, &held_ids).map_err(|e| e.to_string())?;
+    let (ppl, top1) = held.score(&stored, true)?;
     recipe.held_out.model = Some(ppl);
+    recipe.held_out.top1_accuracy = top1;
     recipe.held_out.model_over_bigram = Some(ppl.perplexity / bigram.perplexity);
     log(format!(
         "held-out perplexity {:.2} as stored ({:.2} in f32; bigram {:.2}, unigram {:.2})",
@@ -313,6 +358,71 @@ pub fn train_lm(a: TrainLmArgs) -> Result<String, String> {
     ));
     save(&trainer, &recipe)?;
     serde_json::to_string_pretty(&recipe).map_err(|e| e.to_string())
+}
+
+/// The held-out test of a run: the stream for a causal model, seeded picks for a masked one.
+enum HeldOutTest<'a> {
+    Next {
+        all: &'a [u32],
+        slice: &'a [u32],
+    },
+    Masked {
+        all: Vec<crate::train::Example>,
+        slice_windows: usize,
+    },
+}
+
+impl<'a> HeldOutTest<'a> {
+    fn new(
+        model: &Model,
+        cfg: &LmConfig,
+        ids: &'a [u32],
+        slice_tokens: usize,
+    ) -> Result<Self, String> {
+        Ok(match cfg.objective {
+            Objective::Causal => Self::Next {
+                all: ids,
+                slice: &ids[..slice_tokens.clamp(2, ids.len())],
+            },
+            Objective::Masked { rate } => {
+                let m = mlm::masking_of(model, rate).map_err(|e| e.to_string())?;
+                let all = mlm::held_out_examples(ids, cfg.context, m, HELD_OUT_PICKS_SEED);
+                let slice_windows = (slice_tokens / cfg.context).clamp(1, all.len().max(1));
+                Self::Masked { all, slice_windows }
+            }
+        })
+    }
+
+    fn scored(&self) -> String {
+        match self {
+            Self::Next { .. } => "every token after the first, from the tokens before it".into(),
+            Self::Masked { all, .. } => format!(
+                "the tokens hidden in {} windows of the held-out split (seed \
+                 {HELD_OUT_PICKS_SEED}), from both sides; the bigram from the left neighbour",
+                all.len()
+            ),
+        }
+    }
+
+    /// The perplexity (and, masked, the top-1 accuracy) of `model` on the whole test or on
+    /// its slice.
+    fn score(&self, model: &Model, whole: bool) -> Result<(Perplexity, Option<f64>), String> {
+        match self {
+            Self::Next { all, slice } => {
+                let ids = if whole { all } else { slice };
+                Ok((perplexity(model, ids).map_err(|e| e.to_string())?, None))
+            }
+            Self::Masked { all, slice_windows } => {
+                let exs = if whole {
+                    &all[..]
+                } else {
+                    &all[..*slice_windows]
+                };
+                let s = mlm::score(model, exs).map_err(|e| e.to_string())?;
+                Ok((s.perplexity, Some(s.top1_accuracy)))
+            }
+        }
+    }
 }
 
 /// Wall-clock time of day (UTC) for log lines.

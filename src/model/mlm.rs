@@ -31,7 +31,11 @@ pub fn mask_token(model: &Model) -> Result<String, String> {
             model.config.name
         ));
     };
-    if model.config.extensions.output != OutputHead::MaskedLm {
+    // BERT's head transforms h before the tied matrix; Glimpse's own masked models (trained
+    // by `glimpse train-lm --masked`) read logits = h·W_embᵀ straight off the encoder.
+    let encoder_lm = model.config.family == crate::model::Family::Encoder
+        && model.config.extensions.output == OutputHead::Lm;
+    if model.config.extensions.output != OutputHead::MaskedLm && !encoder_lm {
         return Err(format!(
             "{} has no masked-language-model head (its checkpoint has no cls.predictions.* \
              tensors; sentence-embedding models such as all-MiniLM-L6-v2 drop it)",

@@ -46,6 +46,23 @@ pub fn train_byte_level_bpe<'a>(
         .map_err(|e| err("writing tokenizer.json", e))
 }
 
+/// `tokenizer_json` with `<mask>` added after its last id, unless it has one already. The mask
+/// swallows the space before it (`lstrip`, as RoBERTa's does), so a typed "the <mask> of"
+/// hides one token, " state" with its space, as training hid it.
+pub fn with_mask_token(tokenizer_json: &str) -> Result<String> {
+    use super::mlm::MASK_TOKEN;
+    let err = |what: &str, e: tokenizers::Error| ModelError::Input(format!("{what}: {e}"));
+    let mut tok: Tokenizer = tokenizer_json
+        .parse()
+        .map_err(|e| err("reading tokenizer.json", e))?;
+    if tok.token_to_id(MASK_TOKEN).is_none() {
+        tok.add_special_tokens([AddedToken::from(MASK_TOKEN, true).lstrip(true)])
+            .map_err(|e| err("adding the mask token", e))?;
+    }
+    tok.to_string(false)
+        .map_err(|e| err("writing tokenizer.json", e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,6 +95,20 @@ mod tests {
         assert_eq!(e.ids.len(), 1, "{:?}", e.pieces);
         // The same texts give the same file.
         assert_eq!(train_byte_level_bpe(TEXT.split(". "), 300).unwrap(), json);
+    }
+
+    #[test]
+    fn the_mask_token_hides_one_word_with_its_space() {
+        let json = with_mask_token(&train_byte_level_bpe(TEXT.split(". "), 300).unwrap()).unwrap();
+        let t = SubwordTokenizer::from_bytes(json.as_bytes(), Some(301)).unwrap();
+        let mask = t.specials().mask.unwrap();
+        assert_eq!(mask, 300, "appended after the last id");
+        let plain = t.encode("of the Congress shall", None, false).unwrap();
+        let masked = t.encode("of the <mask> shall", None, false).unwrap();
+        assert_eq!(plain.ids.len(), masked.ids.len(), "{:?}", masked.pieces);
+        let at = plain.ids.iter().zip(&masked.ids).position(|(a, b)| a != b);
+        assert_eq!(masked.ids[at.unwrap()], mask);
+        assert_eq!(with_mask_token(&json).unwrap(), json, "added once");
     }
 
     #[test]

@@ -36,6 +36,21 @@ pub struct LmConfig {
     pub clip_norm: f32,
     pub adam: AdamWConfig,
     pub seed: u64,
+    /// What the model learns to predict (older recipes, which do not say, are causal).
+    #[serde(default)]
+    pub objective: Objective,
+}
+
+/// The pre-training task, and with it the kind of model.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Objective {
+    /// GPT's: each token from the ones before it, `p(x_t | x_<t)`; a causal decoder.
+    #[default]
+    Causal,
+    /// BERT's: a share `rate` of the tokens hidden and predicted from both sides,
+    /// `p(x_i | x̃)`; an encoder (see `train::mlm`).
+    Masked { rate: f32 },
 }
 
 impl Default for LmConfig {
@@ -63,6 +78,7 @@ impl Default for LmConfig {
                 weight_decay: 0.05,
             },
             seed: 1,
+            objective: Objective::Causal,
         }
     }
 }
@@ -72,6 +88,11 @@ impl LmConfig {
         let bad = |m: String| Err(ModelError::Config(m));
         if self.batch_size == 0 || self.context < 2 {
             return bad("an LM needs batch_size ≥ 1 and context ≥ 2".into());
+        }
+        if let Objective::Masked { rate } = self.objective {
+            if !(rate > 0.0 && rate < 1.0) {
+                return bad(format!("the masking rate must be in (0, 1), got {rate}"));
+            }
         }
         if self.clip_norm.is_nan() || self.clip_norm <= 0.0 {
             return bad(format!(
@@ -84,14 +105,20 @@ impl LmConfig {
 
     /// The model config for a tokenizer of `vocab` ids (`shown`: how each id is displayed).
     pub fn model_config(&self, name: &str, shown: Vec<String>) -> ModelConfig {
+        let masked = matches!(self.objective, Objective::Masked { .. });
+        let (kind, family) = match masked {
+            true => ("a masked-language encoder", Family::Encoder),
+            false => ("an English decoder", Family::Decoder),
+        };
         ModelConfig {
             format: FORMAT_NAME.into(),
             version: FORMAT_VERSION,
             name: name.into(),
-            description: "an English decoder trained by Glimpse on the State of the Union \
-                addresses (1790–2007), byte-level BPE"
-                .into(),
-            family: Family::Decoder,
+            description: format!(
+                "{kind} trained by Glimpse on the State of the Union addresses (1790–2007), \
+                 byte-level BPE"
+            ),
+            family,
             d_model: self.d_model,
             n_heads: self.n_heads,
             n_kv_heads: self.n_heads,
@@ -104,7 +131,7 @@ impl LmConfig {
             positional: Positional::Rope { base: 10000.0 },
             scoring: Scoring::ScaledDot,
             tie_embeddings: true,
-            causal: true,
+            causal: !masked,
             tokenizer: crate::model::tokenizer::TokenizerSpec {
                 kind: crate::model::tokenizer::TokenizerKind::Subword,
                 tokens: shown,
@@ -114,8 +141,14 @@ impl LmConfig {
     }
 }
 
-/// A fresh model for `cfg` with a trained `tokenizer.json`, deterministic for the seed.
-pub fn random_lm(cfg: &LmConfig, name: &str, tokenizer_json: &[u8]) -> Result<Model> {
+/// A fresh model for `cfg` with a trained `tokenizer.json`, deterministic for the seed; with
+/// `init`, its weights start as that model's (see `mlm::start_from`).
+pub fn random_lm(
+    cfg: &LmConfig,
+    name: &str,
+    tokenizer_json: &[u8],
+    init: Option<&Model>,
+) -> Result<Model> {
     let sw = SubwordTokenizer::from_bytes(tokenizer_json, None)
         .map_err(|e| ModelError::Config(format!("tokenizer: {e}")))?;
     let vocab = sw.vocab_size();
@@ -135,6 +168,16 @@ pub fn random_lm(cfg: &LmConfig, name: &str, tokenizer_json: &[u8]) -> Result<Mo
         } else if name.ends_with(".w_o") || name.ends_with(".ffn.w2") {
             *t *= 1.0 / (2.0 * layers).sqrt();
         }
+    }
+    if let Some(from) = init {
+        let (have, want) = (&from.config.tokenizer.tokens, &config.tokenizer.tokens);
+        if want.get(..have.len()) != Some(have.as_slice()) {
+            return Err(ModelError::Config(format!(
+                "--init: {} has another tokenizer (its ids must come first in this one's)",
+                from.config.name
+            )));
+        }
+        super::mlm::start_from(&mut tensors, from)?;
     }
     let weights = Weights::from_tensors(&config, tensors)?;
     Model::with_tokenizer(config, tok, weights)
@@ -189,11 +232,17 @@ pub struct LmTrainer {
     opt: AdamW,
     rng: Rng,
     threads: usize,
+    /// How windows are corrupted, for the masked objective.
+    masking: Option<super::mlm::Masking>,
 }
 
 impl LmTrainer {
     pub fn new(config: LmConfig, model: Model, threads: usize) -> Result<Self> {
         config.check()?;
+        let masking = match config.objective {
+            Objective::Causal => None,
+            Objective::Masked { rate } => Some(super::mlm::masking_of(&model, rate)?),
+        };
         let opt = AdamW::new(&model.weights, config.adam);
         let rng = Rng::new(config.seed.wrapping_add(0x5eed));
         Ok(Self {
@@ -202,6 +251,7 @@ impl LmTrainer {
             opt,
             rng,
             threads: threads.max(1),
+            masking,
         })
     }
 
@@ -219,8 +269,15 @@ impl LmTrainer {
                 n + 1
             )));
         }
+        let rng = &mut self.rng;
         let batch: Vec<Example> = (0..self.config.batch_size)
-            .map(|_| window(ids, self.rng.below(ids.len() - n), n))
+            .map(|_| {
+                let start = rng.below(ids.len() - n);
+                match self.masking {
+                    Some(m) => super::mlm::masked_window(ids, start, n, m, rng),
+                    None => window(ids, start, n),
+                }
+            })
             .collect();
         let chunk = batch.len().div_ceil(self.threads);
         let model = &self.model;
@@ -425,6 +482,11 @@ impl KneserNeyBigram {
         }
     }
 
+    /// `p_cont(w)`: the bigram's guess for a word with no history.
+    pub fn continuation(&self, w: u32) -> f64 {
+        self.continuation[w as usize]
+    }
+
     pub fn prob(&self, v: u32, w: u32) -> f64 {
         let p_cont = self.continuation[w as usize];
         let c_v = self.history[v as usize] as f64;
@@ -500,7 +562,7 @@ mod tests {
             batch_size: 4,
             ..LmConfig::default()
         };
-        let model = random_lm(&cfg, "tiny", json.as_bytes()).unwrap();
+        let model = random_lm(&cfg, "tiny", json.as_bytes(), None).unwrap();
         let mut ids: Vec<u32> = start_token(&model).into_iter().collect();
         ids.extend(encode_stream(&model.tokenizer, &text));
         (model, ids, cfg)

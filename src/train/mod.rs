@@ -11,6 +11,7 @@ pub mod compare;
 pub mod depth;
 pub mod lm;
 pub mod loss;
+pub mod mlm;
 pub mod optim;
 pub mod rnn;
 pub mod tasks;

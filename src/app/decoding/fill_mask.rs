@@ -24,6 +24,15 @@ impl FillMask {
         self.result.as_ref()
     }
 
+    /// The sentence with its blanks (the link's `fmask`).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    pub fn set_text(&mut self, text: String) {
+        self.text = text;
+    }
+
     pub fn show(&mut self, ui: &mut Ui, name: &str, model: &Arc<Model>) {
         ui.label(format!(
             "{name} is an encoder: it reads the whole sentence at once, in both directions, and \

@@ -121,7 +121,7 @@ impl Lab for DecodingLab {
     /// `open` asks for a part below the tree to be opened once (a lesson's request, not
     /// state), so it is read but never written.
     fn keys(&self) -> &'static [&'static str] {
-        &["ds", "dtext", "beam", "alpha", "maxlen", "open"]
+        &["ds", "dtext", "beam", "alpha", "maxlen", "open", "fmask"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
@@ -131,6 +131,10 @@ impl Lab for DecodingLab {
         w.put("beam", d.width);
         w.put("alpha", d.alpha);
         w.put("maxlen", d.max_len);
+        // The fill-in sentence, once an encoder has been picked and it has one.
+        if !self.fill_mask.text().is_empty() {
+            w.put("fmask", self.fill_mask.text());
+        }
     }
 
     fn load(&mut self, r: &mut LinkReader) {
@@ -153,6 +157,9 @@ impl Lab for DecodingLab {
         }
         if let Some(x) = r.read("open", |v| value_of(&PARTS, v)) {
             self.open = Some(x);
+        }
+        if let Some(v) = r.get("fmask") {
+            self.fill_mask.set_text(v.chars().take(4000).collect());
         }
     }
 
@@ -305,8 +312,11 @@ impl DecodingLab {
                 crate::app::probe::control(&format!("decoding:{}", kind.label()), chip.rect);
             }
         });
+        // An encoder continues nothing: its sentence with blanks is the fill-in panel's.
+        let encoder = self.picked_encoder().is_some();
         let s = &mut self.settings;
         match s.kind {
+            SourceKind::Picked if encoder => {}
             SourceKind::Translate => {
                 ui.horizontal_wrapped(|ui| {
                     let l = ui.label("French sentence to translate:");

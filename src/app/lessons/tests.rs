@@ -1149,3 +1149,78 @@ fn the_cross_attention_page_names_its_alignment_head() {
         .count();
     assert!(off >= 2, "only {off} target words peak off the diagonal");
 }
+
+/// The masked-language page: the link fills the blank it quotes on sotu-mlm, the first
+/// candidate and its probability are the model's, and the held-out figures are the recipe's.
+#[test]
+fn the_masked_language_page_states_what_sotu_mlm_fills_in() {
+    let title = "Pre-training by filling blanks";
+    let text = page_text(title);
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    assert_eq!(app.bench.model_name, "sotu-mlm");
+    let sentence = app
+        .lab::<crate::app::decoding::DecodingLab>()
+        .fill_mask
+        .text()
+        .to_string();
+    assert!(text.contains(&format!("“{sentence}”")), "{sentence}");
+    let model = app.bench.model.as_ref().unwrap().clone();
+    let slots = crate::model::mlm::fill_mask(&model, &sentence, 3).unwrap();
+    let best = &slots[0].candidates[0];
+    assert!(
+        text.contains(&format!(
+            "“{}” comes first with p = {:.2}",
+            best.token, best.probability
+        )),
+        "{:?} {}",
+        best.token,
+        best.probability
+    );
+    let recipe: serde_json::Value =
+        serde_json::from_str(include_str!("../../../assets/models/sotu-mlm.recipe.json")).unwrap();
+    let held = &recipe["held_out"];
+    let accuracy = held["top1_accuracy"].as_f64().unwrap() * 100.0;
+    assert!(
+        text.contains(&format!("{accuracy:.0} % of the time")),
+        "{accuracy}"
+    );
+    for (what, key) in [
+        ("model", "model"),
+        ("bigram", "bigram_kneser_ney"),
+        ("unigram", "unigram"),
+    ] {
+        let ppl = held[key]["perplexity"].as_f64().unwrap();
+        assert!(text.contains(&format!("{ppl:.1}")), "{what}: {ppl:.1}");
+    }
+    // The model beats the bigram by the margin the README reports.
+    assert!(
+        held["model"]["perplexity"].as_f64() < held["bigram_kneser_ney"]["perplexity"].as_f64()
+    );
+}
+
+/// The next page: at the blank's row, the named head puts the stated weight on a token to the
+/// blank's right, which a causal mask would hide.
+#[test]
+fn the_blank_reads_to_its_right_as_the_page_says() {
+    let title = "The blank reads both ways";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    assert_eq!(app.bench.model_name, "sotu-mlm");
+    let trace = app.bench.trace().expect("a trace");
+    let tokens = &trace.encoder.as_ref().unwrap().tokens;
+    let q = app.bench.sel.query;
+    assert_eq!(tokens[q], "<mask>");
+    let row = selected_weights(&app).row(q).to_vec();
+    let (key, w) = crate::util::argmax(row.iter().copied()).unwrap();
+    assert!(key > q, "the strongest key is to the right of the blank");
+    let text = page_text(title);
+    assert!(
+        text.contains(&format!("on “{}”", tokens[key])),
+        "{}",
+        tokens[key]
+    );
+    says(title, w);
+    let sel = app.bench.sel;
+    assert!(text.contains(&format!("layer {}, head {}", sel.layer, sel.head)));
+}

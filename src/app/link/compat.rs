@@ -130,6 +130,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         }
         .into(),
         "dtext" => d.text().to_string(),
+        "fmask" => app.lab::<DecodingLab>().fill_mask.text().to_string(),
         "beam" => d.width.to_string(),
         "alpha" => d.alpha.to_string(),
         "maxlen" => d.max_len.to_string(),

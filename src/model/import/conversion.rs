@@ -12,7 +12,7 @@ use super::limits::{Limits, Progress};
 use super::map::{self, GGUF_LLAMA};
 use super::open::{assemble, from_hf, stored_types, CheckpointInfo, Info};
 use super::tensors::TensorSet;
-use crate::model::subword::SubwordTokenizer;
+use crate::model::subword::{Built, GgufBuild, SubwordTokenizer};
 use crate::model::{Model, ModelError, Result};
 use serde::Serialize;
 
@@ -51,6 +51,8 @@ struct GgufSteps {
     /// Quantized tensors still to expand, last first; vocabulary tables stay in their blocks.
     expand: Vec<String>,
     expand_total: usize,
+    /// The tokenizer while it is built, a piece a step.
+    building: Option<GgufBuild>,
     tokenizer: Option<SubwordTokenizer>,
     stored_bytes: usize,
     parameters: usize,
@@ -104,11 +106,8 @@ impl Conversion {
                     }
                 } else if let Some(sub) = g.tokenizer.take() {
                     return Some(g.finish(sub, name, source));
-                } else {
-                    match g.build_tokenizer() {
-                        Ok(t) => g.tokenizer = Some(t),
-                        Err(e) => return Some(Err(e)),
-                    }
+                } else if let Err(e) = g.build_tokenizer() {
+                    return Some(Err(e));
                 }
                 self.next = Next::Gguf(g);
             }
@@ -154,7 +153,11 @@ impl Conversion {
                 g.expand_total - g.expand.len(),
                 g.expand_total,
             ),
-            Next::Gguf(g) if g.tokenizer.is_none() => ("building the tokenizer", 0, 1),
+            Next::Gguf(g) if g.tokenizer.is_none() => (
+                "building the tokenizer",
+                g.building.as_ref().map_or(0, GgufBuild::done),
+                GgufBuild::PIECES,
+            ),
             Next::Gguf(_) => ("mapping the tensors onto the model", 0, 1),
             Next::Done => ("done", 1, 1),
         };
@@ -186,14 +189,28 @@ impl GgufSteps {
             gguf,
             config,
             tensors,
+            building: None,
             tokenizer: None,
         })
     }
 
-    fn build_tokenizer(&self) -> Result<SubwordTokenizer> {
-        let data = GgufTokenizerData::from_gguf(&self.gguf)?;
-        SubwordTokenizer::from_gguf(&(&data).into(), Some(self.config.vocab_size))
-            .map_err(|e| ModelError::Import(format!("the GGUF tokenizer: {e}")))
+    /// One piece of the tokenizer: its JSON from the metadata, the check, or the build.
+    fn build_tokenizer(&mut self) -> Result<()> {
+        let wrap = |e| ModelError::Import(format!("the GGUF tokenizer: {e}"));
+        let build = match self.building.take() {
+            Some(b) => b,
+            None => {
+                let data = GgufTokenizerData::from_gguf(&self.gguf)?;
+                let vocab = Some(self.config.vocab_size);
+                self.building = Some(GgufBuild::new(&(&data).into(), vocab).map_err(wrap)?);
+                return Ok(());
+            }
+        };
+        match build.step().map_err(wrap)? {
+            Built::Next(b) => self.building = Some(b),
+            Built::Done(t) => self.tokenizer = Some(*t),
+        }
+        Ok(())
     }
 
     fn finish(
@@ -258,6 +275,13 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, s)| s.done == i && s.total == 210));
+        // The tokenizer in three pieces (JSON, check, build), each its own step.
+        let building: Vec<usize> = stages
+            .iter()
+            .filter(|s| s.what == "building the tokenizer")
+            .map(|s| s.done)
+            .collect();
+        assert_eq!(building, [0, 1, 2]);
         assert!(model.weights.tok_embed.as_f32().is_none());
         assert_eq!(info.model_type, "llama");
         assert!(c.step().unwrap().is_err(), "a finished conversion says so");

@@ -204,30 +204,28 @@ impl SubwordTokenizer {
         Self::from_value(value, model_vocab)
     }
 
-    /// Builds the byte-level BPE described by a GGUF file's metadata.
+    /// Builds the byte-level BPE described by a GGUF file's metadata, all pieces at once.
     pub fn from_gguf(data: &GgufVocabulary, model_vocab: Option<usize>) -> Result<Self> {
-        let mut t = Self::from_value(gguf::to_json(data)?, model_vocab)?;
-        // The file names its special tokens; those win over names guessed from the vocabulary.
-        let given = SpecialIds {
-            bos: data.bos,
-            eos: data.eos,
-            unk: data.unk,
-            pad: data.pad,
-            ..SpecialIds::default()
-        };
-        t.specials = SpecialIds {
-            bos: given.bos.or(t.specials.bos),
-            eos: given.eos.or(t.specials.eos),
-            unk: given.unk.or(t.specials.unk),
-            pad: given.pad.or(t.specials.pad),
-            ..t.specials
-        };
-        t.kind = SubwordKind::ByteLevelBpe;
-        Ok(t)
+        let mut build = GgufBuild::new(data, model_vocab)?;
+        loop {
+            match build.step()? {
+                Built::Done(t) => return Ok(*t),
+                Built::Next(b) => build = b,
+            }
+        }
     }
 
     fn from_value(value: Value, model_vocab: Option<usize>) -> Result<Self> {
         let (checked, value) = validate::check(value, model_vocab)?;
+        Self::from_checked(&checked, value, model_vocab)
+    }
+
+    /// The library's tokenizer from a `tokenizer.json` that `validate::check` passed.
+    fn from_checked(
+        checked: &validate::Checked,
+        value: Value,
+        model_vocab: Option<usize>,
+    ) -> Result<Self> {
         let inner: Tokenizer =
             guard("loading the tokenizer", || serde_json::from_value(value))?.map_err(library)?;
         let added: HashMap<u32, AddedToken> =
@@ -266,7 +264,7 @@ impl SubwordTokenizer {
             added_ids,
             limit: None,
         };
-        t.specials = t.find_specials(&checked);
+        t.specials = t.find_specials(checked);
         Ok(t)
     }
 
@@ -541,4 +539,83 @@ fn check_added_patterns(inner: &Tokenizer, added: &HashMap<u32, AddedToken>) -> 
         }
     }
     Ok(())
+}
+
+/// A GGUF file's tokenizer built in three pieces, so the browser can draw between them (the
+/// whole takes ~150 ms natively for SmolLM2's 49,152 tokens): the `tokenizer.json` the metadata
+/// stands for, that JSON checked, then the library's tokenizer with the file's special ids.
+pub struct GgufBuild {
+    given: SpecialIds,
+    model_vocab: Option<usize>,
+    state: BuildState,
+}
+
+enum BuildState {
+    Json(Value),
+    Checked(Box<validate::Checked>, Value),
+}
+
+/// What one piece of a [`GgufBuild`] left: the next piece, or the tokenizer.
+pub enum Built {
+    Next(GgufBuild),
+    Done(Box<SubwordTokenizer>),
+}
+
+impl GgufBuild {
+    /// The first piece: the JSON, with what the GGUF metadata can get wrong checked.
+    pub fn new(data: &GgufVocabulary, model_vocab: Option<usize>) -> Result<Self> {
+        Ok(Self {
+            given: SpecialIds {
+                bos: data.bos,
+                eos: data.eos,
+                unk: data.unk,
+                pad: data.pad,
+                ..SpecialIds::default()
+            },
+            model_vocab,
+            state: BuildState::Json(gguf::to_json(data)?),
+        })
+    }
+
+    /// Pieces done, of [`GgufBuild::PIECES`].
+    pub fn done(&self) -> usize {
+        match self.state {
+            BuildState::Json(_) => 1,
+            BuildState::Checked(..) => 2,
+        }
+    }
+
+    pub const PIECES: usize = 3;
+
+    pub fn step(self) -> Result<Built> {
+        let Self {
+            given,
+            model_vocab,
+            state,
+        } = self;
+        Ok(match state {
+            BuildState::Json(value) => {
+                let (checked, value) = validate::check(value, model_vocab)?;
+                Built::Next(Self {
+                    given,
+                    model_vocab,
+                    state: BuildState::Checked(Box::new(checked), value),
+                })
+            }
+            BuildState::Checked(checked, value) => {
+                let mut t = SubwordTokenizer::from_checked(&checked, value, model_vocab)?;
+                // The file names its special tokens; those win over names guessed from the
+                // vocabulary.
+                t.specials = SpecialIds {
+                    bos: given.bos.or(t.specials.bos),
+                    eos: given.eos.or(t.specials.eos),
+                    unk: given.unk.or(t.specials.unk),
+                    pad: given.pad.or(t.specials.pad),
+                    ..t.specials
+                };
+                t.kind = SubwordKind::ByteLevelBpe;
+                Built::Done(Box::new(t))
+            }
+        })
+    }
 }
