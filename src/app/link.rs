@@ -355,6 +355,27 @@ mod tests {
         assert_eq!(now.pads, 3);
     }
 
+    /// Texts and choices a lab writes only when they differ from its defaults (the decoding
+    /// table, the fill-in sentence, the permutation panel's real encoder) are reset too: a
+    /// review found the typed-table page showing the table a later page had typed.
+    #[test]
+    fn a_lesson_page_resets_what_links_leave_out() {
+        use crate::app::decoding::DecodingLab;
+        use crate::app::positions::{permutation::Encoder, PositionsLab};
+        let mut app = GlimpseApp::default();
+        let decoding = app.lab_mut::<DecodingLab>();
+        decoding.settings.table_text = "<bos> -> I 0.6, Me 0.4".into();
+        decoding.fill_mask.set_text("a <mask> left over".into());
+        app.lab_mut::<PositionsLab>().permutation.encoder = Encoder::Real;
+        apply_page(&mut app, "view=decoding&ds=table&beam=1");
+        let d = app.lab::<DecodingLab>();
+        assert_eq!(d.settings.table_text, crate::decode::table::TEXTBOOK);
+        assert_eq!(d.fill_mask.text(), "");
+        apply_page(&mut app, "view=positions&ps=5");
+        let p = &app.lab::<PositionsLab>().permutation;
+        assert_eq!(p.encoder, Encoder::Toy);
+    }
+
     #[test]
     fn a_link_reproduces_the_view() {
         let mut app = GlimpseApp::default();

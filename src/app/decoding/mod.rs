@@ -142,9 +142,20 @@ impl Lab for DecodingLab {
         if let Some(x) = r.read("ds", |v| value_of(&SOURCES, v)) {
             d.kind = x;
         }
-        // The text of the source the link names (a prompt, a sentence, or a typed table).
-        if let Some(v) = r.get("dtext") {
-            *d.text_mut() = v.chars().take(4000).collect();
+        // The text of the source the link names (a prompt, a sentence, or a typed table). A link
+        // that names the source without its text means that source's default text, not the
+        // text an earlier page left there.
+        let named = r.get("ds").is_some();
+        match r.get("dtext") {
+            Some(v) => *d.text_mut() = v.chars().take(4000).collect(),
+            None if named => {
+                let fresh = Settings {
+                    kind: d.kind,
+                    ..Settings::default()
+                };
+                *d.text_mut() = fresh.text().to_string();
+            }
+            None => {}
         }
         if let Some(x) = r.number("beam", 1..=8) {
             d.width = x;
@@ -158,8 +169,10 @@ impl Lab for DecodingLab {
         if let Some(x) = r.read("open", |v| value_of(&PARTS, v)) {
             self.open = Some(x);
         }
-        if let Some(v) = r.get("fmask") {
-            self.fill_mask.set_text(v.chars().take(4000).collect());
+        match r.get("fmask") {
+            Some(v) => self.fill_mask.set_text(v.chars().take(4000).collect()),
+            None if named => self.fill_mask.set_text(String::new()),
+            None => {}
         }
     }
 

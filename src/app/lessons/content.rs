@@ -810,8 +810,8 @@ pub static LESSONS: &[Lesson] = &[
                      from everything around it, on both sides. Of the hidden tokens 80 % are \
                      replaced by <mask>, 10 % by a random token and 10 % stay as they were, so \
                      the model cannot assume that only <mask> needs thought. The loss is the \
-                     cross-entropy at the hidden positions only: \
-                     L = −(1/|P|) Σ_{i∈P} log p(x_i | the corrupted window).",
+                     cross-entropy at the hidden positions only: the mean over the hidden \
+                     positions i of −log p(x_i | the corrupted window).",
                     "sotu-mlm is an encoder trained this way by Glimpse on the State of the \
                      Union addresses, with no causal mask: every token reads every other. It \
                      started from sotu-lm's weights (the same tokenizer, plus <mask>) and read \

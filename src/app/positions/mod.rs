@@ -141,22 +141,36 @@ impl Lab for PositionsLab {
     }
 
     fn load(&mut self, r: &mut LinkReader) {
+        // A link that names a section speaks for the whole lab: the keys it leaves out are
+        // the ones `save` writes only when they differ from the defaults, so they are defaults
+        // (a lesson page would otherwise keep the real encoder an earlier page chose).
+        let whole = r.get("ps").is_some();
         if let Some(x) = r.read("ps", |v| at_index(&Section::ALL, v)) {
             self.section = x;
         }
+        let fresh = permutation::PermutationPanel::default();
         let p = &mut self.permutation;
-        if let Some(e) = r.read("pm", |v| match v {
+        match r.read("pm", |v| match v {
             "real" => Some(permutation::Encoder::Real),
             "toy" => Some(permutation::Encoder::Toy),
             _ => None,
         }) {
-            p.encoder = e;
+            Some(e) => p.encoder = e,
+            None if whole => p.encoder = fresh.encoder,
+            None => {}
         }
-        if let Some(v) = r.get("pt") {
-            p.sentence = v.chars().take(1000).collect();
+        match r.get("pt") {
+            Some(v) => p.sentence = v.chars().take(1000).collect(),
+            None if whole => p.sentence = fresh.sentence,
+            None => {}
         }
-        if let Some(v) = r.get("pr") {
-            p.reordered = v.chars().take(1000).collect();
+        match r.get("pr") {
+            Some(v) => p.reordered = v.chars().take(1000).collect(),
+            None if whole => p.reordered = fresh.reordered,
+            None => {}
+        }
+        if whole {
+            self.sinusoidal.d = sinusoidal::SinusoidalPanel::default().d;
         }
         if let Some(d) = r.read("psd", |v| {
             v.parse::<usize>()
