@@ -5,7 +5,8 @@
 //    native binary's `glimpse bench-forward` run just before (same code, same inputs);
 //  - the app's CPU time per frame of the "All heads" grid of the largest shipped model (`lm`,
 //    a 100-token input) while the pointer moves over it (eframe's cpu_usage per frame), and of
-//    SmolLM2's 270 heads when the build serves the real models.
+//    SmolLM2's 270 heads when the build serves the real models;
+//  - SmolLM2's decoding step with the key/value cache (tokens/s) in wasm and natively.
 //
 //   node web/bench_web.mjs        (after `trunk build --release` and `cargo build --release`)
 //
@@ -18,6 +19,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { DIST, OUT, REPO, launchChromium, poll, serveDist, sleep } from './harness.mjs';
 
+const SMOL = 'models/hf/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf';
 const BIN = process.env.GLIMPSE_BIN
   ?? path.join(process.env.CARGO_TARGET_DIR ?? path.join(REPO, 'target'), 'release', 'glimpse');
 
@@ -92,13 +94,15 @@ async function main() {
     console.log(`first interactive frame: ${firsts.map((t) => t.toFixed(0)).join(', ')} ms after navigation`);
 
     // Every built-in has arrived: the app fetches the small ones once it has started, and
-    // sotu-lm (2.8 MB) when it is first chosen, so choose it.
-    await page.evaluate(() => { window.location.hash = 'v=1&view=attention&model=sotu-lm'; });
-    await poll(() => page.evaluate(() => {
-      const m = JSON.parse(window.wasmBindings.glimpse_models() || '[]');
-      return m.some((x) => x.name === 'sotu-lm' && x.state === 'ready')
-        && m.length >= 13 && m.every((x) => x.state !== 'loading');
-    }), 60000);
+    // sotu-lm and sotu-mlm (2.8 MB each) when first chosen, so choose them.
+    for (const name of ['sotu-lm', 'sotu-mlm']) {
+      await page.evaluate((n) => { window.location.hash = `v=1&view=attention&model=${n}`; }, name);
+      await poll(() => page.evaluate((n) => {
+        const m = JSON.parse(window.wasmBindings.glimpse_models() || '[]');
+        return m.some((x) => x.name === n && x.state === 'ready')
+          && m.length >= 13 && m.every((x) => x.state !== 'loading');
+      }, name), 60000);
+    }
     const wasm = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_forward_benchmark(true)));
     if (!Array.isArray(wasm)) throw new Error(`the wasm benchmark failed: ${JSON.stringify(wasm)}`);
     result.wasm_forward = wasm;
@@ -127,6 +131,26 @@ async function main() {
       }, 180000);
       await sleep(3000);
       result.grid_270_frame_ms = await gridFrameTimes(page, 'SmolLM2, 270 heads, 19 tokens');
+    }
+
+    // Generation with the key/value cache: one decoding step of SmolLM2 after a 16-token
+    // prompt, in wasm (the loader the app uses) beside the native binary on one thread.
+    if (served.some((m) => m.name === 'SmolLM2-135M-Instruct.Q4_1')) {
+      const gguf = path.join(DIST, SMOL);
+      const wasm = JSON.parse(await page.evaluate(async (f) => {
+        const c = new Uint8Array(await (await fetch(f)).arrayBuffer());
+        return window.wasmBindings.glimpse_bench_checkpoint([f.split('/').pop()], [c], 16, 3);
+      }, SMOL));
+      if (wasm.error) throw new Error(`the SmolLM2 benchmark failed: ${wasm.error}`);
+      const native = JSON.parse(execFileSync(BIN, ['bench-forward', '--model', gguf, '--tokens', '16',
+        '--runs', '3', '--threads', '1', '--json'], { encoding: 'utf8' }));
+      result.smollm2_decode = { wasm_step_ms: wasm.decode_step_ms, native_step_ms: native.decode_step_ms,
+        wasm_prefill16_ms: wasm.untraced_median_ms, native_prefill16_ms: native.untraced_median_ms };
+      const d = result.smollm2_decode;
+      console.log(`SmolLM2 decoding step with the KV cache (median ms): native ${d.native_step_ms.toFixed(1)} `
+        + `(${(1e3 / d.native_step_ms).toFixed(1)} tokens/s), wasm ${d.wasm_step_ms.toFixed(1)} `
+        + `(${(1e3 / d.wasm_step_ms).toFixed(1)} tokens/s), ${(d.wasm_step_ms / d.native_step_ms).toFixed(2)}×; `
+        + `16-token prefill untraced: native ${d.native_prefill16_ms.toFixed(1)}, wasm ${d.wasm_prefill16_ms.toFixed(1)}`);
     }
   } finally {
     await context.close().catch(() => {});

@@ -193,6 +193,41 @@ pub struct CheckpointTiming {
     /// Natively: the process's peak resident memory (MB); in the browser: the wasm memory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_rss_mb: Option<f64>,
+    /// A decoder's median time for one step with the key/value cache (one new token after the
+    /// timed tokens, `Model::decode_next`), and the steps timed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_step_ms: Option<f64>,
+}
+
+/// Steps of cached decoding timed after the prompt (the first is a warm-up).
+const DECODE_STEPS: usize = 9;
+
+/// The median time of one cached decoding step after `prompt`, feeding the prompt's own
+/// tokens again (the values do not change the work); `None` for a model without a decoder.
+fn decode_step_ms(model: &Model, prompt: &[u32]) -> std::result::Result<Option<f64>, String> {
+    if !model.config.family.has_decoder() || prompt.is_empty() {
+        return Ok(None);
+    }
+    let opts = ForwardOptions::default();
+    let err = |e: super::ModelError| e.to_string();
+    let mut state = model.start_decoding(&[], &opts).map_err(err)?;
+    for &t in prompt {
+        model.decode_next(&mut state, t, &opts).map_err(err)?;
+    }
+    let room = model.config.max_len.saturating_sub(prompt.len());
+    let mut times: Vec<f64> = Vec::new();
+    for &t in prompt.iter().cycle().take(DECODE_STEPS.min(room)) {
+        let start = web_time::Instant::now();
+        let logits = model.decode_next(&mut state, t, &opts).map_err(err)?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        drop(std::hint::black_box(logits));
+    }
+    if times.len() < 2 {
+        return Ok(None);
+    }
+    times.remove(0); // the first warms caches
+    times.sort_by(f64::total_cmp);
+    Ok(Some(times[times.len() / 2]))
 }
 
 /// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
@@ -241,6 +276,7 @@ pub fn time_checkpoint(
     } else {
         ids.source
     };
+    let decode_step = decode_step_ms(model, &timed)?;
     Ok(CheckpointTiming {
         model: model.config.name.clone(),
         tokens,
@@ -256,5 +292,22 @@ pub fn time_checkpoint(
         traced_gflops: round(gflop / (median_ms / 1e3)),
         untraced_gflops: round(gflop / (untraced_median_ms / 1e3)),
         peak_rss_mb: None,
+        decode_step_ms: decode_step.map(round),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A decoder's checkpoint timing carries its cached decoding step; an encoder's does not.
+    #[test]
+    fn a_decoder_is_timed_per_decoding_step_and_an_encoder_is_not() {
+        let lm = builtin::load("sotu-lm").unwrap();
+        let t = time_checkpoint(&lm, 8, 1).unwrap();
+        assert!(t.decode_step_ms.is_some_and(|ms| ms > 0.0), "{t:?}");
+        let encoder = builtin::load("sotu-mlm").unwrap();
+        let t = time_checkpoint(&encoder, 8, 1).unwrap();
+        assert_eq!(t.decode_step_ms, None);
+    }
 }
