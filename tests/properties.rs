@@ -205,6 +205,33 @@ proptest! {
     }
 
     #[test]
+    fn prefilling_a_prompt_in_one_pass_equals_feeding_it_token_by_token(
+        family in prop_oneof![Just(Family::Decoder), Just(Family::EncoderDecoder)],
+        pos in positional(), n in norm(), kv in kv_heads(), sc in scoring(),
+        src in ids(10), tgt in ids(12), split in 1usize..12, seed in any::<u64>(),
+    ) {
+        let model = Model::random(config(family, pos, n, kv, sc), seed).unwrap();
+        let opts = ForwardOptions::default();
+        let mut target = vec![BOS];
+        target.extend(tgt);
+        let split = split.min(target.len() - 1);
+        let source = if family == Family::EncoderDecoder { src } else { vec![] };
+        let full = model.forward(&ModelInput { source: source.clone(), target: target.clone(), ..Default::default() }, &opts).unwrap();
+        let close = |a: &Array1<f32>, t: usize| {
+            a.iter().zip(full.logits.row(t)).map(|(x, y)| (x - y).abs()).fold(0.0f32, f32::max)
+        };
+        // The first `split` tokens in one pass, then the rest one at a time on its cache.
+        let mut state = model.start_decoding(&source, &opts).unwrap();
+        let after_prompt = model.prefill(&mut state, &target[..split], &opts).unwrap();
+        prop_assert!(close(&after_prompt, split - 1) < 1e-4, "prefill logits differ");
+        prop_assert_eq!(state.cached_positions(), split);
+        for (t, &id) in target.iter().enumerate().skip(split) {
+            let logits = model.decode_next(&mut state, id, &opts).unwrap();
+            prop_assert!(close(&logits, t) < 1e-4, "step {} after the prefill differs", t);
+        }
+    }
+
+    #[test]
     fn padding_does_not_change_real_tokens(
         pos in positional(), n in norm(), src in ids(8), extra in 1usize..6, seed in any::<u64>(),
     ) {

@@ -104,33 +104,31 @@ impl ModelSource {
     fn cached(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
         let opts = ForwardOptions::default();
         let (last, parent) = prefix.split_last().ok_or("empty prefix")?;
-        let mut state = match self.caches.get(parent) {
-            Some(s) => s.clone(),
-            None if parent.is_empty() => self
-                .model
-                .start_decoding(&self.source, &opts)
-                .map_err(|e| e.to_string())?,
+        let (state, logits) = match self.caches.get(parent) {
+            Some(s) => {
+                let mut state = s.clone();
+                let logits = self
+                    .model
+                    .decode_next(&mut state, *last, &opts)
+                    .map_err(|e| e.to_string())?;
+                self.work.positions += 1;
+                (state, logits)
+            }
             None => {
-                // Rebuild the parent's cache token by token (only for prefixes never seen).
-                let mut s = self
+                // A prefix never seen (the prompt): its cache filled in one batched pass.
+                let mut state = self
                     .model
                     .start_decoding(&self.source, &opts)
                     .map_err(|e| e.to_string())?;
-                for &t in parent {
-                    self.model
-                        .decode_next(&mut s, t, &opts)
-                        .map_err(|e| e.to_string())?;
-                    self.work.positions += 1;
-                }
-                s
+                let logits = self
+                    .model
+                    .prefill(&mut state, prefix, &opts)
+                    .map_err(|e| e.to_string())?;
+                self.work.positions += prefix.len();
+                (state, logits)
             }
         };
         // Only the logits are used: the step's trace is not kept.
-        let logits = self
-            .model
-            .decode_next(&mut state, *last, &opts)
-            .map_err(|e| e.to_string())?;
-        self.work.positions += 1;
         self.caches.insert(prefix.to_vec(), state);
         Ok(logits.to_vec())
     }

@@ -211,9 +211,7 @@ fn decode_step_ms(model: &Model, prompt: &[u32]) -> std::result::Result<Option<f
     let opts = ForwardOptions::default();
     let err = |e: super::ModelError| e.to_string();
     let mut state = model.start_decoding(&[], &opts).map_err(err)?;
-    for &t in prompt {
-        model.decode_next(&mut state, t, &opts).map_err(err)?;
-    }
+    model.prefill(&mut state, prompt, &opts).map_err(err)?;
     let room = model.config.max_len.saturating_sub(prompt.len());
     let mut times: Vec<f64> = Vec::new();
     for &t in prompt.iter().cycle().take(DECODE_STEPS.min(room)) {

@@ -1047,7 +1047,7 @@ impl Model {
         token: u32,
         opts: &ForwardOptions,
     ) -> Result<StepOutput> {
-        self.step(state, token, opts, true)
+        self.step(state, &[token], opts, true)
     }
 
     /// [`Model::decode_step`] without the step's trace: only the next token's logits (what
@@ -1058,13 +1058,30 @@ impl Model {
         token: u32,
         opts: &ForwardOptions,
     ) -> Result<Array1<f32>> {
-        Ok(self.step(state, token, opts, false)?.logits)
+        Ok(self.step(state, &[token], opts, false)?.logits)
     }
 
+    /// Feed several tokens in one pass (a prompt), each attending to the cache and to the ones
+    /// before it under the causal mask; their keys and values join the cache. The same cache
+    /// and logits as feeding them one by one with [`Model::decode_next`], in one batched pass
+    /// instead of `n` matrix–vector passes. Returns the logits after the last token.
+    pub fn prefill(
+        &self,
+        state: &mut DecodeState,
+        tokens: &[u32],
+        opts: &ForwardOptions,
+    ) -> Result<Array1<f32>> {
+        if tokens.is_empty() {
+            return Err(ModelError::Input("nothing to prefill".into()));
+        }
+        Ok(self.step(state, tokens, opts, false)?.logits)
+    }
+
+    /// `tokens` fed at the next positions; the logits after the last of them.
     fn step(
         &self,
         state: &mut DecodeState,
-        token: u32,
+        tokens: &[u32],
         opts: &ForwardOptions,
         keep_blocks: bool,
     ) -> Result<StepOutput> {
@@ -1076,19 +1093,19 @@ impl Model {
             .as_ref()
             .ok_or_else(|| ModelError::Input("this model has no decoder".into()))?;
         let vocab = self.config.vocab_size();
-        if token as usize >= vocab {
-            return Err(ModelError::BadTokenId { id: token, vocab });
+        if let Some(&id) = tokens.iter().find(|&&id| id as usize >= vocab) {
+            return Err(ModelError::BadTokenId { id, vocab });
         }
         let t = state.ids.len();
-        if t >= self.config.max_len {
+        if t + tokens.len() > self.config.max_len {
             return Err(ModelError::TooLong {
-                len: t + 1,
+                len: t + tokens.len(),
                 max: self.config.max_len,
             });
         }
-        state.ids.push(token);
-        let ids = [token];
-        let key_positions: Vec<usize> = (0..=t).collect();
+        state.ids.extend_from_slice(tokens);
+        let positions: Vec<usize> = (t..state.ids.len()).collect();
+        let key_positions: Vec<usize> = (0..state.ids.len()).collect();
         let memory = state.memory.as_ref().map(|m| {
             (
                 m.view(),
@@ -1099,12 +1116,12 @@ impl Model {
         let trace = self.stack(
             stack,
             StackRun {
-                ids: &ids,
+                ids: tokens,
                 types: &[],
-                positions: vec![t],
-                key_positions: key_positions.clone(),
+                self_allowed: causal_mask(&positions, &key_positions),
+                positions,
+                key_positions,
                 key_tokens: self.tokenizer.tokens(&state.ids),
-                self_allowed: causal_mask(&[t], &key_positions),
                 memory,
                 cross_allowed: None,
                 caches: Some(&mut state.caches),
@@ -1115,7 +1132,17 @@ impl Model {
                 heads_off: opts.heads_off.clone(),
             },
         )?;
-        let logits = self.logits(&trace.output).row(0).to_owned();
+        // Only the last row's next token is asked for.
+        let last = trace.output.nrows() - 1;
+        let logits = self
+            .logits(
+                &trace
+                    .output
+                    .slice_axis(Axis(0), ndarray::Slice::from(last..))
+                    .to_owned(),
+            )
+            .row(0)
+            .to_owned();
         Ok(StepOutput { logits, trace })
     }
 }

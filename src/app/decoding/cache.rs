@@ -161,16 +161,11 @@ pub fn show(ui: &mut Ui, slot: &mut Option<KvComparison>, settings: &Settings, m
                 ));
             }
             verdict(ui, run);
-            // The cache is filled a token at a time, so the first step (the whole prompt) costs
-            // the cached run more than one batched pass; from the second on it computes one
-            // position where the recomputation computes them all.
-            if run.rows.first().is_some_and(|r| r.cached.positions > 1) {
-                ui.weak(
-                    "Times are totals so far. The cached run reads the prompt into its cache one \
-                     token at a time, so its first step takes longer than one pass over the \
-                     prompt; after that each step computes one new position.",
-                );
-            }
+            ui.weak(
+                "Times are totals so far. Both runs read the prompt in one pass at the first \
+                 step; from the second on the cached run computes one new position and the \
+                 recomputation all of them.",
+            );
             table(ui, run);
             plot(ui, run);
         }
