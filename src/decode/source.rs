@@ -103,31 +103,23 @@ impl ModelSource {
     /// Logits after `prefix`, from the cache of its parent when there is one.
     fn cached(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
         let opts = ForwardOptions::default();
-        let (last, parent) = prefix.split_last().ok_or("empty prefix")?;
-        let (state, logits) = match self.caches.get(parent) {
-            Some(s) => {
-                let mut state = s.clone();
-                let logits = self
-                    .model
-                    .decode_next(&mut state, *last, &opts)
-                    .map_err(|e| e.to_string())?;
-                self.work.positions += 1;
-                (state, logits)
-            }
-            None => {
-                // A prefix never seen (the prompt): its cache filled in one batched pass.
-                let mut state = self
-                    .model
+        let (_, parent) = prefix.split_last().ok_or("empty prefix")?;
+        // From the parent's cache, one new token; a prefix never seen (the prompt) is read
+        // into a fresh cache in one batched pass.
+        let (mut state, new) = match self.caches.get(parent) {
+            Some(s) => (s.clone(), &prefix[parent.len()..]),
+            None => (
+                self.model
                     .start_decoding(&self.source, &opts)
-                    .map_err(|e| e.to_string())?;
-                let logits = self
-                    .model
-                    .prefill(&mut state, prefix, &opts)
-                    .map_err(|e| e.to_string())?;
-                self.work.positions += prefix.len();
-                (state, logits)
-            }
+                    .map_err(|e| e.to_string())?,
+                prefix,
+            ),
         };
+        let logits = self
+            .model
+            .prefill(&mut state, new, &opts)
+            .map_err(|e| e.to_string())?;
+        self.work.positions += new.len();
         // Only the logits are used: the step's trace is not kept.
         self.caches.insert(prefix.to_vec(), state);
         Ok(logits.to_vec())

@@ -223,9 +223,14 @@ fn decode_step_ms(model: &Model, prompt: &[u32]) -> std::result::Result<Option<f
     if times.len() < 2 {
         return Ok(None);
     }
-    times.remove(0); // the first warms caches
+    Ok(Some(after_warm_up(times).0))
+}
+
+/// The median and the fastest of `times` (at least two) without the first, which warms caches.
+fn after_warm_up(mut times: Vec<f64>) -> (f64, f64) {
+    times.remove(0);
     times.sort_by(f64::total_cmp);
-    Ok(Some(times[times.len() / 2]))
+    (times[times.len() / 2], times[0])
 }
 
 /// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
@@ -260,13 +265,8 @@ pub fn time_checkpoint(
         untraced.push(start.elapsed().as_secs_f64() * 1e3);
         drop(std::hint::black_box(logits));
     }
-    let stats = |mut times: Vec<f64>| {
-        times.remove(0); // the first run warms caches
-        times.sort_by(f64::total_cmp);
-        (times[times.len() / 2], times[0])
-    };
     let ((median_ms, min_ms), (untraced_median_ms, untraced_min_ms)) =
-        (stats(traced), stats(untraced));
+        (after_warm_up(traced), after_warm_up(untraced));
     let gflop = model_forward_flops(model, tokens) as f64 / 1e9;
     let round = |x: f64| (x * 1000.0).round() / 1000.0;
     let timed = if ids.source.is_empty() {

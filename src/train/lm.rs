@@ -418,18 +418,21 @@ pub fn perplexity(model: &Model, ids: &[u32]) -> Result<Perplexity> {
     Ok(Perplexity::from_total(nats, count))
 }
 
-/// Unigram baseline: `p(w) = (c(w) + 1) / (N + V)` (add-one, so a token unseen in training
-/// still has a probability), scored on every token of `test` after the first.
-pub fn unigram_perplexity(train: &[u32], test: &[u32], vocab: usize) -> Perplexity {
+/// The unigram baseline's probabilities: `p(w) = (c(w) + 1) / (N + V)` (add-one, so a token
+/// unseen in training still has a probability), for every id below `vocab`.
+pub fn unigram_probabilities(train: &[u32], vocab: usize) -> Vec<f64> {
     let mut counts = vec![0u64; vocab];
     for &w in train {
         counts[w as usize] += 1;
     }
     let denom = (train.len() + vocab) as f64;
-    let nats: f64 = test[1..]
-        .iter()
-        .map(|&w| -((counts[w as usize] + 1) as f64 / denom).ln())
-        .sum();
+    counts.iter().map(|&c| (c + 1) as f64 / denom).collect()
+}
+
+/// The unigram baseline scored on every token of `test` after the first.
+pub fn unigram_perplexity(train: &[u32], test: &[u32], vocab: usize) -> Perplexity {
+    let p = unigram_probabilities(train, vocab);
+    let nats: f64 = test[1..].iter().map(|&w| -p[w as usize].ln()).sum();
     Perplexity::from_total(nats, test.len().saturating_sub(1))
 }
 

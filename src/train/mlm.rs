@@ -8,7 +8,7 @@
 //! positions only: `L = −(1/|P|) Σ_{i∈P} ln p(x_i | x̃)`.
 
 use super::backward::Example;
-use super::lm::{KneserNeyBigram, Perplexity};
+use super::lm::{unigram_probabilities, KneserNeyBigram, Perplexity};
 use crate::model::softmax::log_sum_exp;
 use crate::model::weights::TensorMap;
 use crate::model::{ForwardOptions, Model, ModelError, ModelInput, Result};
@@ -141,16 +141,12 @@ pub fn baselines(
     bigram: &KneserNeyBigram,
     examples: &[Example],
 ) -> (Perplexity, Perplexity) {
-    let mut counts = vec![0u64; vocab];
-    for &w in train {
-        counts[w as usize] += 1;
-    }
-    let denom = (train.len() + vocab) as f64;
+    let unigram = unigram_probabilities(train, vocab);
     let (mut uni, mut bi, mut count) = (0.0, 0.0, 0);
     for ex in examples {
         for (i, _) in ex.loss_mask.iter().enumerate().filter(|(_, &p)| p) {
             let w = ex.labels[i];
-            uni -= ((counts[w as usize] + 1) as f64 / denom).ln();
+            uni -= unigram[w as usize].ln();
             bi -= match i.checked_sub(1) {
                 Some(j) => bigram.prob(ex.labels[j], w).ln(),
                 None => bigram.continuation(w).ln(),
