@@ -61,6 +61,9 @@ pub struct ModelStore {
     /// Downloaded checkpoints being converted, a few pieces a frame (the browser has one
     /// thread): model name, the conversion, where the files came from.
     converting: RefCell<Vec<(String, Conversion, String)>>,
+    /// The stage each frame of a conversion ended on, by model (for the probe: tests check
+    /// the progress bar moved frame by frame, however fast the machine).
+    conversion_frames: RefCell<HashMap<String, Vec<Stage>>>,
     /// The hub `hf:` names download from (a link's `hub=` names a mirror).
     hub: RefCell<String>,
     version: std::cell::Cell<u64>,
@@ -74,6 +77,7 @@ impl Default for ModelStore {
             memo: Default::default(),
             loader: Default::default(),
             converting: Default::default(),
+            conversion_frames: Default::default(),
             hub: RefCell::new(sources::DEFAULT_HUB.to_string()),
             version: Default::default(),
         }
@@ -149,6 +153,7 @@ impl ModelStore {
                         "format": info.map(|i| i.format.as_str()),
                         "architecture": info.map(|i| i.model_type.as_str()),
                         "memory_bytes": info.map(|i| i.memory_bytes),
+                        "conversion_frames": self.conversion_frames.borrow().get(name.as_str()),
                     })
                 }
                 ModelState::Loading { received, total } => serde_json::json!({
@@ -356,6 +361,9 @@ impl ModelStore {
                     self.insert(&name, state);
                 }
                 None => {
+                    if let Some(frames) = self.conversion_frames.borrow_mut().get_mut(&name) {
+                        frames.push(conversion.stage());
+                    }
                     self.converting
                         .borrow_mut()
                         .push((name, conversion, source));
@@ -374,6 +382,9 @@ impl ModelStore {
                 Ok(Payload::Files(files, source)) => {
                     let bytes = files.total_bytes();
                     let conversion = Conversion::new(files, &name, &source);
+                    self.conversion_frames
+                        .borrow_mut()
+                        .insert(name.clone(), Vec::new());
                     self.converting
                         .borrow_mut()
                         .push((name.clone(), conversion, source));
@@ -577,6 +588,9 @@ mod tests {
         let summary = serde_json::Value::Array(store.summary());
         assert_eq!(summary[0]["source"], source.as_str());
         assert_eq!(summary[0]["architecture"], "gpt2");
+        // Every frame but the last ended on a stage the progress bar showed.
+        let logged = summary[0]["conversion_frames"].as_array().unwrap();
+        assert_eq!(logged.len(), frames - 1);
         assert!(store.knows(name) && store.opened().contains(&name.to_string()));
         // A broken download fails with the reason; asking again after `retry` starts afresh.
         store
