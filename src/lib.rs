@@ -130,6 +130,14 @@ pub fn glimpse_training() -> String {
     app::probe::training()
 }
 
+/// Browser test hook: the decoding lab's search (steps taken and asked for, best hypothesis,
+/// greedy decoding).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_decoding() -> String {
+    app::probe::decoding()
+}
+
 /// Browser benchmark: train the reverse task's default model for `steps` steps inside this
 /// call and return its throughput as JSON (`web/bench_training.mjs` calls it).
 #[cfg(target_arch = "wasm32")]

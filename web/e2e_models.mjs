@@ -280,19 +280,31 @@ async function main() {
         `pass ${JSON.stringify(after.pass)}; input "${back?.input}"`);
 
       // Its beam tree: "The capital of France is" continued by the real model, step by step.
+      // Each hypothesis a step expands is a pass, one a frame; greedy decoding runs beside it
+      // a token a frame, so the page keeps drawing.
       await open('view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&beam=2&maxlen=4');
-      await page.waitForTimeout(1500);
+      const decoding = async () => JSON.parse((await call('glimpse_decoding')) || 'null');
+      await poll(async () => ((await decoding())?.greedy ? true : null), 60000);
       const dc = JSON.parse((await call('glimpse_controls')) || '{}');
       const step = dc['decoding:step'];
+      await call('glimpse_frame_times');
       const t1 = Date.now();
       for (let i = 0; step && i < 3; i++) {
         await page.mouse.click((step[0] + step[2]) / 2, (step[1] + step[3]) / 2);
-        await page.waitForTimeout(1200);
+        await page.waitForTimeout(50);
       }
+      const stepped = await poll(async () => {
+        const d = await decoding();
+        return d && d.steps >= 3 && d.pending === 0 ? d : null;
+      }, 60000, 30);
+      const stepTimes = JSON.parse((await call('glimpse_frame_times')) || '[]');
+      const slowest = Math.max(...stepTimes);
       await shot('smollm2-beam');
-      const alive = await probe();
-      record('the decoding lab steps a beam search on SmolLM2 in the browser', !!step && !!alive &&
-        !errors.some((e) => /panicked|pageerror/.test(e)), `3 steps in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      record('the decoding lab steps a beam search on SmolLM2 in the browser, a pass a frame',
+        !!step && stepped?.steps === 3 && stepped.live.length === 2 && /Paris/.test(stepped.greedy ?? '') &&
+        stepTimes.length >= 6 && slowest < 250 && !errors.some((e) => /panicked|pageerror/.test(e)),
+        `3 steps in ${((Date.now() - t1) / 1000).toFixed(1)} s over ${stepTimes.length} frames, longest ${slowest.toFixed(0)} ms; ` +
+        `live ${JSON.stringify(stepped?.live)}; greedy ${JSON.stringify(stepped?.greedy)}`);
 
       // 8. Offline: the service worker kept the downloaded MiniLM.
       const controlled = await poll(() => page.evaluate(() => !!navigator.serviceWorker?.controller), 20000);

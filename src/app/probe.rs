@@ -101,6 +101,18 @@ pub fn training() -> String {
     read(&TRAINING)
 }
 
+/// The decoding lab's search as JSON (`DecodingLab::status`).
+static DECODING: Mutex<String> = Mutex::new(String::new());
+
+pub fn publish_decoding(status: &impl Serialize) {
+    store(&DECODING, status);
+}
+
+/// The decoding lab's last published search, or "" if it was never drawn.
+pub fn decoding() -> String {
+    read(&DECODING)
+}
+
 pub fn publish_compute(status: &impl Serialize) {
     store(&COMPUTE, status);
 }

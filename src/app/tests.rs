@@ -199,7 +199,12 @@ fn the_decoding_lab_runs_on_the_picked_model() {
         assert_eq!(lab.settings.picked_model, name);
         match (decoder, &lab.search) {
             (true, Some(Ok(search))) => {
-                let (tokens, _) = search.greedy.as_ref().expect("greedy decoding");
+                let (tokens, _) = search
+                    .greedy
+                    .as_ref()
+                    .expect("greedy decoding has run within the frames")
+                    .as_ref()
+                    .expect("greedy decoding");
                 assert_eq!(
                     tokens.first().map(String::as_str),
                     Some(" Paris"),

@@ -7,6 +7,6 @@ pub mod source;
 pub mod table;
 
 pub use beam::{BeamConfig, BeamSearch, Node, NodeState};
-pub use sample::{sample, SampleConfig, SampleStep};
+pub use sample::{sample, SampleConfig, SampleStep, Sampler};
 pub use source::{ModelSource, Source};
 pub use table::TableSource;

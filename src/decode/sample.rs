@@ -54,18 +54,39 @@ pub fn kept_set(log_probs: &[f32], top_k: Option<usize>, top_p: Option<f32>) -> 
     c
 }
 
-/// Sample until `<eos>` or `max_len` tokens.
-pub fn sample(
-    source: &mut dyn Source,
-    prompt: &[u32],
-    cfg: &SampleConfig,
-) -> Result<Vec<SampleStep>, String> {
-    let mut rng = Rng::new(cfg.seed);
-    let mut prefix = prompt.to_vec();
-    let mut steps = Vec::new();
-    for _ in 0..cfg.max_len {
-        let kept = kept_set(&source.log_probs(&prefix)?, cfg.top_k, cfg.top_p);
-        let draw = rng.uniform();
+/// Sampling a token at a time (a pass each, so an app can spread a run over frames).
+pub struct Sampler {
+    rng: Rng,
+    prefix: Vec<u32>,
+    cfg: SampleConfig,
+    /// The steps drawn so far.
+    pub steps: Vec<SampleStep>,
+    over: bool,
+}
+
+impl Sampler {
+    pub fn new(prompt: &[u32], cfg: &SampleConfig) -> Self {
+        Self {
+            rng: Rng::new(cfg.seed),
+            prefix: prompt.to_vec(),
+            cfg: *cfg,
+            steps: Vec::new(),
+            over: false,
+        }
+    }
+
+    /// Draw the next token; false once the run is over (`<eos>` drawn or `max_len` reached).
+    pub fn step(&mut self, source: &mut dyn Source) -> Result<bool, String> {
+        if self.over || self.steps.len() >= self.cfg.max_len {
+            self.over = true;
+            return Ok(false);
+        }
+        let kept = kept_set(
+            &source.log_probs(&self.prefix)?,
+            self.cfg.top_k,
+            self.cfg.top_p,
+        );
+        let draw = self.rng.uniform();
         let mut acc = 0.0f64;
         let chosen = kept
             .iter()
@@ -76,13 +97,22 @@ pub fn sample(
             .or(kept.last())
             .map(|(t, _)| *t)
             .ok_or("no token to sample")?;
-        prefix.push(chosen);
-        steps.push(SampleStep { kept, chosen, draw });
-        if chosen == source.eos() {
-            break;
-        }
+        self.prefix.push(chosen);
+        self.steps.push(SampleStep { kept, chosen, draw });
+        self.over = chosen == source.eos();
+        Ok(true)
     }
-    Ok(steps)
+}
+
+/// Sample until `<eos>` or `max_len` tokens.
+pub fn sample(
+    source: &mut dyn Source,
+    prompt: &[u32],
+    cfg: &SampleConfig,
+) -> Result<Vec<SampleStep>, String> {
+    let mut sampler = Sampler::new(prompt, cfg);
+    while sampler.step(source)? {}
+    Ok(sampler.steps)
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! What the key/value cache saves: greedy decoding twice, with and without it, measuring
 //! every step's work.
 
-use super::session::{build, Models, Settings, SourceKind};
+use super::session::{build, Built, Models, Settings, SourceKind};
 use super::tree::visible;
 use crate::decode::beam::greedy;
 use crate::decode::source::Work;
@@ -27,10 +27,14 @@ pub struct KvRun {
     pub same: bool,
 }
 
-/// The comparison for one source and its settings.
+/// The comparison for one source and its settings, measured a pass at a time (SmolLM2's
+/// recomputed steps take a tenth of a second each in the browser).
 pub struct KvComparison {
     key: (SourceKind, String, u32, usize),
-    pub result: Result<KvRun, String>,
+    /// The runs with and without the cache while they are measured.
+    runs: Option<(Measuring, Measuring)>,
+    /// The rows (or why there are none) once both runs have ended.
+    pub result: Option<Result<KvRun, String>>,
 }
 
 fn key(s: &Settings) -> (SourceKind, String, u32, usize) {
@@ -47,33 +51,57 @@ pub fn cache_floats(config: &ModelConfig, positions: usize) -> usize {
     positions * config.kv_cache_floats_per_token()
 }
 
-/// Greedy decoding one step at a time, with each step's work and the prefix length fed.
-fn measured(
-    settings: &Settings,
-    models: &Models,
-    use_cache: bool,
-) -> Result<Vec<(u32, String, Work, usize)>, String> {
-    let mut built = build(settings, models, settings.temperature, use_cache)?;
-    let src = built.source.as_mut();
-    let mut prefix = built.prompt.clone();
-    let mut out = Vec::new();
-    for _ in 0..built.max_len {
+/// A greedy step: its token id and text, its work, and the prefix length it was fed.
+type Measured = (u32, String, Work, usize);
+
+/// Greedy decoding a token (a pass) at a time, each step's work measured.
+struct Measuring {
+    built: Built,
+    prefix: Vec<u32>,
+    rows: Vec<Measured>,
+    over: bool,
+}
+
+impl Measuring {
+    fn new(settings: &Settings, models: &Models, use_cache: bool) -> Result<Self, String> {
+        let built = build(settings, models, settings.temperature, use_cache)?;
+        Ok(Self {
+            prefix: built.prompt.clone(),
+            built,
+            rows: Vec::new(),
+            over: false,
+        })
+    }
+
+    /// One token; false once the run has ended (its length reached, or `<eos>`).
+    fn unit(&mut self) -> Result<bool, String> {
+        if self.over || self.rows.len() >= self.built.max_len {
+            self.over = true;
+            return Ok(false);
+        }
+        let src = self.built.source.as_mut();
         let before = src.work();
-        let (ids, _) = greedy(src, &prefix, 1)?;
-        let Some(&t) = ids.first() else { break };
+        let (ids, _) = greedy(src, &self.prefix, 1)?;
+        let Some(&t) = ids.first() else {
+            self.over = true;
+            return Ok(false);
+        };
         let after = src.work();
         let work = Work {
             calls: after.calls - before.calls,
             positions: after.positions - before.positions,
             seconds: after.seconds - before.seconds,
         };
-        out.push((t, src.token(t), work, prefix.len()));
-        prefix.push(t);
-        if t == src.eos() {
-            break;
-        }
+        self.rows.push((t, src.token(t), work, self.prefix.len()));
+        self.prefix.push(t);
+        self.over = t == src.eos();
+        Ok(true)
     }
-    Ok(out)
+
+    fn run(mut self) -> Result<Vec<Measured>, String> {
+        while self.unit()? {}
+        Ok(self.rows)
+    }
 }
 
 /// Runs of each kind at most, and the time they may take together: a toy model's step takes
@@ -82,19 +110,19 @@ fn measured(
 const REPEATS: usize = 5;
 const REPEAT_BUDGET_S: f64 = 0.05;
 
-/// `measured`, repeated while it is cheap, each step's time the fastest of the runs.
+/// `first` with each step's time the fastest over more runs, while they are cheap.
 fn fastest(
+    mut best: Vec<Measured>,
     settings: &Settings,
     models: &Models,
     use_cache: bool,
-) -> Result<Vec<(u32, String, Work, usize)>, String> {
-    let mut best = measured(settings, models, use_cache)?;
+) -> Result<Vec<Measured>, String> {
     let mut spent: f64 = best.iter().map(|r| r.2.seconds).sum();
     for _ in 1..REPEATS {
         if spent > REPEAT_BUDGET_S {
             break;
         }
-        let again = measured(settings, models, use_cache)?;
+        let again = Measuring::new(settings, models, use_cache)?.run()?;
         spent += again.iter().map(|r| r.2.seconds).sum::<f64>();
         for (b, a) in best.iter_mut().zip(&again) {
             b.2.seconds = b.2.seconds.min(a.2.seconds);
@@ -103,10 +131,16 @@ fn fastest(
     Ok(best)
 }
 
-fn compare(settings: &Settings, models: &Models) -> Result<KvRun, String> {
+/// Both runs measured: the table's rows.
+fn compare(
+    cached: Vec<Measured>,
+    plain: Vec<Measured>,
+    settings: &Settings,
+    models: &Models,
+) -> Result<KvRun, String> {
     let config = models.get(settings.kind)?.config.clone();
-    let cached = fastest(settings, models, true)?;
-    let plain = fastest(settings, models, false)?;
+    let cached = fastest(cached, settings, models, true)?;
+    let plain = fastest(plain, settings, models, false)?;
     let same = cached.iter().map(|r| r.0).eq(plain.iter().map(|r| r.0));
     let rows = cached
         .into_iter()
@@ -121,23 +155,80 @@ fn compare(settings: &Settings, models: &Models) -> Result<KvRun, String> {
     Ok(KvRun { rows, same })
 }
 
-/// The comparison, recomputed when the source or its settings change.
+impl KvComparison {
+    /// The two runs for `settings`, nothing computed yet.
+    fn new(settings: &Settings, models: &Models) -> Self {
+        let runs = Measuring::new(settings, models, true)
+            .and_then(|c| Ok((c, Measuring::new(settings, models, false)?)));
+        let (runs, result) = match runs {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(Err(e))),
+        };
+        Self {
+            key: key(settings),
+            runs,
+            result,
+        }
+    }
+
+    /// Passes until `budget` is spent (at least one): the cached run, then the recomputing
+    /// one; the rows once both have ended.
+    pub fn advance(&mut self, settings: &Settings, models: &Models, budget: web_time::Duration) {
+        let start = web_time::Instant::now();
+        while let Some((cached, plain)) = self.runs.as_mut() {
+            let unit = match cached.unit() {
+                Ok(false) => plain.unit(),
+                other => other,
+            };
+            match unit {
+                Ok(true) if start.elapsed() < budget => continue,
+                Ok(true) => return,
+                Ok(false) => {
+                    let (c, p) = self
+                        .runs
+                        .take()
+                        .map(|(c, p)| (c.rows, p.rows))
+                        .unwrap_or_default();
+                    self.result = Some(compare(c, p, settings, models));
+                }
+                Err(e) => {
+                    self.runs = None;
+                    self.result = Some(Err(e));
+                }
+            }
+        }
+    }
+
+    /// Steps measured so far with the cache and without, while measuring.
+    pub fn measuring(&self) -> Option<(usize, usize, usize)> {
+        self.runs
+            .as_ref()
+            .map(|(c, p)| (c.rows.len(), p.rows.len(), c.built.max_len))
+    }
+}
+
+/// The comparison, started again when the source or its settings change.
 pub fn ensure<'a>(
     slot: &'a mut Option<KvComparison>,
     settings: &Settings,
     models: &Models,
-) -> &'a KvComparison {
+) -> &'a mut KvComparison {
     let k = key(settings);
     if slot.as_ref().is_some_and(|c| c.key != k) {
         *slot = None;
     }
-    slot.get_or_insert_with(|| KvComparison {
-        result: compare(settings, models),
-        key: k,
-    })
+    slot.get_or_insert_with(|| KvComparison::new(settings, models))
 }
 
-pub fn show(ui: &mut Ui, slot: &mut Option<KvComparison>, settings: &Settings, models: &Models) {
+/// The comparison; `may_work`: this frame may spend time measuring (not while the search above
+/// has passes to run).
+pub fn show(
+    ui: &mut Ui,
+    slot: &mut Option<KvComparison>,
+    settings: &Settings,
+    models: &Models,
+    may_work: bool,
+) {
     if settings.kind == SourceKind::Table {
         ui.label("A typed table computes nothing: it has no keys and values to cache.");
         return;
@@ -147,7 +238,18 @@ pub fn show(ui: &mut Ui, slot: &mut Option<KvComparison>, settings: &Settings, m
          the others; without it every step recomputes the whole prefix (quadratic total work). \
          Both produce the same tokens.",
     );
-    match &ensure(slot, settings, models).result {
+    let comparison = ensure(slot, settings, models);
+    if may_work {
+        comparison.advance(settings, models, super::WORK_PER_FRAME);
+    }
+    if let Some((cached, plain, of)) = comparison.measuring() {
+        ui.weak(format!(
+            "measuring… greedy steps with the cache {cached} of at most {of}, recomputed {plain}"
+        ));
+        ui.ctx().request_repaint();
+        return;
+    }
+    match comparison.result.as_ref().unwrap_or(&Err(String::new())) {
         Err(e) => {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
@@ -195,16 +297,17 @@ fn table(ui: &mut Ui, run: &KvRun) {
             egui::Grid::new("decoding_kv_grid")
                 .striped(true)
                 .show(ui, |ui| {
+                    // Two-line headers keep the table inside a tablet's width.
                     for h in [
                         "step",
                         "token",
-                        "cached: positions",
-                        "total",
-                        "time so far",
-                        "recomputed: positions",
-                        "total",
-                        "time so far",
-                        "cache size (floats)",
+                        "cached:\npositions",
+                        "\ntotal",
+                        "\ntime so far",
+                        "recomputed:\npositions",
+                        "\ntotal",
+                        "\ntime so far",
+                        "cache size\n(floats)",
                     ] {
                         ui.label(RichText::new(h).strong());
                     }
@@ -278,8 +381,16 @@ mod tests {
     fn the_cache_computes_one_position_a_step_and_agrees() {
         let settings = Settings::default();
         let models = Models::from_store(&crate::app::store::ModelStore::default());
-        let run = compare(&settings, &models).unwrap();
+        // With no time to spare each call measures one pass: the table fills over frames.
+        let mut comparison = KvComparison::new(&settings, &models);
+        let mut calls = 0;
+        while comparison.measuring().is_some() {
+            comparison.advance(&settings, &models, web_time::Duration::ZERO);
+            calls += 1;
+        }
+        let run = comparison.result.unwrap().unwrap();
         assert!(run.same && run.rows.len() > 2);
+        assert_eq!(calls, 2 * run.rows.len() + 1, "a pass a call, and the end");
         for (i, r) in run.rows.iter().enumerate() {
             assert_eq!(r.cached.positions, 1);
             assert_eq!(r.plain.positions, i + 1);

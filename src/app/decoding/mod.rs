@@ -23,8 +23,12 @@ use attention::AttentionView;
 use cache::KvComparison;
 use egui::{Key, Modifiers, RichText, Ui};
 use sampling::Sampling;
-use session::{replay, Models, Search, Settings, SourceKind};
+use session::{join, Models, Search, Settings, SourceKind};
 use std::sync::Arc;
+
+/// The search's passes a frame may take before the rest waits for the next frame (a large
+/// model's pass takes longer: then one a frame).
+pub(super) const WORK_PER_FRAME: web_time::Duration = web_time::Duration::from_millis(12);
 
 /// Seconds between steps while playing.
 const PLAY_INTERVAL: f64 = 0.5;
@@ -239,18 +243,32 @@ impl DecodingLab {
         self.rebuild(0);
     }
 
-    /// A fresh search replayed to `steps` steps.
+    /// A fresh search to be replayed to `steps` steps over the next frames (from what the
+    /// search before computed, when it had the same settings: going back costs no pass).
     fn rebuild(&mut self, steps: usize) {
-        self.search = Some(replay(&self.settings, &self.models, steps));
+        let old = self.search.take().and_then(Result::ok);
+        let mut search = Search::new(&self.settings, &self.models);
+        if let Ok(s) = search.as_mut() {
+            if let Some(old) = old {
+                s.reuse(old);
+            }
+            s.pending = steps;
+            s.advance(WORK_PER_FRAME);
+        }
+        self.search = Some(search);
         self.built_from = Some(self.settings.clone());
         self.playing = false;
         let nodes = self.current().map_or(0, |s| s.beam.nodes.len());
         self.selected = self.selected.filter(|&i| i < nodes && steps > 0);
     }
 
+    /// Ask for one more step: its passes run over the next frames (at once on a small model).
     pub fn step(&mut self) {
         if let Some(s) = self.current_mut() {
-            s.step();
+            if !s.done() {
+                s.pending += 1;
+                s.advance(WORK_PER_FRAME);
+            }
         }
     }
 
@@ -262,11 +280,42 @@ impl DecodingLab {
         }
     }
 
+    /// Ask for every step left (over the next frames).
     pub fn run_to_end(&mut self) {
         if let Some(s) = self.current_mut() {
-            s.run_to_end();
+            s.pending = s.beam.config.max_len.saturating_sub(s.steps());
+            s.advance(WORK_PER_FRAME);
         }
         self.playing = false;
+    }
+
+    /// This frame's share of the search's work; another frame is asked for while some is left.
+    fn work(&mut self, ui: &Ui) {
+        if let Some(s) = self.current_mut() {
+            s.advance(WORK_PER_FRAME);
+            if s.busy() {
+                ui.ctx().request_repaint();
+            }
+        }
+        crate::app::probe::publish_decoding(&self.status());
+    }
+
+    /// The search in numbers, for the test probe.
+    pub fn status(&self) -> serde_json::Value {
+        let Some(s) = self.current() else {
+            return serde_json::json!({ "error": self.search.as_ref().and_then(|s| s.as_ref().err()) });
+        };
+        let best = s.beam.ranking().first().map(|&n| s.hypothesis(n));
+        serde_json::json!({
+            "steps": s.steps(),
+            "pending": s.pending,
+            "done": s.done(),
+            "error": s.error,
+            "best": best,
+            "live": s.beam.live().into_iter().map(|n| s.hypothesis(n)).collect::<Vec<_>>(),
+            "greedy": s.greedy.as_ref().map(|g| g.as_ref().map(|(t, _)| join(s.settings.kind, t)).ok()),
+            "progress": self.progress(),
+        })
     }
 
     pub fn done(&self) -> bool {
@@ -291,6 +340,7 @@ impl DecodingLab {
         self.keyboard(ui);
         self.tick(ui);
         self.stepping(ui);
+        self.work(ui);
         ui.separator();
         match &self.search {
             Some(Ok(search)) => {
@@ -302,18 +352,22 @@ impl DecodingLab {
             None => {}
         }
         ui.separator();
+        // One part computes at a time: the panels below wait while the search has work.
+        let may_work = !self.current().is_some_and(Search::busy);
         let open = self.open.take();
         egui::CollapsingHeader::new("Sampling")
             .id_salt("decoding_sampling")
             .open((open == Some(Part::Sampling)).then_some(true))
             .show(ui, |ui| {
-                self.sampling.show(ui, &self.settings, &self.models);
+                self.sampling
+                    .show(ui, &self.settings, &self.models, may_work);
             });
         egui::CollapsingHeader::new("KV cache")
             .id_salt("decoding_kv")
             .open((open == Some(Part::KvCache)).then_some(true))
             .show(ui, |ui| {
-                cache::show(ui, &mut self.kv, &self.settings, &self.models);
+                let may_work = may_work && !self.sampling.drawing();
+                cache::show(ui, &mut self.kv, &self.settings, &self.models, may_work);
             });
     }
 
@@ -426,7 +480,8 @@ impl DecodingLab {
             return;
         }
         let now = ui.input(|i| i.time);
-        if now - self.last_tick >= PLAY_INTERVAL {
+        let waiting = self.current().is_some_and(|s| s.pending > 0);
+        if now - self.last_tick >= PLAY_INTERVAL && !waiting {
             self.step();
             self.last_tick = now;
         }
@@ -469,7 +524,12 @@ impl DecodingLab {
             return "no search".into();
         };
         let k = s.steps();
-        if s.done() {
+        if let Some((ready, of)) = s.computing() {
+            format!(
+                "computing step {}: {ready} of {of} hypotheses scored",
+                k + 1
+            )
+        } else if s.done() {
             format!("step {k} of {k} (done)")
         } else {
             format!("step {k} of at most {}", s.beam.config.max_len)

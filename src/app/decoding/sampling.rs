@@ -1,9 +1,9 @@
 //! Sampling instead of searching: at each step keep the top-k / top-p candidates,
 //! renormalise, and let a seeded uniform draw pick one.
 
-use super::session::{build, join, Models, Settings};
+use super::session::{build, join, Built, Models, Settings, SourceKind};
 use super::tree::{visible, GREEDY};
-use crate::decode::{sample, SampleConfig, SampleStep};
+use crate::decode::{SampleConfig, SampleStep, Sampler};
 use egui::{Color32, RichText, Sense, Ui, Vec2};
 
 /// Most candidates drawn as bars per step (the rest are summarised).
@@ -29,6 +29,15 @@ pub struct Sampling {
     pub seed: u64,
     pub temperature: f32,
     pub result: Option<Result<SampleRun, String>>,
+    /// A draw under way, a token (a pass) at a time over frames.
+    drawing: Option<Drawing>,
+}
+
+struct Drawing {
+    built: Built,
+    sampler: Sampler,
+    kind: SourceKind,
+    seed: u64,
 }
 
 impl Default for Sampling {
@@ -41,6 +50,7 @@ impl Default for Sampling {
             seed: 1,
             temperature: 1.0,
             result: None,
+            drawing: None,
         }
     }
 }
@@ -55,30 +65,50 @@ impl Sampling {
         }
     }
 
-    /// Draw a whole sequence from the current source with these settings.
+    /// Start drawing a sequence from the current source with these settings; the tokens
+    /// come over the next frames (`advance`).
     pub fn draw(&mut self, settings: &Settings, models: &Models) {
-        self.result = Some(self.run(settings, models));
+        self.result = None;
+        self.drawing = None;
+        match build(settings, models, self.temperature, true) {
+            Ok(built) => {
+                let sampler = Sampler::new(&built.prompt, &self.config(built.max_len));
+                self.drawing = Some(Drawing {
+                    built,
+                    sampler,
+                    kind: settings.kind,
+                    seed: self.seed,
+                });
+            }
+            Err(e) => self.result = Some(Err(e)),
+        }
     }
 
-    fn run(&self, settings: &Settings, models: &Models) -> Result<SampleRun, String> {
-        let mut built = build(settings, models, self.temperature, true)?;
-        let cfg = self.config(built.max_len);
-        let steps = sample(built.source.as_mut(), &built.prompt, &cfg)?;
-        let name = |t: u32| built.source.token(t);
-        let names = steps
-            .iter()
-            .map(|s| s.kept.iter().map(|&(t, _)| name(t)).collect())
-            .collect();
-        let chosen: Vec<String> = steps.iter().map(|s| name(s.chosen)).collect();
-        Ok(SampleRun {
-            seed: self.seed,
-            text: join(settings.kind, &chosen),
-            names,
-            steps,
-        })
+    /// A draw is under way.
+    pub fn drawing(&self) -> bool {
+        self.drawing.is_some()
     }
 
-    pub fn show(&mut self, ui: &mut Ui, settings: &Settings, models: &Models) {
+    /// Tokens until `budget` is spent (at least one); the run once it is over.
+    pub fn advance(&mut self, budget: web_time::Duration) {
+        let start = web_time::Instant::now();
+        while let Some(d) = self.drawing.as_mut() {
+            match d.sampler.step(d.built.source.as_mut()) {
+                Ok(true) if start.elapsed() < budget => {}
+                Ok(true) => return,
+                Ok(false) => {
+                    self.result = self.drawing.take().map(Drawing::finish).map(Ok);
+                }
+                Err(e) => {
+                    self.drawing = None;
+                    self.result = Some(Err(e));
+                }
+            }
+        }
+    }
+
+    /// The controls and the last draw; `may_work`: this frame may draw tokens.
+    pub fn show(&mut self, ui: &mut Ui, settings: &Settings, models: &Models, may_work: bool) {
         ui.label(
             "Instead of keeping the best hypotheses, pick one next token at random from the \
              renormalised candidates. The seed fixes the random draws: the same seed and \
@@ -87,6 +117,13 @@ impl Sampling {
         self.controls(ui);
         if ui.button("sample").clicked() {
             self.draw(settings, models);
+        }
+        if may_work {
+            self.advance(super::WORK_PER_FRAME);
+        }
+        if let Some(d) = &self.drawing {
+            ui.weak(format!("sampling… {} tokens drawn", d.sampler.steps.len()));
+            ui.ctx().request_repaint();
         }
         match &self.result {
             None => {}
@@ -121,6 +158,24 @@ impl Sampling {
                     .text("sampling temperature"),
             );
         });
+    }
+}
+
+impl Drawing {
+    fn finish(self) -> SampleRun {
+        let name = |t: u32| self.built.source.token(t);
+        let steps = self.sampler.steps;
+        let names = steps
+            .iter()
+            .map(|s| s.kept.iter().map(|&(t, _)| name(t)).collect())
+            .collect();
+        let chosen: Vec<String> = steps.iter().map(|s| name(s.chosen)).collect();
+        SampleRun {
+            seed: self.seed,
+            text: join(self.kind, &chosen),
+            names,
+            steps,
+        }
     }
 }
 

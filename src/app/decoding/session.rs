@@ -7,6 +7,7 @@ use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
 use crate::model::builtin;
 use crate::model::tokenizer::BOS;
 use crate::model::Model;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Where next-token probabilities come from.
@@ -212,18 +213,31 @@ pub fn build(
     })
 }
 
-/// A beam search under way, with everything needed to replay it.
+/// Greedy decoding's tokens (as shown) and cumulative log p.
+pub type GreedyResult = Result<(Vec<String>, f32), String>;
+
+/// A beam search under way, with everything needed to replay it. On a large model every
+/// hypothesis a step expands costs a forward pass, so the work comes in units (one pass
+/// each) that the lab spreads over frames: a step's hypotheses one at a time, then the step
+/// itself from the remembered results, and greedy decoding a token at a time beside it.
 pub struct Search {
     pub settings: Settings,
     pub built: Built,
     pub beam: BeamSearch,
     /// An error from the source while stepping (the search stops there).
     pub error: Option<String>,
-    /// Greedy decoding with the same source settings: its tokens and cumulative log p.
-    pub greedy: Result<(Vec<String>, f32), String>,
+    /// Greedy decoding with the same source settings, once it has run to its end.
+    pub greedy: Option<GreedyResult>,
+    greedy_run: Option<GreedyRun>,
+    /// Steps asked for and not taken yet.
+    pub pending: usize,
+    /// log p(next | prefix) for every prefix computed so far: a step takes its hypotheses'
+    /// from here, and going back replays from here without a pass.
+    memo: HashMap<Vec<u32>, Vec<f32>>,
 }
 
 impl Search {
+    /// A search at step 0; nothing is computed yet.
     pub fn new(settings: &Settings, models: &Models) -> Result<Self, String> {
         let built = build(settings, models, settings.temperature, settings.use_cache)?;
         let config = BeamConfig {
@@ -232,16 +246,26 @@ impl Search {
             max_len: built.max_len,
         };
         let beam = BeamSearch::new(built.source.as_ref(), config, &built.prompt);
-        let mut fresh = build(settings, models, settings.temperature, settings.use_cache)?;
-        let greedy = greedy(fresh.source.as_mut(), &fresh.prompt, fresh.max_len)
-            .map(|(ids, cum)| (ids.iter().map(|&t| fresh.source.token(t)).collect(), cum));
+        let fresh = build(settings, models, settings.temperature, settings.use_cache)?;
         Ok(Self {
             settings: settings.clone(),
             built,
             beam,
             error: None,
-            greedy,
+            greedy: None,
+            greedy_run: Some(GreedyRun::new(fresh)),
+            pending: 0,
+            memo: HashMap::new(),
         })
+    }
+
+    /// Take over what `old` (the same settings) computed: its passes and its greedy run.
+    pub fn reuse(&mut self, old: Search) {
+        if old.settings == self.settings {
+            self.memo = old.memo;
+            self.greedy = old.greedy;
+            self.greedy_run = old.greedy_run;
+        }
     }
 
     /// Steps taken so far.
@@ -253,25 +277,104 @@ impl Search {
         self.beam.done || self.error.is_some()
     }
 
-    /// One step of the search; false when there was nothing left to do.
+    /// Work is left: a step asked for, or greedy decoding.
+    pub fn busy(&self) -> bool {
+        (self.pending > 0 && !self.done()) || self.greedy_run.is_some()
+    }
+
+    /// The pending step's hypotheses computed so far, and how many it expands.
+    pub fn computing(&self) -> Option<(usize, usize)> {
+        (self.pending > 0 && !self.done()).then(|| {
+            let live = self.live_prefixes();
+            let ready = live.iter().filter(|p| self.memo.contains_key(*p)).count();
+            (ready, live.len())
+        })
+    }
+
+    /// Tokens greedy decoding has chosen so far, while it runs.
+    pub fn greedy_so_far(&self) -> Option<usize> {
+        self.greedy_run.as_ref().map(|g| g.ids.len())
+    }
+
+    fn live_prefixes(&self) -> Vec<Vec<u32>> {
+        self.beam
+            .live()
+            .into_iter()
+            .map(|n| self.prefix(n))
+            .collect()
+    }
+
+    /// One unit of the pending step: a hypothesis's pass, or the step once all are there.
+    /// False when no step is pending.
+    fn beam_unit(&mut self) -> bool {
+        if self.done() {
+            self.pending = 0;
+        }
+        if self.pending == 0 {
+            return false;
+        }
+        if let Some(prefix) = self
+            .live_prefixes()
+            .into_iter()
+            .find(|p| !self.memo.contains_key(p))
+        {
+            match self.built.source.log_probs(&prefix) {
+                Ok(lp) => {
+                    self.memo.insert(prefix, lp);
+                }
+                Err(e) => self.error = Some(e),
+            }
+            return true;
+        }
+        let mut source = Remembered {
+            source: self.built.source.as_mut(),
+            memo: &self.memo,
+        };
+        if let Err(e) = self.beam.step(&mut source, &self.built.prompt) {
+            self.error = Some(e);
+        }
+        self.pending -= 1;
+        true
+    }
+
+    /// One token of greedy decoding; false once it has finished.
+    fn greedy_unit(&mut self) -> bool {
+        let Some(run) = self.greedy_run.as_mut() else {
+            return false;
+        };
+        if let Some(result) = run.advance() {
+            self.greedy = Some(result);
+            self.greedy_run = None;
+        }
+        true
+    }
+
+    /// One unit of work (the pending step first); false when nothing is left.
+    pub fn work(&mut self) -> bool {
+        self.beam_unit() || self.greedy_unit()
+    }
+
+    /// Units of work until `budget` is spent (at least one) or nothing is left.
+    pub fn advance(&mut self, budget: web_time::Duration) {
+        let start = web_time::Instant::now();
+        while self.work() && start.elapsed() < budget {}
+    }
+
+    /// One whole step now; false when there was nothing left to do.
     pub fn step(&mut self) -> bool {
         if self.done() {
             return false;
         }
-        match self
-            .beam
-            .step(self.built.source.as_mut(), &self.built.prompt)
-        {
-            Ok(_) => true,
-            Err(e) => {
-                self.error = Some(e);
-                false
-            }
-        }
+        let before = self.steps();
+        self.pending += 1;
+        while self.beam_unit() {}
+        self.steps() > before
     }
 
+    /// Every step to the end, and greedy decoding.
     pub fn run_to_end(&mut self) {
         while self.step() {}
+        while self.work() {}
     }
 
     /// The prefix ids of a node, prompt included.
@@ -282,6 +385,74 @@ impl Search {
     /// The generated text of a node, tokens joined as the source writes them.
     pub fn hypothesis(&self, node: usize) -> String {
         join(self.settings.kind, &self.beam.tokens(node))
+    }
+}
+
+/// A source answering from remembered results first.
+struct Remembered<'a> {
+    source: &'a mut dyn Source,
+    memo: &'a HashMap<Vec<u32>, Vec<f32>>,
+}
+
+impl Source for Remembered<'_> {
+    fn vocab_size(&self) -> usize {
+        self.source.vocab_size()
+    }
+    fn token(&self, id: u32) -> String {
+        self.source.token(id)
+    }
+    fn bos(&self) -> u32 {
+        self.source.bos()
+    }
+    fn eos(&self) -> u32 {
+        self.source.eos()
+    }
+    fn log_probs(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
+        match self.memo.get(prefix) {
+            Some(lp) => Ok(lp.clone()),
+            None => self.source.log_probs(prefix),
+        }
+    }
+}
+
+/// Greedy decoding a token at a time (`decode::beam::greedy` with one token per call).
+struct GreedyRun {
+    built: Built,
+    prefix: Vec<u32>,
+    ids: Vec<u32>,
+    cum: f32,
+}
+
+impl GreedyRun {
+    fn new(built: Built) -> Self {
+        Self {
+            prefix: built.prompt.clone(),
+            built,
+            ids: Vec::new(),
+            cum: 0.0,
+        }
+    }
+
+    /// The next token; the result once the run has ended (the length reached, `<eos>`
+    /// chosen, or no token possible).
+    fn advance(&mut self) -> Option<GreedyResult> {
+        let src = self.built.source.as_mut();
+        let ended = self.ids.len() >= self.built.max_len || self.ids.last() == Some(&src.eos());
+        if !ended {
+            match greedy(src, &self.prefix, 1) {
+                Ok((next, log_p)) => {
+                    if let Some(&t) = next.first() {
+                        self.ids.push(t);
+                        self.prefix.push(t);
+                        self.cum += log_p;
+                        return None;
+                    }
+                }
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let tokens = self.ids.iter().map(|&t| src.token(t)).collect();
+        Some(Ok((tokens, self.cum)))
     }
 }
 
@@ -330,9 +501,60 @@ mod tests {
         assert!(s.done() && !s.step());
         let best = s.beam.ranking()[0];
         assert_eq!(s.hypothesis(best), "a cat <eos>");
-        assert_eq!(s.greedy.as_ref().unwrap().0.join(" "), "the cat <eos>");
+        while s.work() {}
+        assert_eq!(
+            s.greedy.as_ref().unwrap().as_ref().unwrap().0.join(" "),
+            "the cat <eos>"
+        );
         let back = replay(&table(2), &models, 2).unwrap();
         assert_eq!(back.steps(), 2);
+    }
+
+    /// A search worked a unit at a time (a pass each, as the lab spreads them over frames)
+    /// builds the same tree and greedy result as one stepped at once; going back reuses the
+    /// passes, so its replay computes nothing.
+    #[test]
+    fn a_search_worked_in_units_equals_one_stepped_at_once() {
+        let models = Models::from_store(&ModelStore::default());
+        let settings = Settings {
+            kind: SourceKind::Lm,
+            width: 3,
+            max_len: 6,
+            ..Default::default()
+        };
+        let mut whole = Search::new(&settings, &models).unwrap();
+        whole.run_to_end();
+        let mut units = Search::new(&settings, &models).unwrap();
+        units.pending = settings.max_len;
+        let mut count = 0;
+        while units.work() {
+            count += 1;
+            if let Some((ready, of)) = units.computing() {
+                assert!(ready <= of && of <= 3);
+            }
+        }
+        // Every hypothesis of every step, each step, and greedy's tokens: more than one unit each.
+        assert!(count > 2 * whole.steps(), "{count} units");
+        let tree = |s: &Search| -> Vec<(Option<usize>, u32, u32)> {
+            s.beam
+                .nodes
+                .iter()
+                .map(|n| (n.parent, n.token, n.cum.to_bits()))
+                .collect()
+        };
+        assert_eq!(tree(&units), tree(&whole));
+        assert_eq!(units.greedy, whole.greedy);
+        assert!(units.greedy.as_ref().is_some_and(|g| g.is_ok()));
+
+        let steps = units.steps();
+        let mut back = Search::new(&settings, &models).unwrap();
+        back.reuse(units);
+        back.pending = steps - 1;
+        let before = back.built.source.work();
+        while back.work() {}
+        assert_eq!(back.steps(), steps - 1);
+        assert_eq!(back.built.source.work(), before, "the replay ran no pass");
+        assert!(back.greedy.is_some(), "greedy decoding came along");
     }
 
     #[test]

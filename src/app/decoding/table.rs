@@ -21,7 +21,7 @@ pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
     let alpha = search.settings.alpha;
     ui.label(format!(
         "Step {step}: every live hypothesis proposes its {} best next tokens; all are ranked by \
-         score = cumulative log p / L^α (α = {alpha:.2}) and the best {} are kept.",
+         score = cumulative log p divided by L to the power α (L tokens, α = {alpha:.2}) and the best {} are kept.",
         search.beam.config.width, search.beam.config.width
     ));
     let Some(ids) = search.beam.candidates.get(step - 1) else {
@@ -105,7 +105,13 @@ pub fn ranking(ui: &mut Ui, search: &Search) {
 fn greedy(ui: &mut Ui, search: &Search, best: Option<usize>) {
     ui.label(RichText::new("Greedy decoding (the most likely token each step)").strong());
     match &search.greedy {
-        Ok((tokens, cum)) => {
+        None => {
+            ui.weak(format!(
+                "greedy decoding: computing… ({} tokens so far)",
+                search.greedy_so_far().unwrap_or(0)
+            ));
+        }
+        Some(Ok((tokens, cum))) => {
             let text = super::session::join(search.settings.kind, tokens);
             ui.label(format!(
                 "greedy decoding: {text} (cumulative {})",
@@ -127,7 +133,7 @@ fn greedy(ui: &mut Ui, search: &Search, best: Option<usize>) {
                 ui.label(note);
             }
         }
-        Err(e) => {
+        Some(Err(e)) => {
             ui.colored_label(ui.visuals().error_fg_color, format!("greedy: {e}"));
         }
     }

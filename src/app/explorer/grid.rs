@@ -109,7 +109,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
                             sel.head = h;
                             opened = true;
                         }
-                        ui.small(stat.map_or("".into(), caption));
+                        thumbnail_caption(ui, &stat.map_or("".into(), caption), side);
                     });
                 }
                 let mean: Array2<f32> = a.weights.mean_axis(Axis(0)).unwrap_or_default();
@@ -124,7 +124,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
                         )
                     });
                     r.on_hover_text(format!("layer {l}: the mean of its {heads} heads"));
-                    ui.small("mean of heads");
+                    thumbnail_caption(ui, "mean of heads", side);
                 });
                 ui.end_row();
             }
@@ -132,6 +132,13 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
     ui.separator();
     summary_table(ui, stats, sel);
     opened
+}
+
+/// A caption under a thumbnail, wrapped to its width in a size a projector's back row reads
+/// (egui's "small" style is 9 points).
+fn thumbnail_caption(ui: &mut Ui, text: &str, side: f32) {
+    ui.set_max_width(side.max(60.0));
+    ui.add(egui::Label::new(egui::RichText::new(text).size(12.0)).wrap());
 }
 
 /// "previous token 0.93" or "no clear pattern".
@@ -215,7 +222,7 @@ pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
                             .iter()
                             .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
                             .collect();
-                        ui.small(all.join(" · "));
+                        ui.label(all.join(" · "));
                         ui.end_row();
                     }
                 });

@@ -4,10 +4,11 @@
 //! trains a slice per frame, so the page keeps drawing.
 
 use super::training::chunk_means;
+use crate::app::widgets::{series_color, series_key};
 use crate::train::compare::{Contender, Experiment, Race};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Line, Plot, PlotPoints};
 
 /// How long one frame may train before it draws.
 const FRAME_BUDGET: web_time::Duration = web_time::Duration::from_millis(30);
@@ -156,16 +157,16 @@ impl RaceView {
             .as_ref()
             .map(|(_, c)| c.as_slice())
             .unwrap_or_default();
+        series_key(ui, race.contenders.iter().map(|c| c.label.as_str()));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (log₁₀, per token)");
             Plot::new(format!("{id}_loss"))
                 .height(170.0)
                 .allow_scroll(false)
-                .legend(Legend::default())
                 .x_axis_label("step")
                 .show(&mut cols[0], |p| {
-                    for (c, points) in race.contenders.iter().zip(curves) {
-                        p.line(Line::new(c.label.clone(), points.clone()));
+                    for (i, (c, points)) in race.contenders.iter().zip(curves).enumerate() {
+                        p.line(Line::new(c.label.clone(), points.clone()).color(series_color(i)));
                     }
                 });
             cols[1].label("held-out exact match");
@@ -175,16 +176,15 @@ impl RaceView {
                 .include_y(0.0)
                 .include_y(1.0)
                 .include_x(spec.steps as f64)
-                .legend(Legend::default().position(Corner::RightBottom))
                 .x_axis_label("step")
                 .show(&mut cols[1], |p| {
-                    for c in &race.contenders {
+                    for (i, c) in race.contenders.iter().enumerate() {
                         let points: PlotPoints = c
                             .evals
                             .iter()
                             .map(|(s, e)| [*s as f64, e.exact_match as f64])
                             .collect();
-                        p.line(Line::new(c.label.clone(), points));
+                        p.line(Line::new(c.label.clone(), points).color(series_color(i)));
                     }
                 });
         });

@@ -865,7 +865,8 @@ pub static LESSONS: &[Lesson] = &[
                     "With B = 2 on the same table, a less likely first word leads to a likelier \
                      whole sentence, which greedy decoding misses.",
                     "Long hypotheses collect more negative terms, so scores are often \
-                     normalised: score / L^α. Try the α slider.",
+                     normalised: the score divided by the length L raised to the power α (α = 0 \
+                     leaves it as it is, α = 1 averages per token). Try the α slider.",
                 ],
                 link: "view=decoding&ds=table&beam=2&alpha=0",
             },

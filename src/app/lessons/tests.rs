@@ -969,7 +969,7 @@ fn the_worked_examples_show_the_notes_numbers() {
     assert!(text.contains(&format!("{:.4}", cum.exp())));
     assert!(text.contains(&format!("{cum:.3}").replace('-', "−")));
     assert_eq!(
-        s.greedy.as_ref().unwrap().0.join(" "),
+        s.greedy.as_ref().unwrap().as_ref().unwrap().0.join(" "),
         "I am a student <eos>"
     );
 

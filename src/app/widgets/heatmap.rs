@@ -91,6 +91,10 @@ const TEXTURE_ABOVE_CELLS: usize = 576;
 const TEXTURE_BELOW_CELL: f32 = 10.0;
 /// A stretched heatmap's rows: no shorter than a label needs, no taller than a strip should be.
 const STRIP_ROW: std::ops::RangeInclusive<f32> = 16.0..=24.0;
+/// Cells narrower than this have no room for a number even in its short form (".49").
+const NUMBER_MIN_CELL: f32 = 20.0;
+/// From this width a number gets two decimals and a leading zero ("0.49").
+const NUMBER_FULL_CELL: f32 = 30.0;
 /// Labels closer than this (points, centre to centre) are thinned out, rows and columns alike
 /// (the font shrinks to the gap first, down to 9 points at this spacing).
 pub const LABEL_SPACING: f32 = 11.0;
@@ -130,22 +134,46 @@ impl Heatmap<'_> {
     }
 
     pub fn show(self, ui: &mut Ui) -> HeatmapOutput {
+        let cell = self.cell_size(ui.available_size());
+        if !self.show_numbers || cell.min_elem() >= NUMBER_MIN_CELL {
+            return self.show_cells(ui, cell);
+        }
+        // Numbers were asked for but do not fit: say so under the map, not silently drop them.
+        ui.vertical(|ui| {
+            let note = ui.spacing().interact_size.y;
+            let cell = self.cell_size(ui.available_size() - Vec2::new(0.0, note));
+            let out = self.show_cells(ui, cell);
+            ui.weak("cells too small for numbers: zoom in (Ctrl + scroll) or hover a cell");
+            out
+        })
+        .inner
+    }
+
+    /// The cell size that fits `space` (labels included), times the zoom.
+    fn cell_size(&self, space: Vec2) -> Vec2 {
         let (rows, cols) = self.values.dim();
         let left = label_width(self.row_labels);
         let top = label_width(self.col_labels);
-        let avail = ui.available_size() - Vec2::new(left + 8.0, top + 8.0);
+        let avail = space - Vec2::new(left + 8.0, top + 8.0);
         let fit = (avail.x / cols.max(1) as f32)
             .min(avail.y / rows.max(1) as f32)
             .min(self.max_cell)
             .max(3.0);
         let zoom = self.zoom.clamp(0.25, 16.0);
-        let cell = if self.stretch && fit < *STRIP_ROW.start() {
+        if self.stretch && fit < *STRIP_ROW.start() {
             let w = (avail.x / cols.max(1) as f32).max(1.0);
             let h = (avail.y / rows.max(1) as f32).clamp(*STRIP_ROW.start(), *STRIP_ROW.end());
             Vec2::new(w, h.min(self.max_cell.max(*STRIP_ROW.start()))) * zoom
         } else {
             Vec2::splat(fit * zoom)
-        };
+        }
+    }
+
+    /// Draw with cells of `cell` points, scrolling when they overflow the space.
+    fn show_cells(self, ui: &mut Ui, cell: Vec2) -> HeatmapOutput {
+        let (rows, cols) = self.values.dim();
+        let left = label_width(self.row_labels);
+        let top = label_width(self.col_labels);
         let size = Vec2::new(left, top) + cell * Vec2::new(cols as f32, rows as f32);
         if size.x <= ui.available_width() + 0.5 && size.y <= ui.available_height() + 0.5 {
             return self.draw(ui, cell, left, top);
@@ -300,8 +328,9 @@ impl Heatmap<'_> {
                     let stroke = Stroke::new(1.0, HATCH_COLOR);
                     painter.line_segment([cr.left_center(), cr.center_top()], stroke);
                     painter.line_segment([cr.center_bottom(), cr.right_center()], stroke);
-                } else if self.show_numbers && cell.min_elem() >= 30.0 {
-                    let v = self.values[[r, c]];
+                } else if let Some((text, size)) =
+                    cell_number(self.values[[r, c]], cell.min_elem()).filter(|_| self.show_numbers)
+                {
                     // Ink by the cell's brightness, not its place on the scale: a diverging
                     // scale is dark at both ends.
                     let luma = 0.299 * color.r() as f32
@@ -315,8 +344,8 @@ impl Heatmap<'_> {
                     painter.text(
                         cr.center(),
                         Align2::CENTER_CENTER,
-                        format!("{v:.2}"),
-                        FontId::monospace(10.0),
+                        text,
+                        FontId::monospace(size),
                         ink,
                     );
                 }
@@ -365,6 +394,29 @@ impl Heatmap<'_> {
 
 /// Draw every k-th label of cells `cell` points apart so labels stay `spacing` apart; k is
 /// 1, 2, 4, 8, … so the labels kept of a numbered axis read 0, 8, 16, ….
+/// A value as written in a cell `side` points wide, and its font size: "0.49" in a wide
+/// cell, ".49" (or "2.3", "−.07") in a narrow one, nothing where even that does not fit.
+pub fn cell_number(v: f32, side: f32) -> Option<(String, f32)> {
+    if side >= NUMBER_FULL_CELL {
+        return Some((format!("{v:.2}"), 10.0));
+    }
+    if side < NUMBER_MIN_CELL {
+        return None;
+    }
+    let text = if v.abs() < 0.995 {
+        let two = format!("{:.2}", v.abs());
+        let sign = if v < 0.0 && two != "0.00" { "−" } else { "" };
+        format!("{sign}{}", &two[1..])
+    } else if v.abs() < 9.95 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.0}")
+    };
+    let size = if side >= 25.0 { 9.0 } else { 8.0 };
+    // A monospace glyph is about 0.6 of the font size wide.
+    (text.chars().count() as f32 * 0.6 * size <= side - 2.0).then_some((text, size))
+}
+
 pub fn label_stride(cell: f32, spacing: f32) -> usize {
     let k = (spacing / cell.max(0.01)).ceil().max(1.0) as usize;
     k.next_power_of_two()
@@ -464,5 +516,28 @@ mod stride_tests {
         assert_eq!(label_stride(0.9, 12.0), 16);
         // 576 columns in 870 points: every 16th column is labelled, 24 points apart.
         assert_eq!(label_stride(870.0 / 576.0, 16.0), 16);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell_number;
+
+    #[test]
+    fn cell_numbers_shorten_to_fit_narrow_cells() {
+        let text = |v, side| cell_number(v, side).map(|(t, _)| t);
+        assert_eq!(text(0.4912, 40.0).as_deref(), Some("0.49"));
+        assert_eq!(text(0.4912, 22.0).as_deref(), Some(".49"));
+        assert_eq!(text(-0.07, 22.0).as_deref(), Some("−.07"));
+        assert_eq!(text(-0.001, 22.0).as_deref(), Some(".00"));
+        assert_eq!(text(0.999, 22.0).as_deref(), Some("1.0"));
+        assert_eq!(text(2.34, 22.0).as_deref(), Some("2.3"));
+        assert_eq!(text(-12.6, 22.0).as_deref(), Some("-13"));
+        assert_eq!(
+            text(12345.0, 22.0),
+            None,
+            "five digits do not fit 22 points"
+        );
+        assert_eq!(text(0.5, 15.0), None);
     }
 }

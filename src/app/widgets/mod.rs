@@ -14,3 +14,29 @@ pub fn category_label(names: &[String], value: f64) -> String {
         String::new()
     }
 }
+
+/// Colours for the lines of one chart, told apart with colour-blindness (Okabe and Ito).
+pub const SERIES_COLORS: [egui::Color32; 7] = [
+    egui::Color32::from_rgb(230, 159, 0),
+    egui::Color32::from_rgb(86, 180, 233),
+    egui::Color32::from_rgb(0, 158, 115),
+    egui::Color32::from_rgb(240, 228, 66),
+    egui::Color32::from_rgb(213, 94, 0),
+    egui::Color32::from_rgb(204, 121, 167),
+    egui::Color32::from_rgb(0, 114, 178),
+];
+
+/// The colour of line `i` of a chart.
+pub fn series_color(i: usize) -> egui::Color32 {
+    SERIES_COLORS[i % SERIES_COLORS.len()]
+}
+
+/// A chart's key as one row of coloured names above it, where a legend inside the chart would
+/// cover the curves (loss curves fill their whole box early in a run).
+pub fn series_key<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str>) {
+    ui.horizontal_wrapped(|ui| {
+        for (i, name) in names.into_iter().enumerate() {
+            ui.label(egui::RichText::new(format!("━ {name}")).color(series_color(i)));
+        }
+    });
+}
