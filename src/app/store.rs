@@ -42,6 +42,24 @@ pub fn stage_text(s: &Stage) -> String {
 /// batch runs two per sentence), so drawing a view again never recomputes.
 const MEMO_CAPACITY: usize = 24;
 
+/// Models from this many parameters (SmolLM2's 135 M; not MiniLM's 23 M, whose pass takes a
+/// few frames at most) run the passes the labs ask the store for a slice a frame in the browser.
+const SLICED_FROM_PARAMETERS: usize = 50_000_000;
+
+/// Passes under way at most: a view asks for two or three at once (a mask and its baseline).
+const PASSES_UNDER_WAY: usize = 4;
+
+/// How `forward` answers while a pass runs: views show it as progress, not as an error.
+pub const COMPUTING: &str = "computing";
+
+/// A pass a lab asked for, spread over frames.
+struct Pass {
+    model: String,
+    input: ModelInput,
+    opts: ForwardOptions,
+    job: crate::model::sliced::SlicedForward,
+}
+
 struct Memo {
     model: String,
     input: ModelInput,
@@ -64,6 +82,11 @@ pub struct ModelStore {
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
     conversion_frames: RefCell<HashMap<String, Vec<Stage>>>,
+    /// Passes of large models under way, the oldest first (the first advances each frame).
+    passes: RefCell<VecDeque<Pass>>,
+    /// The time a frame gives a pass, and the size of model from which passes are sliced
+    /// (the browser's frame budget; none natively, where a pass runs on every core at once).
+    slicing: std::cell::Cell<Option<(web_time::Duration, usize)>>,
     /// The hub `hf:` names download from (a link's `hub=` names a mirror).
     hub: RefCell<String>,
     version: std::cell::Cell<u64>,
@@ -78,6 +101,10 @@ impl Default for ModelStore {
             loader: Default::default(),
             converting: Default::default(),
             conversion_frames: Default::default(),
+            passes: Default::default(),
+            slicing: std::cell::Cell::new(
+                super::running::FRAME_BUDGET.map(|b| (b, SLICED_FROM_PARAMETERS)),
+            ),
             hub: RefCell::new(sources::DEFAULT_HUB.to_string()),
             version: Default::default(),
         }
@@ -330,6 +357,7 @@ impl ModelStore {
     /// app calls it every frame, so a model that arrives is ready and reported even when no
     /// view asks for it that frame).
     pub fn take_arrivals(&self) {
+        self.advance_pass();
         for (name, received, total) in self.loader.progress() {
             let changed = match self.models.borrow().get(&name) {
                 Some(ModelState::Loading {
@@ -407,6 +435,7 @@ impl ModelStore {
     /// and forgetting traces of the old one.
     pub fn insert(&self, name: &str, state: ModelState) {
         self.memo.borrow_mut().retain(|m| m.model != name);
+        self.passes.borrow_mut().retain(|p| p.model != name);
         self.models.borrow_mut().insert(name.to_string(), state);
         self.version.set(self.version.get() + 1);
     }
@@ -428,12 +457,25 @@ impl ModelStore {
         if let Some(trace) = cached {
             return trace;
         }
-        let trace = self.get(name).and_then(|model| {
-            model
-                .forward(input, opts)
-                .map(Arc::new)
-                .map_err(|e| e.to_string())
-        });
+        let model = self.get(name)?;
+        if let Some(answer) = self.sliced(name, &model, input, opts) {
+            return answer;
+        }
+        let trace = model
+            .forward(input, opts)
+            .map(Arc::new)
+            .map_err(|e| e.to_string());
+        self.remember(name, input, opts, trace.clone());
+        trace
+    }
+
+    fn remember(
+        &self,
+        name: &str,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        trace: Result<Arc<Trace>, String>,
+    ) {
         let mut memo = self.memo.borrow_mut();
         if memo.len() == MEMO_CAPACITY {
             memo.pop_front();
@@ -442,9 +484,94 @@ impl ModelStore {
             model: name.to_string(),
             input: input.clone(),
             opts: opts.clone(),
-            trace: trace.clone(),
+            trace,
         });
-        trace
+    }
+
+    /// A large model's pass in the browser: started (or found under way) and answered with
+    /// its progress; `None` where passes run whole.
+    fn sliced(
+        &self,
+        name: &str,
+        model: &Arc<Model>,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+    ) -> Option<Result<Arc<Trace>, String>> {
+        let (_, from) = self.slicing.get()?;
+        if crate::model::weights::parameter_count(&model.config) < from {
+            return None;
+        }
+        let mut passes = self.passes.borrow_mut();
+        let progress = |job: &crate::model::sliced::SlicedForward| {
+            Err(format!(
+                "{COMPUTING} {name}: step {} of {}…",
+                job.steps_done(),
+                job.steps()
+            ))
+        };
+        if let Some(p) = passes
+            .iter()
+            .find(|p| p.model == name && p.input == *input && p.opts == *opts)
+        {
+            return Some(progress(&p.job));
+        }
+        let job = match crate::model::sliced::SlicedForward::new(model.clone(), input, opts) {
+            Ok(job) => job,
+            Err(e) => return Some(Err(e.to_string())),
+        };
+        let answer = progress(&job);
+        if passes.len() == PASSES_UNDER_WAY {
+            passes.pop_front();
+        }
+        passes.push_back(Pass {
+            model: name.to_string(),
+            input: input.clone(),
+            opts: opts.clone(),
+            job,
+        });
+        self.loader.wake();
+        Some(answer)
+    }
+
+    /// This frame's slice of the oldest pass under way; its trace goes to the memo when done.
+    fn advance_pass(&self) {
+        let Some((budget, _)) = self.slicing.get() else {
+            return;
+        };
+        let Some(mut pass) = self.passes.borrow_mut().pop_front() else {
+            return;
+        };
+        let done = match pass.job.run_for(budget) {
+            Ok(None) => {
+                self.passes.borrow_mut().push_front(pass);
+                self.loader.wake();
+                return;
+            }
+            Ok(Some(trace)) => Ok(Arc::new(trace)),
+            Err(e) => Err(e.to_string()),
+        };
+        self.remember(&pass.model, &pass.input, &pass.opts, done);
+        self.version.set(self.version.get() + 1);
+        self.loader.wake();
+    }
+
+    /// Run passes of models from `from_parameters` parameters a slice of `budget` a frame, as
+    /// the browser does (tests).
+    #[cfg(test)]
+    pub fn slice_passes(&self, budget: web_time::Duration, from_parameters: usize) {
+        self.slicing.set(Some((budget, from_parameters)));
+    }
+}
+
+/// A pass's answer, shown: its progress with a spinner while it runs, or why it failed.
+pub fn show_error(ui: &mut egui::Ui, e: &str) {
+    if e.starts_with(COMPUTING) {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label(e);
+        });
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, e);
     }
 }
 
@@ -484,6 +611,7 @@ impl std::ops::Deref for Stored<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::trace::AttentionKind;
 
     #[test]
     fn a_model_is_loaded_once_and_shared() {
@@ -517,6 +645,48 @@ mod tests {
         assert_eq!(runs() - start, 3);
         // The memo is the model's own forward pass, not an approximation of it.
         assert_eq!(first.logits, model.forward(&input, &opts).unwrap().logits);
+    }
+
+    /// Sliced as in the browser, a pass answers with its progress frame after frame, then
+    /// with the very trace a whole pass gives; a small model is not sliced.
+    #[test]
+    fn a_large_models_pass_runs_a_slice_a_frame_and_ends_in_the_memo() {
+        let store = ModelStore::default();
+        let model = store.get("reverse").unwrap();
+        let input = model.prepare("abcd", "dcba").input;
+        let opts = ForwardOptions::default();
+        let params = crate::model::weights::parameter_count(&model.config);
+        store.slice_passes(web_time::Duration::ZERO, params + 1);
+        assert!(
+            store.forward("reverse", &input, &opts).is_ok(),
+            "below the size: whole"
+        );
+        let other = model.prepare("abce", "ecba").input;
+        store.slice_passes(web_time::Duration::ZERO, params);
+        let mut frames = 0;
+        let trace = loop {
+            match store.forward("reverse", &other, &opts) {
+                Ok(t) => break t,
+                Err(e) => assert!(e.starts_with(COMPUTING), "{e}"),
+            }
+            store.take_arrivals();
+            frames += 1;
+            assert!(frames < 100, "still computing after {frames} frames");
+        };
+        // One block a frame with no time to spare: encoder and decoder blocks, then the output.
+        assert!(frames > model.config.n_layers, "{frames} frames");
+        let whole = model.forward(&other, &opts).unwrap();
+        assert_eq!(trace.logits, whole.logits);
+        assert_eq!(
+            trace
+                .attention(AttentionKind::DecoderSelf, 1)
+                .unwrap()
+                .weights,
+            whole
+                .attention(AttentionKind::DecoderSelf, 1)
+                .unwrap()
+                .weights
+        );
     }
 
     /// A fetch that ends is turned into a model by the next frame's `take_arrivals`, whether

@@ -123,6 +123,10 @@ impl Lab for InductionLab {
         let name = shared.bench.model_name.clone();
         let run = match &self.computed {
             Some((_, Ok(run))) => run,
+            Some((_, Err(e))) if e.starts_with(crate::app::store::COMPUTING) => {
+                crate::app::store::show_error(ui, e);
+                return;
+            }
             Some((_, Err(e))) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
                 ui.weak("Pick a decoder LM in the top bar: SmolLM2, sotu-lm, repeat or lm.");

@@ -163,7 +163,7 @@ pub fn ui(
     let trace = match run(model, source, target_text, st) {
         Ok(t) => t,
         Err(e) => {
-            ui.colored_label(ui.visuals().error_fg_color, e);
+            crate::app::store::show_error(ui, &e);
             return;
         }
     };
