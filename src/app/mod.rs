@@ -322,6 +322,9 @@ impl GlimpseApp {
     pub fn style(ctx: &egui::Context) {
         fonts::install(ctx);
         ctx.options_mut(|o| o.theme_preference = egui::ThemePreference::Dark);
+        // Scroll bars always drawn: a wide table cut at the right edge must show that it
+        // scrolls (egui's floating bars appear only under the pointer, and a projector has none).
+        ctx.all_styles_mut(|s| s.spacing.scroll = egui::style::ScrollStyle::solid());
     }
 }
 

@@ -132,6 +132,15 @@ impl Mean {
     }
 }
 
+/// One word holds more than half of the positions.
+fn one_word_dominates(words: &[usize]) -> bool {
+    let mut counts = std::collections::HashMap::new();
+    for w in words {
+        *counts.entry(w).or_insert(0usize) += 1;
+    }
+    counts.values().any(|&c| 2 * c > words.len())
+}
+
 /// `weights`: [T_q, T_k], each row over its allowed keys sums to 1, masked cells are exactly 0,
 /// a row with no allowed key is all 0. `allowed`: same shape, true = the query may see the key.
 /// The head whose attention rows have the lowest mean entropy: the most decided pattern.
@@ -229,7 +238,12 @@ pub fn head_stats(
     let tokens = seq.tokens;
     // Induction compares each query's token with earlier ones, so it needs every query's token.
     let induction_possible = self_attention && tokens.len() >= tq;
-    let words_known = self_attention && seq.words.len() >= tq.max(tk);
+    // Own word needs words to tell apart: where one word holds most of the input (letters
+    // typed without spaces, "glimpsehowglimpsehow"), attending to its pieces is attending to
+    // nearly everything, which says nothing about words.
+    let words_known = self_attention
+        && seq.words.len() >= tq.max(tk)
+        && !one_word_dominates(&seq.words[..tq.max(tk)]);
     let (mut entropy, mut max_entropy, mut distance) =
         (Mean::default(), Mean::default(), Mean::default());
     let (mut diagonal, mut previous, mut next, mut first, mut last) = (
@@ -501,6 +515,15 @@ mod tests {
         let seq = Sequence {
             tokens: &tokens(t),
             words: &single,
+        };
+        let stats = head_stats(w.view(), open(t).view(), seq, true);
+        assert_eq!(score_of(&stats, Pattern::SameWord), None);
+        // Letters typed without spaces: one word is most of the input, and looking at its
+        // other pieces is looking at nearly everything, so there is no own-word score.
+        let run_on: Vec<usize> = (0..t).map(|i| usize::from(i > 0)).collect();
+        let seq = Sequence {
+            tokens: &tokens(t),
+            words: &run_on,
         };
         let stats = head_stats(w.view(), open(t).view(), seq, true);
         assert_eq!(score_of(&stats, Pattern::SameWord), None);

@@ -412,7 +412,7 @@ impl DecodingLab {
             }
             SourceKind::Table => {
                 let l = ui.label(
-                    "next-token table, one prefix per line (`prefix -> token p, token p`; a \
+                    "next-token table, one prefix per line (prefix -> token p, token p; a \
                      prefix without a line ends with <eos>):",
                 );
                 ui.add(

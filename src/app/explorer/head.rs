@@ -56,16 +56,28 @@ pub fn show(
         .on_hover_text(explain);
     }
     let context = sel.describe();
-    let out = Heatmap {
-        allowed: Some(attn.mask.view()),
-        show_numbers: ex.show_numbers,
-        max_cell: 56.0,
-        axis_names: ("query", "key"),
-        context: &context,
-        zoom: ex.zoom,
-        ..Heatmap::new(values, &attn.query_tokens, &attn.key_tokens, scale)
-    }
-    .show_with_legend(ui, 240.0, caption);
+    // Two lines kept under the map for the selected query's numbers.
+    let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let room = egui::vec2(
+        ui.available_width(),
+        (ui.available_height() - 2.0 * line).max(120.0),
+    );
+    let out = ui
+        .allocate_ui(room, |ui| {
+            Heatmap {
+                allowed: Some(attn.mask.view()),
+                show_numbers: ex.show_numbers,
+                max_cell: 56.0,
+                axis_names: ("query", "key"),
+                context: &context,
+                zoom: ex.zoom,
+                highlight_row: Some(sel.query),
+                ..Heatmap::new(values, &attn.query_tokens, &attn.key_tokens, scale)
+            }
+            .show_with_legend(ui, 240.0, caption)
+        })
+        .inner;
+    query_readout(ui, values, attn, sel.query, caption);
     if out.zoom_delta != 1.0 {
         ex.zoom = (ex.zoom * out.zoom_delta).clamp(1.0, 8.0);
     }
@@ -73,6 +85,33 @@ pub fn show(
         sel.query = r;
     }
     Some(out)
+}
+
+/// The selected query's row in words, its largest values first: the numbers a lesson names,
+/// readable at any size (a projector's cells are too small for them). Click a row to choose.
+fn query_readout(
+    ui: &mut Ui,
+    values: ndarray::ArrayView2<f32>,
+    attn: &AttentionTrace,
+    query: usize,
+    caption: &str,
+) {
+    let Some(row) = (query < values.nrows()).then(|| values.row(query)) else {
+        return;
+    };
+    let mut keys: Vec<usize> = (0..row.len()).filter(|&k| attn.mask[[query, k]]).collect();
+    keys.sort_by(|&a, &b| row[b].total_cmp(&row[a]).then(a.cmp(&b)));
+    let token = |tokens: &[String], i: usize| tokens.get(i).cloned().unwrap_or_default();
+    let best: Vec<String> = keys
+        .iter()
+        .take(4)
+        .map(|&k| format!("{:.2} on {k} “{}”", row[k], token(&attn.key_tokens, k)))
+        .collect();
+    ui.label(format!(
+        "query {query} “{}” (outlined; click a row for another): largest {caption}s {}",
+        token(&attn.query_tokens, query),
+        best.join(" · ")
+    ));
 }
 
 /// The weights of one head as a heatmap: query rows, key columns, masked cells hatched,

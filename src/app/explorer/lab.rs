@@ -165,12 +165,22 @@ impl AttentionLab {
                     .get(bench.sel.layer)
                     .and_then(|l| l.get(bench.sel.head))
                 {
+                    // The label, then the next best scores: a lesson may name a head by its
+                    // second pattern (an induction head that also looks at the first token).
+                    let others: Vec<String> = s
+                        .scores
+                        .iter()
+                        .filter(|p| s.label.as_ref().is_none_or(|l| l.pattern != p.pattern))
+                        .take(2)
+                        .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+                        .collect();
                     ui.label(format!(
-                        "entropy {:.2} of at most {:.2} bits · mean distance {:.2} · {}",
+                        "entropy {:.2} of at most {:.2} bits · mean distance {:.2} · {} (next: {})",
                         s.entropy_bits,
                         s.max_entropy_bits,
                         s.mean_distance,
-                        super::grid::caption(s)
+                        super::grid::caption(s),
+                        others.join(", ")
                     ));
                 }
                 head_export_menu(

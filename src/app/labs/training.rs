@@ -627,7 +627,7 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
     ui.horizontal_wrapped(|ui| {
         for (n, why) in SCHEDULE_NAMES.into_iter().zip([
             "linear warmup, then cosine decay to peak/30 at step 3000",
-            "the original transformer: d^−0.5 · min(s^−0.5, s · w^−1.5), scaled to the peak",
+            "the original transformer: (1/√d) · min(1/√s, s/(w·√w)), scaled to the peak",
             "the peak from the first step: no warmup",
         ]) {
             ui.selectable_value(&mut name, n, n).on_hover_text(why);

@@ -7,7 +7,7 @@ use super::{Lesson, Page};
 
 // The pages on real models (MiniLM and SmolLM2 are served beside the app and downloaded when
 // the page opens; sotu-lm is a built-in).
-const SELF_ATTENTION_GRID: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&xv=grid&q=0&step=0";
+const SELF_ATTENTION_GRID: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&layer=0&head=2&xv=grid&q=0&step=0";
 const COREFERENCE: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=enc&layer=3&head=1&xv=head&q=10&step=0";
 /// The permutation panel on MiniLM, with the course notes' two sentences.
 const WHO_BIT_WHOM: &str =
@@ -15,7 +15,7 @@ const WHO_BIT_WHOM: &str =
 /// SmolLM2's induction-like head on prose where two names repeat, from the second " Herm".
 const NAMES: &str = "view=attention&model=SmolLM2-135M-Instruct.Q4_1&src=The%20letter%20was%20from%20Hermione%20Granger%2C%20and%20the%20parcel%20was%20from%20Harry%20Potter.%20When%20Hermione%20Granger%20wrote%20again%2C%20Harry%20Potter%20answered.&kind=dec&layer=17&head=5&xv=head&q=18&step=0";
 const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20the%20bank%20of%20the%20river.&kind=enc&layer=0&head=4&xv=head&q=5&step=0";
-const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&xv=grid&q=0&step=0";
+const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&layer=1&head=1&xv=grid&q=0&step=0";
 const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
 const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20&iseed=1";
 const LENGTH_NORMALISATION: &str = "view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&dtext=%3C%7Cim_start%7C%3Euser%0AName%20a%20colour.%3C%7Cim_end%7C%3E%0A%3C%7Cim_start%7C%3Eassistant%0A&beam=3&alpha=1&maxlen=12";
@@ -294,8 +294,9 @@ pub static LESSONS: &[Lesson] = &[
                     "In exchange, all positions are computed at once: O(1) sequential \
                      operations instead of the RNN's O(L).",
                     "On the right, the character model's attention on a longer text: every \
-                     cell of the square is one pair it had to score. The last page of this \
-                     lesson computes these costs for any L and D.",
+                     cell on and below the diagonal is one pair it had to score (its causal \
+                     mask hides the rest, hatched; an encoder scores the whole square). The \
+                     last page of this lesson computes these costs for any L and D.",
                 ],
                 link: "view=attention&model=lm&xv=head&q=0&step=0",
             },
@@ -539,7 +540,8 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 title: "Induction on real words",
                 paragraphs: &[
-                    "The lab reads 20 random words, then the same 20 words again. Nothing \
+                    "The lab reads 20 random tokens of SmolLM2's vocabulary (words and pieces \
+                     of words), then the same 20 again. Nothing \
                      predicts the first copy. SmolLM2-135M's loss falls from 12.95 nats per \
                      token on the first copy to 3.02 on the second: it copies.",
                     "The copying is done by induction heads. Layer 18, head 6 puts on average \
@@ -758,8 +760,8 @@ pub static LESSONS: &[Lesson] = &[
                 paragraphs: &[
                     "Early gradients are large and noisy, and Adam's running averages are not \
                      yet reliable, so the learning rate starts small and warms up. The original \
-                     transformer used lr = d^−0.5 · min(s^−0.5, s · w^−1.5): a linear rise for \
-                     w steps, then decay as 1/√s.",
+                     transformer used lr = (1/√d) · min(1/√s, s/(w·√w)) at step s with w warmup \
+                     steps: a linear rise for w steps, then decay as 1/√s.",
                     "This lab warms up linearly over 200 steps to 3·10⁻³, then decays along a \
                      cosine: the curve under “Learning rate”. Choose Noam's \
                      schedule or a constant rate there, or change the peak and the warmup; \
@@ -892,7 +894,7 @@ pub static LESSONS: &[Lesson] = &[
                      probabilities add up to at least p. What is kept is renormalised and \
                      sampled.",
                     "The Sampling panel runs the character LM with a seed, so a sample can be \
-                     reproduced: change τ, k or p and compare.",
+                     reproduced: change its sampling temperature τ, k or p and compare.",
                 ],
                 link: "view=decoding&ds=lm&beam=1&alpha=0&open=sampling",
             },

@@ -91,8 +91,9 @@ const TEXTURE_ABOVE_CELLS: usize = 576;
 const TEXTURE_BELOW_CELL: f32 = 10.0;
 /// A stretched heatmap's rows: no shorter than a label needs, no taller than a strip should be.
 const STRIP_ROW: std::ops::RangeInclusive<f32> = 16.0..=24.0;
-/// Cells narrower than this have no room for a number even in its short form (".49").
-const NUMBER_MIN_CELL: f32 = 20.0;
+/// Cells narrower than this have no room for a number even in its short form (".49") at a
+/// readable 9 points.
+const NUMBER_MIN_CELL: f32 = 24.0;
 /// From this width a number gets two decimals and a leading zero ("0.49").
 const NUMBER_FULL_CELL: f32 = 30.0;
 /// Labels closer than this (points, centre to centre) are thinned out, rows and columns alike
@@ -412,7 +413,7 @@ pub fn cell_number(v: f32, side: f32) -> Option<(String, f32)> {
     } else {
         format!("{v:.0}")
     };
-    let size = if side >= 25.0 { 9.0 } else { 8.0 };
+    let size = 9.0;
     // A monospace glyph is about 0.6 of the font size wide.
     (text.chars().count() as f32 * 0.6 * size <= side - 2.0).then_some((text, size))
 }
@@ -527,17 +528,17 @@ mod tests {
     fn cell_numbers_shorten_to_fit_narrow_cells() {
         let text = |v, side| cell_number(v, side).map(|(t, _)| t);
         assert_eq!(text(0.4912, 40.0).as_deref(), Some("0.49"));
-        assert_eq!(text(0.4912, 22.0).as_deref(), Some(".49"));
-        assert_eq!(text(-0.07, 22.0).as_deref(), Some("−.07"));
-        assert_eq!(text(-0.001, 22.0).as_deref(), Some(".00"));
-        assert_eq!(text(0.999, 22.0).as_deref(), Some("1.0"));
-        assert_eq!(text(2.34, 22.0).as_deref(), Some("2.3"));
-        assert_eq!(text(-12.6, 22.0).as_deref(), Some("-13"));
+        assert_eq!(text(0.4912, 24.0).as_deref(), Some(".49"));
+        assert_eq!(text(-0.07, 24.0).as_deref(), Some("−.07"));
+        assert_eq!(text(-0.001, 24.0).as_deref(), Some(".00"));
+        assert_eq!(text(0.999, 24.0).as_deref(), Some("1.0"));
+        assert_eq!(text(2.34, 24.0).as_deref(), Some("2.3"));
+        assert_eq!(text(-12.6, 24.0).as_deref(), Some("-13"));
         assert_eq!(
-            text(12345.0, 22.0),
+            text(12345.0, 24.0),
             None,
-            "five digits do not fit 22 points"
+            "five digits do not fit 24 points"
         );
-        assert_eq!(text(0.5, 15.0), None);
+        assert_eq!(text(0.5, 23.0), None);
     }
 }
