@@ -130,6 +130,13 @@ pub fn glimpse_training() -> String {
     app::probe::training()
 }
 
+/// Browser test hook: passes the labs asked the model store for that are still running.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_store_passes() -> usize {
+    app::probe::store_passes()
+}
+
 /// Browser test hook: the decoding lab's search (steps taken and asked for, best hypothesis,
 /// greedy decoding).
 #[cfg(target_arch = "wasm32")]

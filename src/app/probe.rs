@@ -101,6 +101,18 @@ pub fn training() -> String {
     read(&TRAINING)
 }
 
+/// Passes the labs asked the model store for that are still running (a slice a frame).
+static STORE_PASSES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+pub fn publish_store_passes(n: usize) {
+    STORE_PASSES.store(n, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How many of the store's passes are under way.
+pub fn store_passes() -> usize {
+    STORE_PASSES.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The decoding lab's search as JSON (`DecodingLab::status`).
 static DECODING: Mutex<String> = Mutex::new(String::new());
 

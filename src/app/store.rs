@@ -535,6 +535,7 @@ impl ModelStore {
 
     /// This frame's slice of the oldest pass under way; its trace goes to the memo when done.
     fn advance_pass(&self) {
+        super::probe::publish_store_passes(self.passes.borrow().len());
         let Some((budget, _)) = self.slicing.get() else {
             return;
         };
