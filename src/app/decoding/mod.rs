@@ -204,7 +204,9 @@ impl DecodingLab {
                 self.built_from = None;
             }
         }
-        egui::ScrollArea::vertical()
+        // Both ways: a wide part (the tree, the KV table) scrolls inside the lab, which keeps
+        // its vertical scroll bar in sight (inside a lesson, a wider lab pushed it off screen).
+        egui::ScrollArea::both()
             .id_salt("decoding_lab")
             .auto_shrink(false)
             .show(ui, |ui| self.contents(ui));
@@ -323,15 +325,20 @@ impl DecodingLab {
     }
 
     fn contents(&mut self, ui: &mut Ui) {
-        ui.heading("Decoding: beam search, greedy and sampling");
-        ui.label(
-            "A model gives a probability for every next token. Greedy decoding takes the most \
-             likely one each time; beam search keeps the B best partial sentences (the beam) \
-             and can find a likelier whole sentence that starts with a less likely word.",
-        );
-        self.source_picker(ui);
         // An encoder predicts no next token: it fills in blanks instead.
-        if let Some(model) = self.picked_encoder() {
+        let encoder = self.picked_encoder();
+        if encoder.is_some() {
+            ui.heading("Decoding: fill in the blank");
+        } else {
+            ui.heading("Decoding: beam search, greedy and sampling");
+            ui.label(
+                "A model gives a probability for every next token. Greedy decoding takes the \
+                 most likely one each time; beam search keeps the B best partial sentences (the \
+                 beam) and can find a likelier whole sentence that starts with a less likely word.",
+            );
+        }
+        self.source_picker(ui);
+        if let Some(model) = encoder {
             self.fill_mask.show(ui, &self.settings.picked_model, &model);
             return;
         }

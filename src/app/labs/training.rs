@@ -18,6 +18,9 @@ use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
 use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
 
+/// Narrower than this (points), the controls go above the plots instead of beside them.
+const NARROW: f32 = 720.0;
+
 /// Most points a curve draws per frame; longer histories are averaged in chunks.
 const PLOT_POINTS: usize = 400;
 
@@ -290,6 +293,25 @@ impl TrainingLab {
             }
         }
         crate::app::probe::publish_training(&self.status());
+        if ui.available_width() < NARROW {
+            // A tablet or a lesson on a projector: the controls above the plots, which keep the
+            // whole width (beside them the plots were a hundred points wide).
+            egui::CentralPanel::default()
+                .frame(egui::Frame::central_panel(ui.style()).fill(ui.visuals().panel_fill))
+                .show(ui, |ui| {
+                    let rect = ui.max_rect();
+                    ui.horizontal_wrapped(|ui| self.export_menu(ui, exporter, rect));
+                    scrolling_view(ui, "training", |ui| {
+                        egui::CollapsingHeader::new("Task, model and schedule")
+                            .id_salt("training_controls_narrow")
+                            .default_open(true)
+                            .show(ui, |ui| self.controls(ui));
+                        self.views(ui);
+                    });
+                    probe::check_fits("view", ui);
+                });
+            return;
+        }
         egui::Panel::left("training_controls")
             .default_size(280.0)
             .show(ui, |ui| {

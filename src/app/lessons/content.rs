@@ -16,7 +16,7 @@ const WHO_BIT_WHOM: &str =
 const NAMES: &str = "view=attention&model=SmolLM2-135M-Instruct.Q4_1&src=The%20letter%20was%20from%20Hermione%20Granger%2C%20and%20the%20parcel%20was%20from%20Harry%20Potter.%20When%20Hermione%20Granger%20wrote%20again%2C%20Harry%20Potter%20answered.&kind=dec&layer=17&head=5&xv=head&q=18&step=0";
 const BANK: &str = "view=attention&model=all-MiniLM-L6-v2&src=He%20sat%20on%20the%20bank%20of%20the%20river.&kind=enc&layer=0&head=4&xv=head&q=5&step=0";
 const MULTI_HEAD_GRID: &str = "view=attention&model=sotu-lm&src=The%20animal%20didn't%20cross%20the%20street%20because%20it%20was%20too%20tired.&kind=dec&layer=1&head=1&xv=grid&q=0&step=0";
-const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=0&step=0";
+const PREVIOUS_TOKEN: &str = "view=attention&model=all-MiniLM-L6-v2&src=The%20tokenizer%20splits%20unbelievably%20long%20words%20into%20pieces.&kind=enc&layer=0&head=2&xv=head&q=6&step=0";
 const INDUCTION: &str = "view=induction&model=SmolLM2-135M-Instruct.Q4_1&ilen=20&iseed=1";
 const LENGTH_NORMALISATION: &str = "view=decoding&model=SmolLM2-135M-Instruct.Q4_1&ds=picked&dtext=%3C%7Cim_start%7C%3Euser%0AName%20a%20colour.%3C%7Cim_end%7C%3E%0A%3C%7Cim_start%7C%3Eassistant%0A&beam=3&alpha=1&maxlen=12";
 /// The walkthrough at sotu-lm's output layer, on the last layer of the decoder.
@@ -98,7 +98,6 @@ pub static LESSONS: &[Lesson] = &[
                 ],
                 link: "view=attention&model=translate&kind=cross&xv=lines&q=0&step=0",
             },
-
             Page {
                 title: "Ways to score a query against a key",
                 paragraphs: &[
@@ -497,7 +496,7 @@ pub static LESSONS: &[Lesson] = &[
                      useful, and the head copies it into each position's output. The pieces \
                      of \"unbelievably\" (un ##bel ##ie ##va ##bly) each read the piece \
                      before them, so the same head is also the clearest own-word head here \
-                     (0.71).",
+                     (0.71). The outlined row is \"##bel\": 1.00 on \"un\".",
                 ],
                 link: PREVIOUS_TOKEN,
             },
@@ -506,7 +505,9 @@ pub static LESSONS: &[Lesson] = &[
                 paragraphs: &[
                     "The input repeats: \"glimpsehow\" twice. In layer 1, a query in the \
                      second copy (layer 1, head 0) attends to the token that followed its own \
-                     earlier occurrence, which is the token it should predict next.",
+                     earlier occurrence, which is the token it should predict next: the \
+                     outlined row, the second \"l\", looks most at the \"i\" after the first \
+                     \"l\".",
                     "It can do that because the layer-0 head already wrote \"my previous \
                      token was x\" into every position: two heads in two layers form a \
                      copy mechanism.",
@@ -515,7 +516,7 @@ pub static LESSONS: &[Lesson] = &[
                      controls and watch the off-diagonal stripe move with the period; the last \
                      page of this lesson finds the same heads in a real model.",
                 ],
-                link: "view=attention&model=repeat&layer=1&head=0&xv=head&q=0&step=0",
+                link: "view=attention&model=repeat&layer=1&head=0&xv=head&q=12&step=0",
             },
             Page {
                 title: "Sharing keys and values: MQA and GQA",
@@ -768,8 +769,8 @@ pub static LESSONS: &[Lesson] = &[
                      the status line under Start shows the rate of the last step.",
                     "Gradient clipping rescales the whole gradient when its norm exceeds 1 (the \
                      clip slider), so one bad batch cannot throw the weights far. The gradient \
-                     norm plot shows the norm before clipping: watch it spike early and \
-                     settle.",
+                     norm plot shows the norm before clipping: press ▶ Start and watch it \
+                     spike early and settle.",
                 ],
                 link: "view=training&task=reverse",
             },
@@ -780,8 +781,8 @@ pub static LESSONS: &[Lesson] = &[
                      output must find the next-smallest input wherever it is, and the \
                      cross-attention learns that instead of a diagonal.",
                     "Change the task, the positional scheme or the width in the lab's controls \
-                     and train again: the held-out accuracy says whether the model generalises to inputs \
-                     it never saw.",
+                     and press ▶ Start: the held-out accuracy says whether the model \
+                     generalises to inputs it never saw.",
                 ],
                 link: "view=training&task=sort",
             },

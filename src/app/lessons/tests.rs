@@ -311,6 +311,20 @@ fn the_minilm_pages_show_what_they_say() {
     let f = found(&app, Pattern::SameWord);
     assert_eq!((f.layer, f.head), (0, 2));
     says(title, f.score);
+    // The outlined row is "##bel", all on "un" before it.
+    let q = app.bench.sel.query;
+    let trace = app.bench.trace().unwrap();
+    let tokens = &trace.attention(app.bench.sel.kind, 0).unwrap().query_tokens;
+    assert_eq!(
+        (tokens[q - 1].as_str(), tokens[q].as_str()),
+        ("un", "##bel")
+    );
+    let w = selected_weights(&app);
+    assert_eq!(
+        crate::util::argmax(w.row(q).iter().copied()).unwrap().0,
+        q - 1
+    );
+    says(title, w[[q, q - 1]]);
 }
 
 /// The toy induction page: the repeat model's head copies from the first "glimpsehow".
@@ -320,8 +334,12 @@ fn the_toy_induction_page_shows_its_head() {
     let mut app = GlimpseApp::default();
     apply(page("An induction head"), &mut app);
     // "glimpsehow" twice after <bos>: the repeat starts at 1 with period 10.
-    let ind = induction_score(selected_weights(&app).view(), 1, 10);
+    let w = selected_weights(&app);
+    let ind = induction_score(w.view(), 1, 10);
     assert!(ind > 0.6, "induction score {ind}");
+    // The outlined query, the second "l" (12), looks most at the "i" after the first "l" (3).
+    assert_eq!(app.bench.sel.query, 12);
+    assert_eq!(crate::util::argmax(w.row(12).iter().copied()).unwrap().0, 3);
     let letters = app
         .bench
         .model
