@@ -823,8 +823,9 @@ pub static LESSONS: &[Lesson] = &[
                      “ state” comes first with p = 0.49. Write your own sentence with <mask> \
                      for any word, or several of them: every blank is filled from the same \
                      single pass.",
-                    "On the held-out speeches (2008–2026) it ranks the hidden token first \
-                     41 % of the time. Its perplexity on the hidden tokens is 23.8, against \
+                    "Its training recipe's test on held-out speeches (2008–2026; the figures \
+                     ship with the model, and the command glimpse train-lm reproduces them) \
+                     ranks the hidden token first 41 % of the time. Its perplexity on the hidden tokens is 23.8, against \
                      145.5 for a Kneser–Ney bigram that sees only the left neighbour and \
                      950.6 for word frequencies alone.",
                 ],
