@@ -234,7 +234,9 @@ async function main() {
       record('converting SmolLM2 reports its progress, tensor by tensor, over many frames',
         expanded.length >= 3 && new Set(expanded.map((c) => c.done)).size >= 3 && rising && tokenizer.length >= 1,
         `${frames.length} conversion frames; expansion at ${expanded.map((c) => c.done).join(' ')} of 210; ` +
-        `tokenizer ${tokenizer.map((c) => `${c.done}/${c.total}`).join(' ')}; polled: ${expanding.length} expansion stages, ` +
+        `tokenizer ${tokenizer.map((c) => `${c.done}/${c.total}`).join(' ')}; ` +
+        `pieces: ${frames.map((c) => `${c.longest_piece} ${c.longest_piece_ms?.toFixed(0)} ms`).join(', ')}; ` +
+        `polled: ${expanding.length} expansion stages, ` +
         `${[...stages.keys()].filter((k) => !k.startsWith('expanding')).join(', ')}; ` +
         `${convertTimes.length} frames in ${((Date.now() - converting) / 1000).toFixed(1)} s, ` +
         `longest ${Math.max(...convertTimes).toFixed(0)} ms (the tokenizer is built in three pieces)`);

@@ -81,7 +81,7 @@ pub struct ModelStore {
     converting: RefCell<Vec<(String, Conversion, String)>>,
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
-    conversion_frames: RefCell<HashMap<String, Vec<Stage>>>,
+    conversion_frames: RefCell<HashMap<String, Vec<serde_json::Value>>>,
     /// Passes of large models under way, the oldest first (the first advances each frame).
     passes: RefCell<VecDeque<Pass>>,
     /// The time a frame gives a pass, and the size of model from which passes are sliced
@@ -377,8 +377,25 @@ impl ModelStore {
         let start = web_time::Instant::now();
         for (name, mut conversion, source) in due {
             let mut finished = None;
+            // The frame's longest piece and the stage it started from (for the probe).
+            let mut longest = (0.0f64, conversion.stage());
             while finished.is_none() && start.elapsed() < CONVERSION_BUDGET {
+                let (before, t0) = (conversion.stage(), web_time::Instant::now());
                 finished = conversion.step();
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                if ms > longest.0 {
+                    longest = (ms, before);
+                }
+            }
+            // Every frame's work, for the probe: the stage it ended on and its longest piece.
+            if let Some(frames) = self.conversion_frames.borrow_mut().get_mut(&name) {
+                let s = conversion.stage();
+                frames.push(serde_json::json!({
+                    "what": s.what, "done": s.done, "total": s.total,
+                    "ms": start.elapsed().as_secs_f64() * 1e3,
+                    "longest_piece_ms": longest.0,
+                    "longest_piece": stage_text(&longest.1),
+                }));
             }
             match finished {
                 Some(result) => {
@@ -389,9 +406,6 @@ impl ModelStore {
                     self.insert(&name, state);
                 }
                 None => {
-                    if let Some(frames) = self.conversion_frames.borrow_mut().get_mut(&name) {
-                        frames.push(conversion.stage());
-                    }
                     self.converting
                         .borrow_mut()
                         .push((name, conversion, source));
@@ -759,9 +773,10 @@ mod tests {
         let summary = serde_json::Value::Array(store.summary());
         assert_eq!(summary[0]["source"], source.as_str());
         assert_eq!(summary[0]["architecture"], "gpt2");
-        // Every frame but the last ended on a stage the progress bar showed.
+        // Every frame is logged; all but the last ended on a stage the progress bar showed.
         let logged = summary[0]["conversion_frames"].as_array().unwrap();
-        assert_eq!(logged.len(), frames - 1);
+        assert_eq!(logged.len(), frames);
+        assert_eq!(logged[frames - 1]["what"], "done");
         assert!(store.knows(name) && store.opened().contains(&name.to_string()));
         // A broken download fails with the reason; asking again after `retry` starts afresh.
         store

@@ -5,7 +5,7 @@
 //! in one go (the CLI, `glimpse --model`, tests); the browser runs a few each frame.
 
 use super::files::CheckpointFiles;
-use super::gguf::Gguf;
+use super::gguf::{Gguf, TensorReading};
 use super::gguf_model::GgufTokenizerData;
 use super::hf_config::LlamaConfig;
 use super::limits::{Limits, Progress};
@@ -39,8 +39,21 @@ enum Next {
         tokenizer: Vec<u8>,
         tensors: TensorSet,
     },
+    /// A GGUF file parsed, its tensors being copied out of it a few at a time.
+    GgufRead(Box<GgufRead>),
     Gguf(Box<GgufSteps>),
     Done,
+}
+
+/// Bytes of tensors copied out of a GGUF file per step (a few milliseconds in a browser).
+const READ_BYTES_PER_STEP: usize = 8 << 20;
+
+/// A parsed GGUF file whose tensors are being copied out.
+struct GgufRead {
+    bytes: Vec<u8>,
+    gguf: Gguf,
+    config: LlamaConfig,
+    reading: TensorReading,
 }
 
 /// A GGUF file's pieces: its metadata and blocks (the file itself already let go).
@@ -75,12 +88,10 @@ impl Conversion {
         let (name, source) = (self.name.as_str(), self.source.as_str());
         match next {
             Next::Read(files) => match files.read(&mut |_: Progress| {}) {
-                Ok(super::files::Read::Gguf(bytes)) => {
-                    match GgufSteps::read(bytes, source, &mut |_| {}) {
-                        Ok(g) => self.next = Next::Gguf(Box::new(g)),
-                        Err(e) => return Some(Err(e)),
-                    }
-                }
+                Ok(super::files::Read::Gguf(bytes)) => match GgufRead::parse(bytes, source) {
+                    Ok(g) => self.next = Next::GgufRead(Box::new(g)),
+                    Err(e) => return Some(Err(e)),
+                },
                 Ok(super::files::Read::Hf {
                     config,
                     tokenizer,
@@ -99,6 +110,11 @@ impl Conversion {
                 tokenizer,
                 tensors,
             } => return Some(from_hf(&config, tensors, &tokenizer, name, source)),
+            Next::GgufRead(mut g) => match g.read_some(READ_BYTES_PER_STEP, &mut |_| {}) {
+                Ok(false) => self.next = Next::GgufRead(g),
+                Ok(true) => self.next = Next::Gguf(Box::new(GgufSteps::from_read(*g))),
+                Err(e) => return Some(Err(e)),
+            },
             Next::Gguf(mut g) => {
                 if let Some(t) = g.expand.pop() {
                     if let Err(e) = g.tensors.expand(&t) {
@@ -147,6 +163,10 @@ impl Conversion {
     pub fn stage(&self) -> Stage {
         let (what, done, total) = match &self.next {
             Next::Read(_) => ("reading the files", 0, 1),
+            Next::GgufRead(g) => {
+                let (done, total) = g.gguf.tensors_read(&g.reading);
+                ("copying the tensors out of the file", done, total)
+            }
             Next::Hf { .. } => ("mapping the tensors onto the model", 0, 1),
             Next::Gguf(g) if !g.expand.is_empty() => (
                 "expanding tensors to f32",
@@ -165,14 +185,47 @@ impl Conversion {
     }
 }
 
-impl GgufSteps {
-    /// Parse the header, copy the blocks out, and let the file go before anything expands.
-    fn read(bytes: Vec<u8>, source: &str, progress: &mut dyn FnMut(Progress)) -> Result<Self> {
+impl GgufRead {
+    /// Parse the header and check the tensors' memory; nothing is copied yet.
+    fn parse(bytes: Vec<u8>, source: &str) -> Result<Self> {
         let limits = Limits::default();
         let gguf = Gguf::parse_with(&bytes, source, &limits)?;
         let config = LlamaConfig::from_gguf(&gguf)?;
-        let tensors = gguf.read_tensors(&bytes, &limits, progress)?;
+        let reading = gguf.start_reading(&bytes, &limits)?;
+        Ok(Self {
+            bytes,
+            gguf,
+            config,
+            reading,
+        })
+    }
+
+    /// Copy about `budget` bytes of tensors; true once all are copied.
+    fn read_some(&mut self, budget: usize, progress: &mut dyn FnMut(Progress)) -> Result<bool> {
+        Ok(self
+            .gguf
+            .read_some(&self.bytes, &mut self.reading, budget, progress)?)
+    }
+}
+
+impl GgufSteps {
+    /// Parse the header, copy the blocks out, and let the file go before anything expands.
+    fn read(bytes: Vec<u8>, source: &str, progress: &mut dyn FnMut(Progress)) -> Result<Self> {
+        let mut g = GgufRead::parse(bytes, source)?;
+        while !g.read_some(usize::MAX, progress)? {}
+        Ok(Self::from_read(g))
+    }
+
+    /// The tensors copied out: the file is let go, and the quantized ones are listed to expand.
+    fn from_read(g: GgufRead) -> Self {
+        let GgufRead {
+            bytes,
+            gguf,
+            config,
+            reading,
+        } = g;
         drop(bytes);
+        let tensors = reading.set;
         let vocabulary_tables = [GGUF_LLAMA.embed, GGUF_LLAMA.head];
         let mut expand: Vec<String> = tensors
             .iter()
@@ -180,7 +233,7 @@ impl GgufSteps {
             .map(|(n, _)| n.to_string())
             .collect();
         expand.reverse();
-        Ok(Self {
+        Self {
             stored_bytes: tensors.memory_bytes(),
             parameters: tensors.parameter_count(),
             format: format!("GGUF ({})", stored_types(&tensors)),
@@ -191,7 +244,7 @@ impl GgufSteps {
             tensors,
             building: None,
             tokenizer: None,
-        })
+        }
     }
 
     /// One piece of the tokenizer: its JSON from the metadata, the check, or the build.
@@ -235,7 +288,8 @@ impl GgufSteps {
 mod tests {
     use super::*;
 
-    /// SmolLM2's GGUF opens a piece at a time: the file read, each of its 210 quantized
+    /// SmolLM2's GGUF opens a piece at a time: the file read and parsed, its tensors copied out
+    /// 8 MB at a time, each of its 210 quantized
     /// tensors expanded in turn (the vocabulary table left in its blocks), the tokenizer, then
     /// the mapping; the stages a progress bar shows only move forward.
     #[test]
@@ -260,6 +314,7 @@ mod tests {
             kinds,
             [
                 "reading the files",
+                "copying the tensors out of the file",
                 "expanding tensors to f32",
                 "building the tokenizer",
                 "mapping the tensors onto the model"
@@ -269,6 +324,12 @@ mod tests {
             .iter()
             .filter(|s| s.what == "expanding tensors to f32")
             .collect();
+        // The 98 MB file copied out 8 MB a step (the 30 MB Q8_0 vocabulary table is one piece).
+        let copying = stages
+            .iter()
+            .filter(|s| s.what == "copying the tensors out of the file")
+            .count();
+        assert!((6..=20).contains(&copying), "{copying} copying steps");
         // 30 layers × 7 projections, one step each; the Q8_0 vocabulary table is not among them.
         assert_eq!(expanding.len(), 210);
         assert!(expanding

@@ -235,6 +235,14 @@ pub struct GgufTensorInfo {
     pub size: Option<u64>,
 }
 
+/// A GGUF file's tensors being copied out, a few at a time (`Gguf::read_some`).
+pub struct TensorReading {
+    /// The tensors copied so far.
+    pub set: TensorSet,
+    next: usize,
+    progress: Progress,
+}
+
 /// A parsed GGUF header: metadata and tensor table, checked against the file's length.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gguf {
@@ -594,6 +602,13 @@ impl Gguf {
         limits: &Limits,
         progress: &mut dyn FnMut(Progress),
     ) -> Result<TensorSet> {
+        let mut reading = self.start_reading(bytes, limits)?;
+        while !self.read_some(bytes, &mut reading, usize::MAX, progress)? {}
+        Ok(reading.set)
+    }
+
+    /// Check the file and the memory its tensors need, before any is copied out.
+    pub fn start_reading(&self, bytes: &[u8], limits: &Limits) -> Result<TensorReading> {
         if bytes.len() as u64 != self.file_len {
             return Err(ImportError::Usage(format!(
                 "`{}` was parsed from {} bytes but read from {}",
@@ -626,23 +641,48 @@ impl Gguf {
                 limit: limits.max_total_bytes,
             });
         }
-        let mut set = TensorSet::new(self.file.clone());
-        let mut p = Progress {
-            file_index: 0,
-            file_count: 1,
-            bytes_total: self.data_bytes(),
-            tensors_total: self.tensors.len(),
-            ..Progress::default()
-        };
-        for t in &self.tensors {
+        Ok(TensorReading {
+            set: TensorSet::new(self.file.clone()),
+            next: 0,
+            progress: Progress {
+                file_index: 0,
+                file_count: 1,
+                bytes_total: self.data_bytes(),
+                tensors_total: self.tensors.len(),
+                ..Progress::default()
+            },
+        })
+    }
+
+    /// Copy tensors out until about `bytes_budget` bytes were copied (at least one tensor);
+    /// true once every tensor is in `reading.set`.
+    pub fn read_some(
+        &self,
+        bytes: &[u8],
+        reading: &mut TensorReading,
+        bytes_budget: usize,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<bool> {
+        let mut copied = 0usize;
+        while let Some(t) = self.tensors.get(reading.next) {
+            if copied > 0 && copied >= bytes_budget {
+                return Ok(false);
+            }
             let data = self.tensor_bytes(bytes, t)?;
             let raw = self.convert(t, data)?;
-            set.insert(t.name.clone(), raw)?;
-            p.bytes_done += data.len() as u64;
-            p.tensors_done += 1;
-            progress(p);
+            reading.set.insert(t.name.clone(), raw)?;
+            copied += data.len();
+            reading.next += 1;
+            reading.progress.bytes_done += data.len() as u64;
+            reading.progress.tensors_done += 1;
+            progress(reading.progress);
         }
-        Ok(set)
+        Ok(true)
+    }
+
+    /// Tensors copied so far, of all.
+    pub fn tensors_read(&self, reading: &TensorReading) -> (usize, usize) {
+        (reading.next, self.tensors.len())
     }
 
     fn tensor_bytes<'b>(&self, bytes: &'b [u8], t: &GgufTensorInfo) -> Result<&'b [u8]> {
