@@ -17,6 +17,13 @@ pub const FRAME_BUDGET: Option<Duration> = Some(Duration::from_millis(10));
 #[cfg(not(target_arch = "wasm32"))]
 pub const FRAME_BUDGET: Option<Duration> = None;
 
+/// Units of work until `budget` is spent (at least one) or `unit` says none is left: the labs
+/// that compute a pass or a token at a time spend a frame's share this way.
+pub fn within(budget: Duration, mut unit: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while unit() && start.elapsed() < budget {}
+}
+
 /// A pass under way, for input `K` (what it was started from).
 pub struct Running<K> {
     pub key: K,

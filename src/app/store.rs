@@ -50,20 +50,37 @@ const SLICED_FROM_PARAMETERS: usize = 50_000_000;
 const PASSES_UNDER_WAY: usize = 4;
 
 /// How `forward` answers while a pass runs: views show it as progress, not as an error.
-pub const COMPUTING: &str = "computing";
+const COMPUTING: &str = "computing";
 
-/// A pass a lab asked for, spread over frames.
-struct Pass {
+/// Which forward pass: the model's name, the input and the options.
+struct PassKey {
     model: String,
     input: ModelInput,
     opts: ForwardOptions,
+}
+
+impl PassKey {
+    fn new(model: &str, input: &ModelInput, opts: &ForwardOptions) -> Self {
+        Self {
+            model: model.to_string(),
+            input: input.clone(),
+            opts: opts.clone(),
+        }
+    }
+
+    fn is(&self, model: &str, input: &ModelInput, opts: &ForwardOptions) -> bool {
+        self.model == model && self.input == *input && self.opts == *opts
+    }
+}
+
+/// A pass a lab asked for, spread over frames.
+struct Pass {
+    key: PassKey,
     job: crate::model::sliced::SlicedForward,
 }
 
 struct Memo {
-    model: String,
-    input: ModelInput,
-    opts: ForwardOptions,
+    key: PassKey,
     trace: Result<Arc<Trace>, String>,
 }
 
@@ -448,8 +465,8 @@ impl ModelStore {
     /// Put a model (or its progress, or why it failed) under `name`, replacing what was there
     /// and forgetting traces of the old one.
     pub fn insert(&self, name: &str, state: ModelState) {
-        self.memo.borrow_mut().retain(|m| m.model != name);
-        self.passes.borrow_mut().retain(|p| p.model != name);
+        self.memo.borrow_mut().retain(|m| m.key.model != name);
+        self.passes.borrow_mut().retain(|p| p.key.model != name);
         self.models.borrow_mut().insert(name.to_string(), state);
         self.version.set(self.version.get() + 1);
     }
@@ -466,7 +483,7 @@ impl ModelStore {
             .memo
             .borrow()
             .iter()
-            .find(|m| m.model == name && m.input == *input && m.opts == *opts)
+            .find(|m| m.key.is(name, input, opts))
             .map(|m| m.trace.clone());
         if let Some(trace) = cached {
             return trace;
@@ -479,27 +496,16 @@ impl ModelStore {
             .forward(input, opts)
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        self.remember(name, input, opts, trace.clone());
+        self.remember(PassKey::new(name, input, opts), trace.clone());
         trace
     }
 
-    fn remember(
-        &self,
-        name: &str,
-        input: &ModelInput,
-        opts: &ForwardOptions,
-        trace: Result<Arc<Trace>, String>,
-    ) {
+    fn remember(&self, key: PassKey, trace: Result<Arc<Trace>, String>) {
         let mut memo = self.memo.borrow_mut();
         if memo.len() == MEMO_CAPACITY {
             memo.pop_front();
         }
-        memo.push_back(Memo {
-            model: name.to_string(),
-            input: input.clone(),
-            opts: opts.clone(),
-            trace,
-        });
+        memo.push_back(Memo { key, trace });
     }
 
     /// A large model's pass in the browser: started (or found under way) and answered with
@@ -523,10 +529,7 @@ impl ModelStore {
                 job.steps()
             ))
         };
-        if let Some(p) = passes
-            .iter()
-            .find(|p| p.model == name && p.input == *input && p.opts == *opts)
-        {
+        if let Some(p) = passes.iter().find(|p| p.key.is(name, input, opts)) {
             return Some(progress(&p.job));
         }
         let job = match crate::model::sliced::SlicedForward::new(model.clone(), input, opts) {
@@ -538,9 +541,7 @@ impl ModelStore {
             passes.pop_front();
         }
         passes.push_back(Pass {
-            model: name.to_string(),
-            input: input.clone(),
-            opts: opts.clone(),
+            key: PassKey::new(name, input, opts),
             job,
         });
         self.loader.wake();
@@ -565,7 +566,7 @@ impl ModelStore {
             Ok(Some(trace)) => Ok(Arc::new(trace)),
             Err(e) => Err(e.to_string()),
         };
-        self.remember(&pass.model, &pass.input, &pass.opts, done);
+        self.remember(pass.key, done);
         self.version.set(self.version.get() + 1);
         self.loader.wake();
     }
@@ -578,9 +579,14 @@ impl ModelStore {
     }
 }
 
+/// The answer `forward` gives while the pass runs (its progress, not a failure).
+pub fn is_computing(e: &str) -> bool {
+    e.starts_with(COMPUTING)
+}
+
 /// A pass's answer, shown: its progress with a spinner while it runs, or why it failed.
 pub fn show_error(ui: &mut egui::Ui, e: &str) {
-    if e.starts_with(COMPUTING) {
+    if is_computing(e) {
         ui.horizontal(|ui| {
             ui.spinner();
             ui.label(e);
@@ -682,7 +688,7 @@ mod tests {
         let trace = loop {
             match store.forward("reverse", &other, &opts) {
                 Ok(t) => break t,
-                Err(e) => assert!(e.starts_with(COMPUTING), "{e}"),
+                Err(e) => assert!(is_computing(&e), "{e}"),
             }
             store.take_arrivals();
             frames += 1;

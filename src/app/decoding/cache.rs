@@ -1,9 +1,8 @@
 //! What the key/value cache saves: greedy decoding twice, with and without it, measuring
 //! every step's work.
 
-use super::session::{build, Built, Models, Settings, SourceKind};
+use super::session::{build, GreedyRun, Models, Settings, SourceKind};
 use super::tree::visible;
-use crate::decode::beam::greedy;
 use crate::decode::source::Work;
 use crate::model::ModelConfig;
 use egui::{RichText, Ui};
@@ -32,7 +31,7 @@ pub struct KvRun {
 pub struct KvComparison {
     key: (SourceKind, String, u32, usize),
     /// The runs with and without the cache while they are measured.
-    runs: Option<(Measuring, Measuring)>,
+    runs: Option<(GreedyRun, GreedyRun)>,
     /// The rows (or why there are none) once both runs have ended.
     pub result: Option<Result<KvRun, String>>,
 }
@@ -54,54 +53,17 @@ pub fn cache_floats(config: &ModelConfig, positions: usize) -> usize {
 /// A greedy step: its token id and text, its work, and the prefix length it was fed.
 type Measured = (u32, String, Work, usize);
 
-/// Greedy decoding a token (a pass) at a time, each step's work measured.
-struct Measuring {
-    built: Built,
-    prefix: Vec<u32>,
-    rows: Vec<Measured>,
-    over: bool,
+/// Greedy decoding for the comparison, with or without the cache.
+fn measuring(settings: &Settings, models: &Models, use_cache: bool) -> Result<GreedyRun, String> {
+    build(settings, models, settings.temperature, use_cache).map(GreedyRun::new)
 }
 
-impl Measuring {
-    fn new(settings: &Settings, models: &Models, use_cache: bool) -> Result<Self, String> {
-        let built = build(settings, models, settings.temperature, use_cache)?;
-        Ok(Self {
-            prefix: built.prompt.clone(),
-            built,
-            rows: Vec::new(),
-            over: false,
-        })
-    }
-
-    /// One token; false once the run has ended (its length reached, or `<eos>`).
-    fn unit(&mut self) -> Result<bool, String> {
-        if self.over || self.rows.len() >= self.built.max_len {
-            self.over = true;
-            return Ok(false);
-        }
-        let src = self.built.source.as_mut();
-        let before = src.work();
-        let (ids, _) = greedy(src, &self.prefix, 1)?;
-        let Some(&t) = ids.first() else {
-            self.over = true;
-            return Ok(false);
-        };
-        let after = src.work();
-        let work = Work {
-            calls: after.calls - before.calls,
-            positions: after.positions - before.positions,
-            seconds: after.seconds - before.seconds,
-        };
-        self.rows.push((t, src.token(t), work, self.prefix.len()));
-        self.prefix.push(t);
-        self.over = t == src.eos();
-        Ok(true)
-    }
-
-    fn run(mut self) -> Result<Vec<Measured>, String> {
-        while self.unit()? {}
-        Ok(self.rows)
-    }
+/// A run's steps as the table's rows need them.
+fn measured(run: &GreedyRun) -> Vec<Measured> {
+    run.steps
+        .iter()
+        .map(|s| (s.id, run.built.source.token(s.id), s.work, s.fed))
+        .collect()
 }
 
 /// Runs of each kind at most, and the time they may take together: a toy model's step takes
@@ -122,7 +84,9 @@ fn fastest(
         if spent > REPEAT_BUDGET_S {
             break;
         }
-        let again = Measuring::new(settings, models, use_cache)?.run()?;
+        let mut run = measuring(settings, models, use_cache)?;
+        while run.unit()? {}
+        let again = measured(&run);
         spent += again.iter().map(|r| r.2.seconds).sum::<f64>();
         for (b, a) in best.iter_mut().zip(&again) {
             b.2.seconds = b.2.seconds.min(a.2.seconds);
@@ -158,8 +122,8 @@ fn compare(
 impl KvComparison {
     /// The two runs for `settings`, nothing computed yet.
     fn new(settings: &Settings, models: &Models) -> Self {
-        let runs = Measuring::new(settings, models, true)
-            .and_then(|c| Ok((c, Measuring::new(settings, models, false)?)));
+        let runs = measuring(settings, models, true)
+            .and_then(|c| Ok((c, measuring(settings, models, false)?)));
         let (runs, result) = match runs {
             Ok(r) => (Some(r), None),
             Err(e) => (None, Some(Err(e))),
@@ -174,27 +138,30 @@ impl KvComparison {
     /// Passes until `budget` is spent (at least one): the cached run, then the recomputing
     /// one; the rows once both have ended.
     pub fn advance(&mut self, settings: &Settings, models: &Models, budget: web_time::Duration) {
-        let start = web_time::Instant::now();
-        while let Some((cached, plain)) = self.runs.as_mut() {
-            let unit = match cached.unit() {
-                Ok(false) => plain.unit(),
-                other => other,
-            };
-            match unit {
-                Ok(true) if start.elapsed() < budget => continue,
-                Ok(true) => return,
-                Ok(false) => {
-                    let (c, p) = self
-                        .runs
-                        .take()
-                        .map(|(c, p)| (c.rows, p.rows))
-                        .unwrap_or_default();
-                    self.result = Some(compare(c, p, settings, models));
-                }
-                Err(e) => {
-                    self.runs = None;
-                    self.result = Some(Err(e));
-                }
+        crate::app::running::within(budget, || self.unit(settings, models));
+    }
+
+    /// One pass of the run under way; false once both have ended (the rows in `result`).
+    fn unit(&mut self, settings: &Settings, models: &Models) -> bool {
+        let Some((cached, plain)) = self.runs.as_mut() else {
+            return false;
+        };
+        let unit = match cached.unit() {
+            Ok(false) => plain.unit(),
+            other => other,
+        };
+        match unit {
+            Ok(true) => true,
+            Ok(false) => {
+                let (c, p) = (measured(cached), measured(plain));
+                self.runs = None;
+                self.result = Some(compare(c, p, settings, models));
+                false
+            }
+            Err(e) => {
+                self.runs = None;
+                self.result = Some(Err(e));
+                false
             }
         }
     }
@@ -203,7 +170,7 @@ impl KvComparison {
     pub fn measuring(&self) -> Option<(usize, usize, usize)> {
         self.runs
             .as_ref()
-            .map(|(c, p)| (c.rows.len(), p.rows.len(), c.built.max_len))
+            .map(|(c, p)| (c.steps.len(), p.steps.len(), c.built.max_len))
     }
 }
 

@@ -91,18 +91,24 @@ impl Sampling {
 
     /// Tokens until `budget` is spent (at least one); the run once it is over.
     pub fn advance(&mut self, budget: web_time::Duration) {
-        let start = web_time::Instant::now();
-        while let Some(d) = self.drawing.as_mut() {
-            match d.sampler.step(d.built.source.as_mut()) {
-                Ok(true) if start.elapsed() < budget => {}
-                Ok(true) => return,
-                Ok(false) => {
-                    self.result = self.drawing.take().map(Drawing::finish).map(Ok);
-                }
-                Err(e) => {
-                    self.drawing = None;
-                    self.result = Some(Err(e));
-                }
+        crate::app::running::within(budget, || self.unit());
+    }
+
+    /// One token of the draw under way; false once there is none (the run is in `result`).
+    fn unit(&mut self) -> bool {
+        let Some(d) = self.drawing.as_mut() else {
+            return false;
+        };
+        match d.sampler.step(d.built.source.as_mut()) {
+            Ok(true) => true,
+            Ok(false) => {
+                self.result = self.drawing.take().map(Drawing::finish).map(Ok);
+                false
+            }
+            Err(e) => {
+                self.drawing = None;
+                self.result = Some(Err(e));
+                false
             }
         }
     }

@@ -3,6 +3,7 @@
 
 use crate::app::store::ModelStore;
 use crate::decode::beam::greedy;
+use crate::decode::source::Work;
 use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
 use crate::model::builtin;
 use crate::model::tokenizer::BOS;
@@ -293,7 +294,7 @@ impl Search {
 
     /// Tokens greedy decoding has chosen so far, while it runs.
     pub fn greedy_so_far(&self) -> Option<usize> {
-        self.greedy_run.as_ref().map(|g| g.ids.len())
+        self.greedy_run.as_ref().map(|g| g.steps.len())
     }
 
     fn live_prefixes(&self) -> Vec<Vec<u32>> {
@@ -342,9 +343,16 @@ impl Search {
         let Some(run) = self.greedy_run.as_mut() else {
             return false;
         };
-        if let Some(result) = run.advance() {
-            self.greedy = Some(result);
-            self.greedy_run = None;
+        match run.unit() {
+            Ok(true) => {}
+            Ok(false) => {
+                self.greedy = Some(Ok(run.result()));
+                self.greedy_run = None;
+            }
+            Err(e) => {
+                self.greedy = Some(Err(e));
+                self.greedy_run = None;
+            }
         }
         true
     }
@@ -356,8 +364,7 @@ impl Search {
 
     /// Units of work until `budget` is spent (at least one) or nothing is left.
     pub fn advance(&mut self, budget: web_time::Duration) {
-        let start = web_time::Instant::now();
-        while self.work() && start.elapsed() < budget {}
+        crate::app::running::within(budget, || self.work());
     }
 
     /// One whole step now; false when there was nothing left to do.
@@ -415,44 +422,72 @@ impl Source for Remembered<'_> {
     }
 }
 
-/// Greedy decoding a token at a time (`decode::beam::greedy` with one token per call).
-struct GreedyRun {
-    built: Built,
+/// One token of greedy decoding: the token, its log p, the work the source did for it, and
+/// the length of the prefix it was fed.
+pub struct GreedyStep {
+    pub id: u32,
+    pub log_p: f32,
+    pub work: Work,
+    pub fed: usize,
+}
+
+/// Greedy decoding a token (a pass) at a time (`decode::beam::greedy` with one token per
+/// call): the search's greedy column and the KV-cache comparison's two runs.
+pub struct GreedyRun {
+    pub built: Built,
     prefix: Vec<u32>,
-    ids: Vec<u32>,
-    cum: f32,
+    pub steps: Vec<GreedyStep>,
+    over: bool,
 }
 
 impl GreedyRun {
-    fn new(built: Built) -> Self {
+    pub fn new(built: Built) -> Self {
         Self {
             prefix: built.prompt.clone(),
             built,
-            ids: Vec::new(),
-            cum: 0.0,
+            steps: Vec::new(),
+            over: false,
         }
     }
 
-    /// The next token; the result once the run has ended (the length reached, `<eos>`
-    /// chosen, or no token possible).
-    fn advance(&mut self) -> Option<GreedyResult> {
-        let src = self.built.source.as_mut();
-        let ended = self.ids.len() >= self.built.max_len || self.ids.last() == Some(&src.eos());
-        if !ended {
-            match greedy(src, &self.prefix, 1) {
-                Ok((next, log_p)) => {
-                    if let Some(&t) = next.first() {
-                        self.ids.push(t);
-                        self.prefix.push(t);
-                        self.cum += log_p;
-                        return None;
-                    }
-                }
-                Err(e) => return Some(Err(e)),
-            }
+    /// The next token; false once the run has ended (the length reached, `<eos>` chosen, or
+    /// no token possible).
+    pub fn unit(&mut self) -> Result<bool, String> {
+        if self.over || self.steps.len() >= self.built.max_len {
+            self.over = true;
+            return Ok(false);
         }
-        let tokens = self.ids.iter().map(|&t| src.token(t)).collect();
-        Some(Ok((tokens, self.cum)))
+        let src = self.built.source.as_mut();
+        let before = src.work();
+        let (ids, log_p) = greedy(src, &self.prefix, 1)?;
+        let Some(&id) = ids.first() else {
+            self.over = true;
+            return Ok(false);
+        };
+        let after = src.work();
+        self.steps.push(GreedyStep {
+            id,
+            log_p,
+            work: Work {
+                calls: after.calls - before.calls,
+                positions: after.positions - before.positions,
+                seconds: after.seconds - before.seconds,
+            },
+            fed: self.prefix.len(),
+        });
+        self.prefix.push(id);
+        self.over = id == src.eos();
+        Ok(true)
+    }
+
+    /// The tokens as the source shows them, and their cumulative log p.
+    pub fn result(&self) -> (Vec<String>, f32) {
+        let tokens = self
+            .steps
+            .iter()
+            .map(|s| self.built.source.token(s.id))
+            .collect();
+        (tokens, self.steps.iter().fold(0.0, |cum, s| cum + s.log_p))
     }
 }
 

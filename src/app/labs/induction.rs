@@ -123,7 +123,7 @@ impl Lab for InductionLab {
         let name = shared.bench.model_name.clone();
         let run = match &self.computed {
             Some((_, Ok(run))) => run,
-            Some((_, Err(e))) if e.starts_with(crate::app::store::COMPUTING) => {
+            Some((_, Err(e))) if crate::app::store::is_computing(e) => {
                 crate::app::store::show_error(ui, e);
                 return;
             }
