@@ -4,17 +4,17 @@
 use super::approx;
 use super::config::{Activation, NormKind};
 use super::parallel;
+use super::wide::wide;
 use crate::util::nested;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, Axis, Zip};
+use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 use serde::Serialize;
 
 /// `y = x Wᵀ + b` with `W` stored `[out, in]`.
 ///
 /// The output columns are split across threads: each multiplies `x` by its own rows of `W`
-/// (`general_mat_mul`, ndarray's blocked SIMD product). A single row (a decoding step) is a
-/// matrix–vector product instead: each `y_j` is the dot product of `x` with the contiguous row
-/// `W_j`, which reads `W` once where a matrix product would first copy (pack) all of it.
+/// ([`x_wt_into`]). A single row (a decoding step) is a matrix–vector product instead: each
+/// `y_j` is the dot product of `x` with the contiguous row `W_j`, which reads `W` once.
 pub fn linear(x: ArrayView2<f32>, w: &Array2<f32>, b: &Array1<f32>) -> Array2<f32> {
     linear_view(x, w.view(), b.view())
 }
@@ -33,11 +33,42 @@ pub fn linear_view(x: ArrayView2<f32>, w: ArrayView2<f32>, b: ArrayView1<f32>) -
                 *y = w.dot(&row) + b;
             }
         } else {
-            general_mat_mul(1.0, &x, &w.t(), 0.0, &mut block);
+            x_wt_into(x, w, block.view_mut());
             block += &b.slice(s![cols]);
         }
     });
     y
+}
+
+/// `y = x Wᵀ`, overwriting `y`: `glimpse-matmul`'s kernels, which read `W` in place where
+/// a general product first copies it into panels; ndarray's product where there is no such
+/// kernel or `W`'s rows are not laid out one after another.
+pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f32>) {
+    let done = match (w.as_slice(), rows_as_slices(&x)) {
+        (Some(data), Some(rows)) => {
+            let w_rows = glimpse_matmul::Matrix {
+                data,
+                rows: w.nrows(),
+                cols: w.ncols(),
+                stride: w.ncols(),
+            };
+            let mut out: Vec<&mut [f32]> = y
+                .rows_mut()
+                .into_iter()
+                .filter_map(|r| r.into_slice())
+                .collect();
+            out.len() == rows.len() && glimpse_matmul::x_wt(&rows, w_rows, &mut out)
+        }
+        _ => false,
+    };
+    if !done {
+        general_mat_mul(1.0, &x, &w.t(), 0.0, &mut y);
+    }
+}
+
+/// Each row of `x` as a slice, where every row is contiguous.
+fn rows_as_slices<'v>(x: &'v ArrayView2<f32>) -> Option<Vec<&'v [f32]>> {
+    x.rows().into_iter().map(|r| r.to_slice()).collect()
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -168,15 +199,32 @@ fn map_in_parallel(
     let work = a.len() * 16;
     parallel::for_column_blocks(out.view_mut(), work, &|first, mut block| {
         let cols = s![.., first..first + block.ncols()];
-        match b {
-            Some(b) => Zip::from(&mut block)
-                .and(a.slice(cols))
-                .and(b.slice(cols))
-                .for_each(|o, &x, &y| *o = f(x, y)),
-            None => Zip::from(&mut block)
-                .and(a.slice(cols))
-                .for_each(|o, &x| *o = f(x, 1.0)),
-        }
+        let (a, b) = (a.slice(cols), b.map(|b| b.slice(cols)));
+        // Row by row over slices, which inline into `wide`'s AVX2 copy (ndarray's `Zip` did not).
+        wide(|| {
+            for (r, mut o) in block.rows_mut().into_iter().enumerate() {
+                let (x, y) = (a.row(r), b.as_ref().map(|b| b.row(r)));
+                match (
+                    o.as_slice_mut(),
+                    x.as_slice(),
+                    y.as_ref().map(|y| y.as_slice()),
+                ) {
+                    (Some(o), Some(x), None) => {
+                        o.iter_mut().zip(x).for_each(|(o, &x)| *o = f(x, 1.0));
+                    }
+                    (Some(o), Some(x), Some(Some(y))) => {
+                        for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
+                            *o = f(x, y);
+                        }
+                    }
+                    _ => {
+                        for (j, o) in o.iter_mut().enumerate() {
+                            *o = f(x[j], y.as_ref().map_or(1.0, |y| y[j]));
+                        }
+                    }
+                }
+            }
+        })
     });
     out
 }
@@ -219,6 +267,49 @@ pub fn ffn(x: ArrayView2<f32>, w: &FfnWeights, act: Activation) -> FfnTrace {
 mod tests {
     use super::*;
     use ndarray::array;
+
+    /// `x Wᵀ` in f64, the reference for the kernels.
+    fn x_wt_f64(x: ArrayView2<f32>, w: ArrayView2<f32>) -> Array2<f64> {
+        Array2::from_shape_fn((x.nrows(), w.nrows()), |(t, j)| {
+            x.row(t)
+                .iter()
+                .zip(w.row(j))
+                .map(|(&a, &b)| a as f64 * b as f64)
+                .sum()
+        })
+    }
+
+    #[test]
+    fn x_wt_matches_the_f64_product_on_ragged_shapes_and_views() {
+        let values = |r: usize, c: usize, seed: usize| {
+            Array2::from_shape_fn((r, c), |(i, j)| {
+                (((i * 31 + j * 17 + seed) % 23) as f32 - 11.0) / 7.0
+            })
+        };
+        // Tokens and outputs that fill no tile exactly; depths below and across a block.
+        for &(t, k, n) in &[(1, 3, 5), (7, 33, 9), (17, 384, 23), (40, 2100, 13)] {
+            let (x, w) = (values(t, k, 1), values(n, k, 2));
+            let want = x_wt_f64(x.view(), w.view());
+            let tolerance = 1e-6 * k as f64 * 4.0;
+            // The kernel's path, a band of W's rows, and x transposed twice (not row-major).
+            let band = w.slice(s![1.., ..]);
+            let xt = x.t().to_owned();
+            for (x, w, want) in [
+                (x.view(), w.view(), want.view()),
+                (x.view(), band, want.slice(s![.., 1..])),
+                (xt.t(), w.view(), want.view()),
+            ] {
+                let mut y = Array2::from_elem((x.nrows(), w.nrows()), f32::NAN);
+                x_wt_into(x, w, y.view_mut());
+                for (got, want) in y.iter().zip(want.iter()) {
+                    assert!(
+                        (*got as f64 - want).abs() <= tolerance,
+                        "{t}×{k}×{n}: {got} vs {want}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn layer_norm_normalises_each_row() {

@@ -25,6 +25,7 @@ pub mod transformer;
 pub mod vocab_table;
 pub mod vocabulary;
 pub mod weights;
+mod wide;
 pub mod words;
 
 pub use attention::MaskChoice;

@@ -6,6 +6,7 @@
 //! exponential overflows (the result is the same for any m).
 
 use super::approx;
+use super::wide::wide;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 /// softmax over the entries `allowed(j)` lets through, written into `out`. Entries not allowed
@@ -21,12 +22,12 @@ pub fn softmax_where(logits: ArrayView1<f32>, allowed: impl Fn(usize) -> bool, o
 /// Written as straight loops over slices (the exponential in [`approx::exp`], the sum in eight
 /// lanes) so they become SIMD code: attention's softmax is T² of these per head.
 fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
-    let max = logits
-        .iter()
-        .zip(allowed)
-        .filter(|&(_, &ok)| ok)
-        .map(|(&x, _)| x)
-        .fold(f32::NEG_INFINITY, f32::max);
+    wide(|| softmax_row_lanes(logits, allowed, out));
+}
+
+#[inline(always)]
+fn softmax_row_lanes(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
+    let max = lanes_max(logits, allowed);
     if max == f32::NEG_INFINITY {
         out.fill(0.0);
         return;
@@ -41,7 +42,28 @@ fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
     }
 }
 
+/// max xᵢ over allowed entries, in eight interleaved partial maxima (−∞ when none).
+#[inline(always)]
+fn lanes_max(xs: &[f32], allowed: &[bool]) -> f32 {
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let mut chunks = xs.chunks_exact(8).zip(allowed.chunks_exact(8));
+    for (c, a) in &mut chunks {
+        for ((l, &x), &ok) in lanes.iter_mut().zip(c).zip(a) {
+            let x = if ok { x } else { f32::NEG_INFINITY };
+            *l = if x > *l { x } else { *l };
+        }
+    }
+    let done = xs.len() / 8 * 8;
+    let tail = xs[done..]
+        .iter()
+        .zip(&allowed[done..])
+        .filter(|&(_, &ok)| ok)
+        .fold(f32::NEG_INFINITY, |m, (&x, _)| m.max(x));
+    lanes.iter().fold(tail, |m, &l| m.max(l))
+}
+
 /// Σ xᵢ in eight interleaved partial sums (a vector register's worth), added at the end.
+#[inline(always)]
 fn lanes_sum(xs: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let mut chunks = xs.chunks_exact(8);

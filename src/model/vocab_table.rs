@@ -6,9 +6,8 @@
 //! blocks. A table kept in blocks is frozen: nothing trains it.
 
 use super::import::QuantizedTensor;
-use super::layers::linear_view;
+use super::layers::{self, linear_view};
 use super::parallel;
-use ndarray::linalg::general_mat_mul;
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1};
 use std::borrow::Cow;
 use std::ops::Range;
@@ -164,7 +163,7 @@ fn blocks_linear(
                 }
             }
             let mut out = block.slice_mut(s![.., done..done + take]);
-            general_mat_mul(1.0, &x, &w.t(), 0.0, &mut out);
+            layers::x_wt_into(x, w.view(), out.view_mut());
             let bias = b.slice(s![first + done..first + done + take]);
             out += &bias;
             done += take;
