@@ -51,10 +51,10 @@ stage "cargo clippy"
 cargo clippy --locked --all-targets -- -D warnings
 # The CPU-only build (without the default `webgpu` feature) must stay clean too.
 cargo clippy --locked --lib --no-default-features -- -D warnings
-# The matrix-product kernels' own crate (its own lock file: it is a path dependency, not a
+# The kernels' own crate (its own lock file: it is a path dependency, not a
 # workspace member), for x86-64 and for the browser's wasm32.
-cargo clippy --locked --manifest-path crates/glimpse-matmul/Cargo.toml --all-targets -- -D warnings
-cargo clippy --locked --manifest-path crates/glimpse-matmul/Cargo.toml --lib --target wasm32-unknown-unknown -- -D warnings
+cargo clippy --locked --manifest-path crates/glimpse-kernels/Cargo.toml --all-targets -- -D warnings
+cargo clippy --locked --manifest-path crates/glimpse-kernels/Cargo.toml --lib --target wasm32-unknown-unknown -- -D warnings
 
 # --release: the desktop test needs the release binary anyway, so the tests and the binary share
 # one optimised dependency build (a debug test build would compile every dependency once more).
@@ -63,7 +63,7 @@ cargo clippy --locked --manifest-path crates/glimpse-matmul/Cargo.toml --lib --t
 stage "cargo test --release"
 # GLIMPSE_REQUIRE_REAL_MODELS: the real-model parity tests fail instead of skipping.
 GLIMPSE_REQUIRE_GPU=1 GLIMPSE_REQUIRE_REAL_MODELS=1 cargo test --locked --release
-cargo test --locked --release --manifest-path crates/glimpse-matmul/Cargo.toml
+cargo test --locked --release --manifest-path crates/glimpse-kernels/Cargo.toml
 
 stage "trunk build --release"
 rm -rf dist

@@ -1,11 +1,10 @@
 //! The non-attention layers: linear maps, LayerNorm and RMSNorm, the position-wise FFN (plain
 //! or gated) and its activations.
 
-use super::approx;
 use super::config::{Activation, NormKind};
 use super::parallel;
-use super::wide::wide;
 use crate::util::nested;
+use glimpse_kernels::rows;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{s, Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 use serde::Serialize;
@@ -40,13 +39,13 @@ pub fn linear_view(x: ArrayView2<f32>, w: ArrayView2<f32>, b: ArrayView1<f32>) -
     y
 }
 
-/// `y = x Wᵀ`, overwriting `y`: `glimpse-matmul`'s kernels, which read `W` in place where
+/// `y = x Wᵀ`, overwriting `y`: `glimpse-kernels`' product, which read `W` in place where
 /// a general product first copies it into panels; ndarray's product where there is no such
 /// kernel or `W`'s rows are not laid out one after another.
 pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f32>) {
     let done = match (w.as_slice(), rows_as_slices(&x)) {
         (Some(data), Some(rows)) => {
-            let w_rows = glimpse_matmul::Matrix {
+            let w_rows = glimpse_kernels::Matrix {
                 data,
                 rows: w.nrows(),
                 cols: w.ncols(),
@@ -57,7 +56,7 @@ pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f3
                 .into_iter()
                 .filter_map(|r| r.into_slice())
                 .collect();
-            out.len() == rows.len() && glimpse_matmul::x_wt(&rows, w_rows, &mut out)
+            out.len() == rows.len() && glimpse_kernels::x_wt(&rows, w_rows, &mut out)
         }
         _ => false,
     };
@@ -153,29 +152,12 @@ pub struct FfnTrace {
     pub output: Array2<f32>,
 }
 
-/// Exact GELU: `z · Φ(z) = z · ½(1 + erf(z/√2))`, with `1 + erf(−a) = erfc(a)`: for z < 0,
-/// `Φ(z) = ½·erfc(|z|/√2)`, else `1 − ½·erfc(z/√2)`. `erfc` is [`approx::erfc_nonnegative`]
-/// (5·10⁻⁷ absolute error, as exact as f32 GELU needs): libm's `erff` took a sixth of a BERT
-/// forward pass, this vectorises.
-#[inline(always)]
-pub fn gelu(z: f32) -> f32 {
-    let half_erfc = 0.5 * approx::erfc_nonnegative(z.abs() * std::f32::consts::FRAC_1_SQRT_2);
-    let phi = if z < 0.0 { half_erfc } else { 1.0 - half_erfc };
-    z * phi
-}
-
-/// GELU's tanh approximation: `½z(1 + tanh(√(2/π)(z + 0.044715z³)))`.
-pub fn gelu_tanh(z: f32) -> f32 {
-    let z = z as f64;
-    let inner = (2.0 / std::f64::consts::PI).sqrt() * (z + 0.044_715 * z * z * z);
-    (0.5 * z * (1.0 + inner.tanh())) as f32
-}
-
-/// SiLU (swish): `z · σ(z) = z / (1 + e^(−z))`.
-#[inline(always)]
-pub fn silu(z: f32) -> f32 {
-    z / (1.0 + approx::exp(-z))
-}
+/// Exact GELU `z · Φ(z) = z · ½(1 + erf(z/√2))`, GELU's tanh approximation
+/// `½z(1 + tanh(√(2/π)(z + 0.044715z³)))` and SiLU `z · σ(z) = z / (1 + e^(−z))`: the
+/// formulas are written out in `glimpse-kernels` (`rows`), whose loops the browser build
+/// compiles for speed. GELU's `erfc` there is branch-free (5·10⁻⁷ absolute error, as exact as
+/// f32 GELU needs): libm's `erff` took a sixth of a BERT forward pass.
+pub use glimpse_kernels::rows::{gelu, gelu_tanh, silu};
 
 #[inline(always)]
 pub fn activate(z: f32, act: Activation) -> f32 {
@@ -187,57 +169,41 @@ pub fn activate(z: f32, act: Activation) -> f32 {
     }
 }
 
-/// `f(a_ij, b_ij)` for every entry (`b` = 1 where absent), the columns split across threads:
-/// the activation of a large FFN is worth a second core.
-fn map_in_parallel(
-    a: &Array2<f32>,
-    b: Option<&Array2<f32>>,
-    f: impl Fn(f32, f32) -> f32 + Sync,
-) -> Array2<f32> {
-    let mut out = Array2::zeros(a.raw_dim());
+/// `act(z) ⊙ up` (`up` = 1 where absent), a row at a time through `glimpse-kernels`' row
+/// loops, the columns split across threads: the activation of a large FFN is worth a second
+/// core.
+fn activate_all(z: &Array2<f32>, up: Option<&Array2<f32>>, act: Activation) -> Array2<f32> {
+    let row: fn(&[f32], Option<&[f32]>, &mut [f32]) = match act {
+        Activation::Relu => rows::relu_row,
+        Activation::Gelu => rows::gelu_row,
+        Activation::GeluTanh => rows::gelu_tanh_row,
+        Activation::Silu => rows::silu_row,
+    };
+    let mut out = Array2::zeros(z.raw_dim());
     // An activation costs tens of flops, like a short dot product.
-    let work = a.len() * 16;
+    let work = z.len() * 16;
     parallel::for_column_blocks(out.view_mut(), work, &|first, mut block| {
         let cols = s![.., first..first + block.ncols()];
-        let (a, b) = (a.slice(cols), b.map(|b| b.slice(cols)));
-        // Row by row over slices, which inline into `wide`'s AVX2 copy (ndarray's `Zip` did not).
-        wide(|| {
-            for (r, mut o) in block.rows_mut().into_iter().enumerate() {
-                let (x, y) = (a.row(r), b.as_ref().map(|b| b.row(r)));
-                match (
-                    o.as_slice_mut(),
-                    x.as_slice(),
-                    y.as_ref().map(|y| y.as_slice()),
-                ) {
-                    (Some(o), Some(x), None) => {
-                        o.iter_mut().zip(x).for_each(|(o, &x)| *o = f(x, 1.0));
-                    }
-                    (Some(o), Some(x), Some(Some(y))) => {
-                        for ((o, &x), &y) in o.iter_mut().zip(x).zip(y) {
-                            *o = f(x, y);
-                        }
-                    }
-                    _ => {
-                        for (j, o) in o.iter_mut().enumerate() {
-                            *o = f(x[j], y.as_ref().map_or(1.0, |y| y[j]));
-                        }
+        let (z, up) = (z.slice(cols), up.map(|u| u.slice(cols)));
+        for (r, mut o) in block.rows_mut().into_iter().enumerate() {
+            let (zr, ur) = (z.row(r), up.as_ref().map(|u| u.row(r)));
+            match (
+                o.as_slice_mut(),
+                zr.as_slice(),
+                ur.as_ref().map(|u| u.as_slice()),
+            ) {
+                (Some(o), Some(zr), None) => row(zr, None, o),
+                (Some(o), Some(zr), Some(Some(ur))) => row(zr, Some(ur), o),
+                // Rows not laid out contiguously: one entry at a time.
+                _ => {
+                    for (j, o) in o.iter_mut().enumerate() {
+                        *o = activate(zr[j], act) * ur.as_ref().map_or(1.0, |u| u[j]);
                     }
                 }
             }
-        })
+        }
     });
     out
-}
-
-/// `act(z)` of every entry, times `up` where given: one loop per activation, so each is
-/// compiled (and vectorised) on its own rather than choosing the activation per entry.
-fn activate_all(z: &Array2<f32>, up: Option<&Array2<f32>>, act: Activation) -> Array2<f32> {
-    match act {
-        Activation::Relu => map_in_parallel(z, up, |z, u| z.max(0.0) * u),
-        Activation::Gelu => map_in_parallel(z, up, |z, u| gelu(z) * u),
-        Activation::GeluTanh => map_in_parallel(z, up, |z, u| gelu_tanh(z) * u),
-        Activation::Silu => map_in_parallel(z, up, |z, u| silu(z) * u),
-    }
 }
 
 /// `W₂ act(W₁x + b₁) + b₂`, or gated (SwiGLU when act is SiLU): `W₂ (act(W_g x) ⊙ W₁ x) + b₂`.

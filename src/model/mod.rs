@@ -1,7 +1,8 @@
 //! The transformer: pure computation over ndarray. Knows nothing of the UI.
 
 pub mod analysis;
-pub mod approx;
+/// `exp` and `erfc` without branches, from `glimpse-kernels` (the forward pass's row loops).
+pub use glimpse_kernels::approx;
 pub mod attention;
 pub mod bench;
 pub mod builtin;
@@ -25,7 +26,6 @@ pub mod transformer;
 pub mod vocab_table;
 pub mod vocabulary;
 pub mod weights;
-mod wide;
 pub mod words;
 
 pub use attention::MaskChoice;

@@ -5,8 +5,6 @@
 //! softmax(x)ᵢ = exp(xᵢ − m) / Σⱼ exp(xⱼ − m), with m = maxⱼ xⱼ subtracted first so no
 //! exponential overflows (the result is the same for any m).
 
-use super::approx;
-use super::wide::wide;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis};
 
 /// softmax over the entries `allowed(j)` lets through, written into `out`. Entries not allowed
@@ -18,63 +16,10 @@ pub fn softmax_where(logits: ArrayView1<f32>, allowed: impl Fn(usize) -> bool, o
     softmax_row(&logits, &allowed, out);
 }
 
-/// The one softmax row: `exp(xⱼ − m) / Σ exp(xₖ − m)` over allowed entries, 0 elsewhere.
-/// Written as straight loops over slices (the exponential in [`approx::exp`], the sum in eight
-/// lanes) so they become SIMD code: attention's softmax is T² of these per head.
-fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
-    wide(|| softmax_row_lanes(logits, allowed, out));
-}
-
-#[inline(always)]
-fn softmax_row_lanes(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
-    let max = lanes_max(logits, allowed);
-    if max == f32::NEG_INFINITY {
-        out.fill(0.0);
-        return;
-    }
-    for ((o, &x), &ok) in out.iter_mut().zip(logits).zip(allowed) {
-        let e = approx::exp(x - max);
-        *o = if ok { e } else { 0.0 };
-    }
-    let sum = lanes_sum(out);
-    for o in out.iter_mut() {
-        *o /= sum;
-    }
-}
-
-/// max xᵢ over allowed entries, in eight interleaved partial maxima (−∞ when none).
-#[inline(always)]
-fn lanes_max(xs: &[f32], allowed: &[bool]) -> f32 {
-    let mut lanes = [f32::NEG_INFINITY; 8];
-    let mut chunks = xs.chunks_exact(8).zip(allowed.chunks_exact(8));
-    for (c, a) in &mut chunks {
-        for ((l, &x), &ok) in lanes.iter_mut().zip(c).zip(a) {
-            let x = if ok { x } else { f32::NEG_INFINITY };
-            *l = if x > *l { x } else { *l };
-        }
-    }
-    let done = xs.len() / 8 * 8;
-    let tail = xs[done..]
-        .iter()
-        .zip(&allowed[done..])
-        .filter(|&(_, &ok)| ok)
-        .fold(f32::NEG_INFINITY, |m, (&x, _)| m.max(x));
-    lanes.iter().fold(tail, |m, &l| m.max(l))
-}
-
-/// Σ xᵢ in eight interleaved partial sums (a vector register's worth), added at the end.
-#[inline(always)]
-fn lanes_sum(xs: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let mut chunks = xs.chunks_exact(8);
-    for c in &mut chunks {
-        for (l, &x) in lanes.iter_mut().zip(c) {
-            *l += x;
-        }
-    }
-    let tail: f32 = chunks.remainder().iter().sum();
-    lanes.iter().sum::<f32>() + tail
-}
+/// The one softmax row, `exp(xⱼ − m) / Σ exp(xₖ − m)` over allowed entries and 0 elsewhere:
+/// `glimpse-kernels`' straight loops over slices (the exponential in `approx::exp`, the sum
+/// in eight lanes), which become SIMD code: attention's softmax is T² of these per head.
+use glimpse_kernels::rows::softmax_row;
 
 /// softmax of a whole vector.
 pub fn softmax(logits: &[f32]) -> Vec<f32> {

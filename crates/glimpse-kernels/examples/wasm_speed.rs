@@ -1,7 +1,7 @@
 //! `x_wt` beside `matrixmultiply`'s `sgemm` inside wasm: built with
 //! `cargo build --release --example wasm_speed --target wasm32-unknown-unknown` and timed by
-//! `node crates/glimpse-matmul/examples/wasm_speed.mjs`.
-use glimpse_matmul::{x_wt, Matrix};
+//! `node crates/glimpse-kernels/examples/wasm_speed.mjs`.
+use glimpse_kernels::{x_wt, Matrix};
 
 struct Buffers {
     t: usize,

@@ -1,7 +1,7 @@
 //! Loops compiled for the CPU's wider vectors. The native build targets baseline x86-64
-//! (SSE2: four f32 lanes) so it runs on any PC; where the CPU has AVX2 (eight lanes), the hot
-//! element-wise loops (the softmax, activations, normalisation) run a copy compiled for it.
-//! Same operations in the same order, no fused multiply-adds, so the same numbers.
+//! (SSE2: four f32 lanes) so it runs on any PC; where the CPU has AVX2 (eight lanes), the
+//! softmax and activation rows run a copy compiled for it. Same operations in the same order,
+//! no fused multiply-adds, so the same numbers.
 
 /// Runs `f` compiled for AVX2 where this CPU has it (loops `f` inlines get eight lanes).
 #[inline(always)]

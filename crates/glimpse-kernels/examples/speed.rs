@@ -1,5 +1,5 @@
 //! GFLOP/s of `x_wt` on a transformer's shapes: `cargo run --release --example speed`.
-use glimpse_matmul::{x_wt, Matrix};
+use glimpse_kernels::{x_wt, Matrix};
 use std::time::Instant;
 
 fn main() {
