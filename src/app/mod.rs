@@ -16,6 +16,7 @@ pub mod link;
 pub mod loading;
 pub mod masking;
 pub mod open_dialog;
+pub mod pass_answer;
 pub mod positions;
 pub mod probe;
 #[cfg(target_arch = "wasm32")]

@@ -52,31 +52,64 @@ const PASSES_UNDER_WAY: usize = 4;
 /// How `forward` answers while a pass runs: views show it as progress, not as an error.
 const COMPUTING: &str = "computing";
 
-/// Which forward pass: the model's name, the input and the options.
+/// How `forward` answers a pass the user cancelled: it starts nothing until asked again after
+/// a frame nobody asked for it (the input changed) or until `resume_asked`.
+const CANCELLED: &str = "cancelled";
+
+/// Which forward pass: the model's name, the input and the options, and whether its trace
+/// keeps every block's intermediates (`forward`) or only the stacks' outputs and the logits
+/// (`forward_logits`).
 struct PassKey {
     model: String,
     input: ModelInput,
     opts: ForwardOptions,
+    blocks: bool,
 }
 
 impl PassKey {
-    fn new(model: &str, input: &ModelInput, opts: &ForwardOptions) -> Self {
+    fn new(model: &str, input: &ModelInput, opts: &ForwardOptions, blocks: bool) -> Self {
         Self {
             model: model.to_string(),
             input: input.clone(),
             opts: opts.clone(),
+            blocks,
         }
     }
 
-    fn is(&self, model: &str, input: &ModelInput, opts: &ForwardOptions) -> bool {
-        self.model == model && self.input == *input && self.opts == *opts
+    fn is(&self, model: &str, input: &ModelInput, opts: &ForwardOptions, blocks: bool) -> bool {
+        self.model == model && self.input == *input && self.opts == *opts && self.blocks == blocks
     }
+
+    fn same(&self, other: &PassKey) -> bool {
+        self.is(&other.model, &other.input, &other.opts, other.blocks)
+    }
+}
+
+/// A trace without its blocks' intermediates (a traced SmolLM2 pass of 34 tokens took about
+/// 52 MB natively, its logits 7 MB of it).
+fn without_blocks(mut trace: Trace) -> Trace {
+    for stack in [&mut trace.encoder, &mut trace.decoder]
+        .into_iter()
+        .flatten()
+    {
+        stack.blocks = Vec::new();
+    }
+    trace
 }
 
 /// A pass a lab asked for, spread over frames.
 struct Pass {
     key: PassKey,
     job: crate::model::sliced::SlicedForward,
+    /// A view asked for it this frame: it is on screen (it goes first; Cancel stops it).
+    asked: bool,
+}
+
+/// A pass the user cancelled, and whether a view asked for it this frame (one that no view
+/// asks for in a whole frame is forgotten: asked for later, it starts again).
+struct Cancelled {
+    key: PassKey,
+    asked: bool,
 }
 
 struct Memo {
@@ -99,8 +132,11 @@ pub struct ModelStore {
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
     conversion_frames: RefCell<HashMap<String, Vec<serde_json::Value>>>,
-    /// Passes of large models under way, the oldest first (the first advances each frame).
+    /// Passes of large models under way, the oldest first (the oldest one on screen advances
+    /// each frame).
     passes: RefCell<VecDeque<Pass>>,
+    /// Passes the user cancelled, answered as such while views keep asking for them.
+    cancelled: RefCell<Vec<Cancelled>>,
     /// The time a frame gives a pass, and the size of model from which passes are sliced
     /// (the browser's frame budget; none natively, where a pass runs on every core at once).
     slicing: std::cell::Cell<Option<(web_time::Duration, usize)>>,
@@ -119,6 +155,7 @@ impl Default for ModelStore {
             converting: Default::default(),
             conversion_frames: Default::default(),
             passes: Default::default(),
+            cancelled: Default::default(),
             slicing: std::cell::Cell::new(
                 super::running::FRAME_BUDGET.map(|b| (b, SLICED_FROM_PARAMETERS)),
             ),
@@ -375,6 +412,7 @@ impl ModelStore {
     /// view asks for it that frame).
     pub fn take_arrivals(&self) {
         self.advance_pass();
+        self.new_frame();
         for (name, received, total) in self.loader.progress() {
             let changed = match self.models.borrow().get(&name) {
                 Some(ModelState::Loading {
@@ -467,6 +505,7 @@ impl ModelStore {
     pub fn insert(&self, name: &str, state: ModelState) {
         self.memo.borrow_mut().retain(|m| m.key.model != name);
         self.passes.borrow_mut().retain(|p| p.key.model != name);
+        self.cancelled.borrow_mut().retain(|c| c.key.model != name);
         self.models.borrow_mut().insert(name.to_string(), state);
         self.version.set(self.version.get() + 1);
     }
@@ -479,24 +518,50 @@ impl ModelStore {
         input: &ModelInput,
         opts: &ForwardOptions,
     ) -> Result<Arc<Trace>, String> {
+        self.pass(name, input, opts, true)
+    }
+
+    /// The same pass for a caller that reads only the logits (and the stacks' outputs): the
+    /// memo keeps no block's intermediates for it (the heads lab scores hundreds of passes).
+    pub fn forward_logits(
+        &self,
+        name: &str,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+    ) -> Result<Arc<Trace>, String> {
+        self.pass(name, input, opts, false)
+    }
+
+    fn pass(
+        &self,
+        name: &str,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        blocks: bool,
+    ) -> Result<Arc<Trace>, String> {
         let cached = self
             .memo
             .borrow()
             .iter()
-            .find(|m| m.key.is(name, input, opts))
+            .find(|m| m.key.is(name, input, opts, blocks))
             .map(|m| m.trace.clone());
         if let Some(trace) = cached {
             return trace;
         }
+        let key = PassKey::new(name, input, opts, blocks);
+        if let Some(answer) = self.was_cancelled(&key) {
+            return answer;
+        }
         let model = self.get(name)?;
-        if let Some(answer) = self.sliced(name, &model, input, opts) {
+        if let Some(answer) = self.sliced(&key, &model) {
             return answer;
         }
         let trace = model
             .forward(input, opts)
+            .map(|t| if blocks { t } else { without_blocks(t) })
             .map(Arc::new)
             .map_err(|e| e.to_string());
-        self.remember(PassKey::new(name, input, opts), trace.clone());
+        self.remember(key, trace.clone());
         trace
     }
 
@@ -510,13 +575,7 @@ impl ModelStore {
 
     /// A large model's pass in the browser: started (or found under way) and answered with
     /// its progress; `None` where passes run whole.
-    fn sliced(
-        &self,
-        name: &str,
-        model: &Arc<Model>,
-        input: &ModelInput,
-        opts: &ForwardOptions,
-    ) -> Option<Result<Arc<Trace>, String>> {
+    fn sliced(&self, key: &PassKey, model: &Arc<Model>) -> Option<Result<Arc<Trace>, String>> {
         let (_, from) = self.slicing.get()?;
         if crate::model::weights::parameter_count(&model.config) < from {
             return None;
@@ -524,51 +583,117 @@ impl ModelStore {
         let mut passes = self.passes.borrow_mut();
         let progress = |job: &crate::model::sliced::SlicedForward| {
             Err(format!(
-                "{COMPUTING} {name}: step {} of {}…",
+                "{COMPUTING} {}: step {} of {}…",
+                key.model,
                 job.steps_done(),
                 job.steps()
             ))
         };
-        if let Some(p) = passes.iter().find(|p| p.key.is(name, input, opts)) {
+        if let Some(p) = passes.iter_mut().find(|p| p.key.same(key)) {
+            p.asked = true;
             return Some(progress(&p.job));
         }
-        let job = match crate::model::sliced::SlicedForward::new(model.clone(), input, opts) {
-            Ok(job) => job,
-            Err(e) => return Some(Err(e.to_string())),
-        };
+        let job =
+            match crate::model::sliced::SlicedForward::new(model.clone(), &key.input, &key.opts) {
+                Ok(job) => job,
+                Err(e) => return Some(Err(e.to_string())),
+            };
         let answer = progress(&job);
         if passes.len() == PASSES_UNDER_WAY {
-            passes.pop_front();
+            // The oldest no view asks for any more makes room; else the oldest.
+            let stale = passes.iter().position(|p| !p.asked).unwrap_or(0);
+            passes.remove(stale);
         }
         passes.push_back(Pass {
-            key: PassKey::new(name, input, opts),
+            key: PassKey::new(&key.model, &key.input, &key.opts, key.blocks),
             job,
+            asked: true,
         });
         self.loader.wake();
         Some(answer)
     }
 
-    /// This frame's slice of the oldest pass under way; its trace goes to the memo when done.
+    /// This frame's slice of the oldest pass a view asked for last frame (else the oldest:
+    /// a view left behind does not hold up the one on screen); its trace goes to the memo
+    /// when done.
     fn advance_pass(&self) {
         super::probe::publish_store_passes(self.passes.borrow().len());
         let Some((budget, _)) = self.slicing.get() else {
             return;
         };
-        let Some(mut pass) = self.passes.borrow_mut().pop_front() else {
+        let (at, pass) = {
+            let mut passes = self.passes.borrow_mut();
+            let at = passes.iter().position(|p| p.asked).unwrap_or(0);
+            (at, passes.remove(at))
+        };
+        let Some(mut pass) = pass else {
             return;
         };
         let done = match pass.job.run_for(budget) {
             Ok(None) => {
-                self.passes.borrow_mut().push_front(pass);
+                self.passes.borrow_mut().insert(at, pass);
                 self.loader.wake();
                 return;
             }
-            Ok(Some(trace)) => Ok(Arc::new(trace)),
+            Ok(Some(trace)) if pass.key.blocks => Ok(Arc::new(trace)),
+            Ok(Some(trace)) => Ok(Arc::new(without_blocks(trace))),
             Err(e) => Err(e.to_string()),
         };
         self.remember(pass.key, done);
         self.version.set(self.version.get() + 1);
         self.loader.wake();
+    }
+
+    /// A new frame: what views ask for from now on is what is on screen. A cancelled pass
+    /// no view asked for in the frame that ended is forgotten (its input changed, or its view
+    /// was left).
+    fn new_frame(&self) {
+        let mut cancelled = self.cancelled.borrow_mut();
+        cancelled.retain(|c| c.asked);
+        for c in cancelled.iter_mut() {
+            c.asked = false;
+        }
+        for p in self.passes.borrow_mut().iter_mut() {
+            p.asked = false;
+        }
+    }
+
+    /// The answer for a pass the user cancelled (noting that a view still asks for it).
+    fn was_cancelled(&self, key: &PassKey) -> Option<Result<Arc<Trace>, String>> {
+        let mut cancelled = self.cancelled.borrow_mut();
+        let c = cancelled.iter_mut().find(|c| c.key.same(key))?;
+        c.asked = true;
+        Some(Err(format!(
+            "{CANCELLED}: {}'s pass was stopped before it finished",
+            key.model
+        )))
+    }
+
+    /// Cancel: the passes under way that views asked for this frame (those on screen) are
+    /// dropped, and answered as cancelled, starting nothing, while views keep asking for them.
+    pub fn cancel_asked(&self) {
+        let mut passes = self.passes.borrow_mut();
+        let (asked, left): (VecDeque<Pass>, VecDeque<Pass>) =
+            passes.drain(..).partition(|p| p.asked);
+        *passes = left;
+        self.cancelled
+            .borrow_mut()
+            .extend(asked.into_iter().map(|p| Cancelled {
+                key: p.key,
+                asked: true,
+            }));
+        super::probe::publish_store_passes(passes.len());
+    }
+
+    /// Run again: the cancelled passes views asked for this frame start when next asked for.
+    pub fn resume_asked(&self) {
+        self.cancelled.borrow_mut().retain(|c| !c.asked);
+        self.loader.wake();
+    }
+
+    /// Passes under way (started and not finished or cancelled).
+    pub fn passes_under_way(&self) -> usize {
+        self.passes.borrow().len()
     }
 
     /// Run passes of models from `from_parameters` parameters a slice of `budget` a frame, as
@@ -584,16 +709,14 @@ pub fn is_computing(e: &str) -> bool {
     e.starts_with(COMPUTING)
 }
 
-/// A pass's answer, shown: its progress with a spinner while it runs, or why it failed.
-pub fn show_error(ui: &mut egui::Ui, e: &str) {
-    if is_computing(e) {
-        ui.horizontal(|ui| {
-            ui.spinner();
-            ui.label(e);
-        });
-    } else {
-        ui.colored_label(ui.visuals().error_fg_color, e);
-    }
+/// The answer `forward` gives for a pass the user cancelled (not a failure either).
+pub fn is_cancelled(e: &str) -> bool {
+    e.starts_with(CANCELLED)
+}
+
+/// Running or cancelled: a view that keeps what it computed asks again next frame.
+pub fn is_unfinished(e: &str) -> bool {
+    is_computing(e) || is_cancelled(e)
 }
 
 /// A model of the store under its name: derefs to the model, and runs its forward passes
@@ -619,6 +742,11 @@ impl Stored<'_> {
     /// The memoised forward pass (shadows `Model::forward`, which always computes).
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Arc<Trace>, String> {
         self.store.forward(&self.name, input, opts)
+    }
+
+    /// The store it runs through (for a progress line's Cancel).
+    pub fn store(&self) -> &ModelStore {
+        self.store
     }
 }
 
@@ -707,6 +835,143 @@ mod tests {
                 .attention(AttentionKind::DecoderSelf, 1)
                 .unwrap()
                 .weights
+        );
+    }
+
+    /// Cancel drops the pass a view asked for this frame, and the store answers "cancelled"
+    /// for it, starting nothing, frame after frame while the view keeps asking; once a frame
+    /// goes by without it (the input changed), asking for it again starts it afresh. A pass no
+    /// view asked for that frame is left running.
+    #[test]
+    fn a_cancelled_pass_is_not_started_again_until_its_key_changes() {
+        let store = ModelStore::default();
+        let model = store.get("reverse").unwrap();
+        let opts = ForwardOptions::default();
+        let params = crate::model::weights::parameter_count(&model.config);
+        store.slice_passes(web_time::Duration::ZERO, params);
+        let (a, b) = (
+            model.prepare("abcd", "dcba").input,
+            model.prepare("abce", "ecba").input,
+        );
+        let runs = crate::model::transformer::forward_passes_on_this_thread;
+        assert!(is_computing(
+            &store.forward("reverse", &b, &opts).unwrap_err()
+        ));
+        store.take_arrivals();
+        // This frame the view asks for `a` only: Cancel stops `a`, not `b`.
+        assert!(is_computing(
+            &store.forward("reverse", &a, &opts).unwrap_err()
+        ));
+        assert_eq!(store.passes_under_way(), 2);
+        store.cancel_asked();
+        assert_eq!(store.passes_under_way(), 1);
+        let started = runs();
+        for _ in 0..20 {
+            let e = store.forward("reverse", &a, &opts).unwrap_err();
+            assert!(is_cancelled(&e) && !is_computing(&e), "{e}");
+            store.take_arrivals();
+        }
+        assert_eq!(runs(), started, "a cancelled pass was started again");
+        // Meanwhile `b`, not cancelled, ran on to the memo.
+        assert_eq!(store.passes_under_way(), 0);
+        let whole = model.forward(&b, &opts).unwrap();
+        assert_eq!(
+            store.forward("reverse", &b, &opts).unwrap().logits,
+            whole.logits
+        );
+        // A frame without `a` (the view moved on to `b`): asked again, `a` starts afresh.
+        store.take_arrivals();
+        let started = runs();
+        assert!(is_computing(
+            &store.forward("reverse", &a, &opts).unwrap_err()
+        ));
+        assert_eq!(runs(), started + 1);
+        assert_eq!(store.passes_under_way(), 1);
+        // Cancelled again, then Run again: it starts when next asked for, and ends in the memo.
+        store.cancel_asked();
+        assert!(is_cancelled(
+            &store.forward("reverse", &a, &opts).unwrap_err()
+        ));
+        store.resume_asked();
+        let mut frames = 0;
+        let trace = loop {
+            match store.forward("reverse", &a, &opts) {
+                Ok(t) => break t,
+                Err(e) => assert!(is_computing(&e), "{e}"),
+            }
+            store.take_arrivals();
+            frames += 1;
+            assert!(frames < 100, "still computing after {frames} frames");
+        };
+        assert_eq!(trace.logits, model.forward(&a, &opts).unwrap().logits);
+    }
+
+    /// A pass asked for its logits is the same pass, memoised on its own without the blocks'
+    /// intermediates, sliced or whole.
+    #[test]
+    fn a_logits_pass_keeps_no_blocks() {
+        let store = ModelStore::default();
+        let model = store.get("reverse").unwrap();
+        let opts = ForwardOptions::default();
+        let input = model.prepare("abcd", "dcba").input;
+        let whole = model.forward(&input, &opts).unwrap();
+        let params = crate::model::weights::parameter_count(&model.config);
+        for from in [params + 1, params] {
+            let store = ModelStore::default();
+            store.slice_passes(web_time::Duration::ZERO, from);
+            let mut frames = 0;
+            let logits = loop {
+                match store.forward_logits("reverse", &input, &opts) {
+                    Ok(t) => break t,
+                    Err(e) => assert!(is_computing(&e), "{e}"),
+                }
+                store.take_arrivals();
+                frames += 1;
+                assert!(frames < 100, "still computing after {frames} frames");
+            };
+            assert_eq!(frames > 0, from == params, "sliced only from its size");
+            assert_eq!(logits.logits, whole.logits);
+            for (kept, full) in [
+                (&logits.encoder, &whole.encoder),
+                (&logits.decoder, &whole.decoder),
+            ] {
+                let (kept, full) = (kept.as_ref().unwrap(), full.as_ref().unwrap());
+                assert!(kept.blocks.is_empty() && !full.blocks.is_empty());
+                assert_eq!(kept.output, full.output);
+            }
+            // The traced pass is another entry: asked for, it has its blocks.
+            store.slice_passes(web_time::Duration::ZERO, params + 1);
+            let traced = store.forward("reverse", &input, &opts).unwrap();
+            assert!(!traced.decoder.as_ref().unwrap().blocks.is_empty());
+        }
+    }
+
+    /// The pass a view asked for last frame advances before one left behind by a view no
+    /// longer drawn, so what is on screen is not held up.
+    #[test]
+    fn the_pass_on_screen_goes_before_one_left_behind() {
+        let store = ModelStore::default();
+        let model = store.get("reverse").unwrap();
+        let opts = ForwardOptions::default();
+        let params = crate::model::weights::parameter_count(&model.config);
+        store.slice_passes(web_time::Duration::ZERO, params);
+        let (old, new) = (
+            model.prepare("abcd", "dcba").input,
+            model.prepare("abce", "ecba").input,
+        );
+        let first = store.forward("reverse", &old, &opts).unwrap_err();
+        store.take_arrivals();
+        let mut frames = 0;
+        while store.forward("reverse", &new, &opts).is_err() {
+            store.take_arrivals();
+            frames += 1;
+            assert!(frames < 100, "still computing after {frames} frames");
+        }
+        // The old pass had its one slice before `new` was asked for, and none since.
+        let left = store.forward("reverse", &old, &opts).unwrap_err();
+        assert!(
+            first.contains("step 0 of") && left.contains("step 1 of"),
+            "{left}"
         );
     }
 

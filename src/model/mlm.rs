@@ -4,8 +4,9 @@
 
 use super::config::OutputHead;
 use super::softmax::softmax;
-use super::{ForwardOptions, Model};
+use super::{ForwardOptions, Model, ModelInput, Trace};
 use serde::Serialize;
+use std::borrow::Borrow;
 
 /// One token the model proposes for a blank.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,6 +48,21 @@ pub fn mask_token(model: &Model) -> Result<String, String> {
 
 /// The `top` most likely tokens at every mask token of `input`.
 pub fn fill_mask(model: &Model, input: &str, top: usize) -> Result<Vec<MaskSlot>, String> {
+    fill_mask_with(model, input, top, |i| {
+        model
+            .forward(i, &ForwardOptions::default())
+            .map_err(|e| e.to_string())
+    })
+}
+
+/// The same, with the forward pass (default options) run by `run`: the app's model store,
+/// which memoises it and runs a large model's a slice a frame.
+pub fn fill_mask_with<T: Borrow<Trace>>(
+    model: &Model,
+    input: &str,
+    top: usize,
+    run: impl FnOnce(&ModelInput) -> Result<T, String>,
+) -> Result<Vec<MaskSlot>, String> {
     let shown = mask_token(model)?;
     let mask = model.tokenizer.specials().mask;
     let prepared = model.prepare(input, "");
@@ -55,9 +71,8 @@ pub fn fill_mask(model: &Model, input: &str, top: usize) -> Result<Vec<MaskSlot>
     if positions.is_empty() {
         return Err(format!("the text has no {shown} to fill in"));
     }
-    let trace = model
-        .forward(&prepared.input, &ForwardOptions::default())
-        .map_err(|e| e.to_string())?;
+    let trace = run(&prepared.input)?;
+    let trace: &Trace = trace.borrow();
     Ok(positions
         .iter()
         .map(|&position| {

@@ -4,8 +4,9 @@
 
 use super::tasks::TaskKind;
 use super::trainer::evaluate_with;
-use crate::model::{AttentionKind, Family, ForwardOptions, HeadId, Model};
+use crate::model::{AttentionKind, Family, ForwardOptions, HeadId, Model, ModelInput};
 use crate::util::argmax;
+use ndarray::ArrayView2;
 
 /// Held-out examples a task model is scored on (always the same ones).
 pub const TASK_EXAMPLES: usize = 48;
@@ -111,31 +112,48 @@ pub fn score(model: &Model, measure: &Measure, off: &[HeadId]) -> Result<Score, 
             })
         }
         Measure::Text(ids) => {
-            if ids.len() < 2 {
-                return Err(
-                    "type at least two tokens: each one is predicted from those before it".into(),
-                );
-            }
-            let input = model.input_from_ids(ids.clone(), vec![]);
+            let (input, opts) = text_pass(model, ids, off)?;
             let logits = model
                 .forward_logits(&input, &opts)
                 .map_err(|e| e.to_string())?;
-            // Position t predicts token t + 1: loss = −log softmax(logits_t)[ids_{t+1}].
-            let (mut loss, mut right) = (0.0f64, 0);
-            for t in 0..ids.len() - 1 {
-                let row = logits.row(t);
-                let next = ids[t + 1] as usize;
-                let log_z = crate::model::softmax::log_sum_exp(row.iter().map(|&x| x as f64));
-                loss += log_z - row[next] as f64;
-                right += (argmax(row.iter().copied()).map(|(i, _)| i) == Some(next)) as usize;
-            }
-            let n = (ids.len() - 1) as f32;
-            Ok(Score {
-                loss: loss as f32 / n,
-                accuracy: right as f32 / n,
-                exact: None,
-            })
+            Ok(text_score(ids, logits.view()))
         }
+    }
+}
+
+/// The one forward pass that scores a text with the heads `off` switched off: its input and
+/// options (the app runs it through its model store), or why the text cannot be scored.
+pub fn text_pass(
+    model: &Model,
+    ids: &[u32],
+    off: &[HeadId],
+) -> Result<(ModelInput, ForwardOptions), String> {
+    if ids.len() < 2 {
+        return Err("type at least two tokens: each one is predicted from those before it".into());
+    }
+    let opts = ForwardOptions {
+        heads_off: off.to_vec(),
+        ..Default::default()
+    };
+    Ok((model.input_from_ids(ids.to_vec(), vec![]), opts))
+}
+
+/// A text's score from the logits of its pass (`[T, V]`, at least two positions).
+pub fn text_score(ids: &[u32], logits: ArrayView2<f32>) -> Score {
+    // Position t predicts token t + 1: loss = −log softmax(logits_t)[ids_{t+1}].
+    let (mut loss, mut right) = (0.0f64, 0);
+    for t in 0..ids.len().saturating_sub(1) {
+        let row = logits.row(t);
+        let next = ids[t + 1] as usize;
+        let log_z = crate::model::softmax::log_sum_exp(row.iter().map(|&x| x as f64));
+        loss += log_z - row[next] as f64;
+        right += (argmax(row.iter().copied()).map(|(i, _)| i) == Some(next)) as usize;
+    }
+    let n = ids.len().saturating_sub(1).max(1) as f32;
+    Score {
+        loss: loss as f32 / n,
+        accuracy: right as f32 / n,
+        exact: None,
     }
 }
 
@@ -191,20 +209,36 @@ impl Plan {
 
     /// Compute the next score.
     pub fn step(&mut self, model: &Model, measure: &Measure) -> Result<(), String> {
-        if self.ranked.len() < self.heads.len() {
-            let head = self.heads[self.ranked.len()];
-            let without = score(model, measure, &[head])?;
-            self.ranked.push(Importance {
-                head,
-                without,
-                loss_rise: without.loss - self.full.loss,
-            });
-        } else if !self.done() {
-            let order = self.least_first();
-            let k = self.pruned.len() + 1;
-            self.pruned.push(score(model, measure, &order[..k])?);
+        if let Some(off) = self.next_off() {
+            self.record(score(model, measure, &off)?);
         }
         Ok(())
+    }
+
+    /// The heads off in the next score: one head alone while ranking, then the `k` least
+    /// important; `None` once done.
+    pub fn next_off(&self) -> Option<Vec<HeadId>> {
+        if self.ranked.len() < self.heads.len() {
+            Some(vec![self.heads[self.ranked.len()]])
+        } else if !self.done() {
+            Some(self.least_first()[..self.pruned.len() + 1].to_vec())
+        } else {
+            None
+        }
+    }
+
+    /// The next score (with `next_off` off), computed by the caller.
+    pub fn record(&mut self, s: Score) {
+        if self.ranked.len() < self.heads.len() {
+            let head = self.heads[self.ranked.len()];
+            self.ranked.push(Importance {
+                head,
+                without: s,
+                loss_rise: s.loss - self.full.loss,
+            });
+        } else if !self.done() {
+            self.pruned.push(s);
+        }
     }
 
     /// How many of the least important heads can go before token accuracy falls more than

@@ -1,16 +1,20 @@
 //! The selected hypothesis through the model: a forward pass on its prefix, and the
-//! decoder's self-attention (and, for translation, cross-attention) of one head.
+//! decoder's self-attention (and, for translation, cross-attention) of one head. The pass
+//! goes through the model store, so on a large picked model (SmolLM2) it runs a slice a frame
+//! in the browser, with its progress and Cancel where the heatmaps will be.
 
 use super::session::{Search, SourceKind};
 use crate::app::explorer::head::weights_heatmap;
+use crate::app::store::{is_unfinished, ModelStore};
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, ModelInput, Trace};
 use egui::Ui;
+use std::sync::Arc;
 
 /// One forward pass, kept while the same prefix stays selected.
 pub struct TraceCache {
     key: (SourceKind, String, Vec<u32>),
-    trace: Result<Trace, String>,
+    trace: Result<Arc<Trace>, String>,
 }
 
 /// Which head to show, and the last trace.
@@ -22,30 +26,44 @@ pub struct AttentionView {
 }
 
 impl AttentionView {
-    /// The trace of `node`'s prefix, computed once per prefix.
-    fn trace(&mut self, search: &Search, node: usize) -> Option<&Result<Trace, String>> {
-        let model = search.built.source.model()?;
+    /// The trace of `node`'s prefix, computed once per prefix (asked for again while the
+    /// store's pass runs, or stays cancelled).
+    pub fn trace(
+        &mut self,
+        store: &ModelStore,
+        search: &Search,
+        node: usize,
+    ) -> Option<&Result<Arc<Trace>, String>> {
+        let name = search.settings.model_name()?;
         let prefix = search.prefix(node);
         let key = (
             search.settings.kind,
             search.settings.text().to_string(),
             prefix.clone(),
         );
-        if self.cache.as_ref().is_none_or(|c| c.key != key) {
+        let stale = self
+            .cache
+            .as_ref()
+            .is_none_or(|c| c.key != key || c.trace.as_ref().is_err_and(|e| is_unfinished(e)));
+        if stale {
             let input = ModelInput {
                 source: search.built.encoder.clone(),
                 target: prefix,
                 ..Default::default()
             };
-            let trace = model
-                .forward(&input, &ForwardOptions::default())
-                .map_err(|e| e.to_string());
+            let trace = store.forward(name, &input, &ForwardOptions::default());
             self.cache = Some(TraceCache { key, trace });
         }
         self.cache.as_ref().map(|c| &c.trace)
     }
 
-    pub fn show(&mut self, ui: &mut Ui, search: &Search, selected: Option<usize>) {
+    pub fn show(
+        &mut self,
+        ui: &mut Ui,
+        store: &ModelStore,
+        search: &Search,
+        selected: Option<usize>,
+    ) {
         let Some(model) = search.built.source.model() else {
             ui.label("A typed table has no attention: pick a model source to look inside.");
             return;
@@ -74,11 +92,9 @@ impl AttentionView {
             search.hypothesis(node)
         ));
         let (layer, head) = (self.layer, self.head);
-        match self.trace(search, node) {
+        match self.trace(store, search, node) {
             Some(Ok(trace)) => heatmaps(ui, trace, layer, head),
-            Some(Err(e)) => {
-                ui.colored_label(ui.visuals().error_fg_color, e);
-            }
+            Some(Err(e)) => crate::app::pass_answer::show(ui, store, e),
             None => {}
         }
     }

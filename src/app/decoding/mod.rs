@@ -209,7 +209,7 @@ impl DecodingLab {
         egui::ScrollArea::both()
             .id_salt("decoding_lab")
             .auto_shrink(false)
-            .show(ui, |ui| self.contents(ui));
+            .show(ui, |ui| self.contents(ui, store));
     }
 
     /// The picked model when it is the source and an encoder (it fills in blanks instead).
@@ -324,7 +324,7 @@ impl DecodingLab {
         self.current().is_none_or(Search::done)
     }
 
-    fn contents(&mut self, ui: &mut Ui) {
+    fn contents(&mut self, ui: &mut Ui, store: &ModelStore) {
         // An encoder predicts no next token: it fills in blanks instead.
         let encoder = self.picked_encoder();
         if encoder.is_some() {
@@ -339,7 +339,8 @@ impl DecodingLab {
         }
         self.source_picker(ui);
         if let Some(model) = encoder {
-            self.fill_mask.show(ui, &self.settings.picked_model, &model);
+            self.fill_mask
+                .show(ui, store, &self.settings.picked_model, &model);
             return;
         }
         self.controls(ui);
@@ -351,7 +352,7 @@ impl DecodingLab {
         ui.separator();
         match &self.search {
             Some(Ok(search)) => {
-                show_search(ui, search, &mut self.selected, &mut self.attention);
+                show_search(ui, store, search, &mut self.selected, &mut self.attention);
             }
             Some(Err(e)) => {
                 ui.colored_label(ui.visuals().error_fg_color, e);
@@ -547,6 +548,7 @@ impl DecodingLab {
 /// The tree, this step's candidates, the final ranking and the selected node's attention.
 fn show_search(
     ui: &mut Ui,
+    store: &ModelStore,
     search: &Search,
     selected: &mut Option<usize>,
     attention: &mut AttentionView,
@@ -581,5 +583,5 @@ fn show_search(
     }
     ui.separator();
     ui.label(RichText::new("Attention of the selected hypothesis").strong());
-    attention.show(ui, search, *selected);
+    attention.show(ui, store, search, *selected);
 }

@@ -89,6 +89,14 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The store's name for the source's model (none for a typed table).
+    pub fn model_name(&self) -> Option<&str> {
+        match self.kind {
+            SourceKind::Picked => Some(&self.picked_model),
+            kind => kind.model_name(),
+        }
+    }
+
     /// The text box of the current source.
     pub fn text(&self) -> &str {
         match self.kind {

@@ -162,3 +162,79 @@ fn keys_go_to_a_focused_text_box_and_typing_restarts() {
     assert_eq!(h.state().settings.lm_text, "the cat s");
     assert_eq!(h.state().steps(), 0);
 }
+
+/// On a model the store runs a slice a frame (the browser's way with SmolLM2), the selected
+/// node's pass shows its progress and Cancel; cancelled, it stays so (nothing computed) until
+/// Run again; then the heatmaps come, drawn from exactly the whole pass's numbers.
+#[test]
+fn a_sliced_attention_pass_can_be_cancelled_and_ends_as_the_whole_pass() {
+    use crate::app::store::ModelStore;
+    use crate::model::{AttentionKind, ModelInput};
+    let store = std::rc::Rc::new(ModelStore::default());
+    let model = store.get("translate").unwrap();
+    let params = crate::model::weights::parameter_count(&model.config);
+    store.slice_passes(web_time::Duration::ZERO, params);
+    let frame_store = store.clone();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_context_setup(crate::app::GlimpseApp::style)
+        .build_ui_state(
+            move |ui, s: &mut DecodingLab| {
+                frame_store.take_arrivals();
+                s.draw(ui, &frame_store);
+            },
+            DecodingLab::default(),
+        );
+    h.run_steps(2);
+    h.get_by_label("Run to end").click();
+    h.run_steps(2);
+    h.get_by_label_contains("(done)");
+    let best = h.state().current().unwrap().beam.ranking()[0];
+    h.get_by_label_contains(&format!("node {best} "))
+        .click_accesskit();
+    h.run_steps(1);
+    h.get_by_label_contains("computing translate: step");
+    assert_eq!(store.passes_under_way(), 1);
+    // Below the fold of the test's window: clicked as a screen reader would.
+    h.get_by_label("Cancel").click_accesskit();
+    h.run_steps(1);
+    let passes = crate::model::transformer::forward_passes_on_this_thread();
+    h.run_steps(5);
+    h.get_by_label_contains("cancelled: translate's pass");
+    assert_eq!(store.passes_under_way(), 0);
+    assert_eq!(
+        crate::model::transformer::forward_passes_on_this_thread(),
+        passes,
+        "a cancelled pass started again"
+    );
+    h.get_by_label("Run again").click_accesskit();
+    let mut frames = 0;
+    while h
+        .query_by_label_contains("heatmap cross-attention")
+        .is_none()
+    {
+        h.run_steps(1);
+        frames += 1;
+        assert!(frames < 100, "still computing after {frames} frames");
+    }
+    // A block a frame: the encoder's and the decoder's.
+    assert!(frames > 2 * model.config.n_layers, "{frames} frames");
+    let lab = h.state_mut();
+    let search = lab.search.as_ref().unwrap().as_ref().unwrap();
+    let shown = lab.attention.trace(&store, search, best).unwrap().clone();
+    let shown = shown.unwrap();
+    let input = ModelInput {
+        source: search.built.encoder.clone(),
+        target: search.prefix(best),
+        ..Default::default()
+    };
+    let whole = model.forward(&input, &Default::default()).unwrap();
+    assert_eq!(shown.logits, whole.logits);
+    for kind in [AttentionKind::DecoderSelf, AttentionKind::Cross] {
+        let layer = model.config.n_layers - 1;
+        assert_eq!(
+            shown.attention(kind, layer).unwrap().weights,
+            whole.attention(kind, layer).unwrap().weights
+        );
+    }
+}

@@ -2,13 +2,18 @@
 //! model and see what it loses; rank every head by that loss and remove them from the least
 //! important up, to see how many a trained model can do without. Models that share keys and
 //! values across query heads (GQA, MQA) have their grouping drawn with the KV cache it saves.
+//! A text's scores are passes through the model store: a large model's (SmolLM2) run a slice
+//! a frame in the browser, so a click or the ranking never freezes the page.
 
 use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::store::{is_cancelled, is_computing, is_unfinished, ModelStore};
 use crate::model::{AttentionKind, HeadId, Model};
-use crate::train::ablation::{every_head, measure_for, score, Measure, Plan, Score};
+use crate::train::ablation::{
+    every_head, measure_for, score, text_pass, text_score, Measure, Plan, Score,
+};
 use crate::train::compare::{Contender, Experiment};
 use crate::train::tasks::TaskKind;
 use egui::{Color32, RichText, Ui};
@@ -24,14 +29,17 @@ const LISTED: usize = 8;
 /// What a score was computed for: the model, what it is measured on, and the heads off.
 type ScoreKey = (String, Measure, Vec<HeadId>);
 
+/// A score, with when it was first asked for (the store's pass may answer frames later).
+type Cached = Option<(ScoreKey, Result<Score, String>, web_time::Instant)>;
+
 #[derive(Default)]
 pub struct HeadsLab {
     /// The heads the student switched off.
     pub off: Vec<HeadId>,
     /// Rank every head (set by the button or a link).
     pub rank: bool,
-    full: Option<(ScoreKey, Result<Score, String>)>,
-    current: Option<(ScoreKey, Result<Score, String>)>,
+    full: Cached,
+    current: Cached,
     plan: Option<((String, Measure), Plan)>,
     /// How long the last score took (ms): the ranking's time is about 2 × heads × this.
     score_ms: f64,
@@ -119,25 +127,61 @@ fn score_line(s: &Score) -> String {
     )
 }
 
-impl HeadsLab {
-    /// The score for `key`, computed once.
-    fn cached(
-        slot: &mut Option<(ScoreKey, Result<Score, String>)>,
-        key: ScoreKey,
-        model: &Model,
-        took_ms: &mut f64,
-    ) -> Result<Score, String> {
-        if slot.as_ref().is_none_or(|(k, _)| *k != key) {
-            let start = web_time::Instant::now();
-            let result = score(model, &key.1, &key.2);
-            *took_ms = start.elapsed().as_secs_f64() * 1e3;
-            *slot = Some((key, result));
+/// The score of the model called `name` with `off` switched off. A text's is read off the
+/// logits of the store's pass (memoised without the blocks' intermediates; a large model's
+/// runs a slice a frame in the browser, answering its progress meanwhile); a task model's
+/// held-out examples are small models' passes, run here.
+fn score_of(
+    store: &ModelStore,
+    name: &str,
+    model: &Model,
+    measure: &Measure,
+    off: &[HeadId],
+) -> Result<Score, String> {
+    match measure {
+        Measure::Text(ids) => {
+            let (input, opts) = text_pass(model, ids, off)?;
+            let trace = store.forward_logits(name, &input, &opts)?;
+            Ok(text_score(ids, trace.logits.view()))
         }
-        slot.as_ref().map_or(Err(String::new()), |(_, r)| r.clone())
+        Measure::Task(_) => score(model, measure, off),
+    }
+}
+
+impl HeadsLab {
+    /// The score for `key`, computed once (asked for again while the store's pass runs or
+    /// stays cancelled); `took_ms` is how long it took from the first asking.
+    fn cached(
+        slot: &mut Cached,
+        key: ScoreKey,
+        took_ms: &mut f64,
+        score: impl FnOnce(&[HeadId]) -> Result<Score, String>,
+    ) -> Result<Score, String> {
+        let since = match slot.as_ref() {
+            Some((k, Err(e), since)) if *k == key && is_computing(e) => *since,
+            Some((k, r, _)) if *k == key && !r.as_ref().is_err_and(|e| is_unfinished(e)) => {
+                return r.clone();
+            }
+            _ => web_time::Instant::now(),
+        };
+        let result = score(&key.2);
+        if !result.as_ref().is_err_and(|e| is_unfinished(e)) {
+            *took_ms = since.elapsed().as_secs_f64() * 1e3;
+        }
+        *slot = Some((key, result.clone(), since));
+        result
     }
 
-    /// Rank a few more heads, within the frame's budget.
-    fn advance_plan(&mut self, ui: &Ui, model: &Model, key: &(String, Measure), full: Score) {
+    /// Rank a few more heads, within the frame's budget (a store's pass under way ends the
+    /// frame's share: it goes on next frame).
+    fn advance_plan(
+        &mut self,
+        ui: &Ui,
+        store: &ModelStore,
+        model: &Model,
+        key: &(String, Measure),
+        full: Score,
+    ) {
         if self.plan.as_ref().is_none_or(|(k, _)| k != key) {
             self.plan = Some((key.clone(), Plan::new(full, every_head(model))));
         }
@@ -145,11 +189,20 @@ impl HeadsLab {
             return;
         };
         let start = web_time::Instant::now();
-        while !plan.done() && start.elapsed().as_millis() < FRAME_BUDGET_MS {
-            if let Err(e) = plan.step(model, &key.1) {
-                log::warn!("ranking heads: {e}");
-                self.rank = false;
-                return;
+        while start.elapsed().as_millis() < FRAME_BUDGET_MS {
+            let Some(off) = plan.next_off() else {
+                break;
+            };
+            match score_of(store, &key.0, model, &key.1, &off) {
+                Ok(s) => plan.record(s),
+                Err(e) if is_computing(&e) => break,
+                Err(e) => {
+                    if !is_cancelled(&e) {
+                        log::warn!("ranking heads: {e}");
+                    }
+                    self.rank = false;
+                    return;
+                }
             }
         }
         if !plan.done() {
@@ -293,14 +346,20 @@ impl HeadsLab {
         let all = every_head(&model);
         self.off.retain(|h| all.contains(h));
         ui.label(format!("{name}, measured on {}.", measure.describe()));
+        let store = shared.store;
+        let score = |off: &[HeadId]| score_of(store, &name, &model, &measure, off);
         let full = Self::cached(
             &mut self.full,
             (name.clone(), measure.clone(), vec![]),
-            &model,
             &mut self.score_ms,
+            score,
         );
         let full = match full {
             Ok(s) => s,
+            Err(e) if is_unfinished(&e) => {
+                crate::app::pass_answer::show(ui, store, &e);
+                return;
+            }
             Err(e) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
                 return;
@@ -311,8 +370,8 @@ impl HeadsLab {
         let now = Self::cached(
             &mut self.current,
             (name.clone(), measure.clone(), off.clone()),
-            &model,
             &mut self.score_ms,
+            score,
         );
         ui.horizontal_wrapped(|ui| {
             ui.label(
@@ -341,6 +400,7 @@ impl HeadsLab {
             Ok(_) => {
                 ui.weak("No head is off.");
             }
+            Err(e) if is_unfinished(e) => crate::app::pass_answer::show(ui, store, e),
             Err(e) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
             }
@@ -378,7 +438,7 @@ impl HeadsLab {
         });
         let key = (name.clone(), measure.clone());
         if self.rank {
-            self.advance_plan(ui, &model, &key, full);
+            self.advance_plan(ui, store, &model, &key, full);
         }
         // Taken out while drawing (the grid needs `self` mutably), put back below: no copy.
         let kept = self.plan.take();
@@ -730,6 +790,67 @@ mod tests {
         assert_eq!(lab.off, plan.least_first()[..k].to_vec());
         let now = lab.current.as_ref().unwrap().1.clone().unwrap();
         assert!(now.accuracy >= plan.full.accuracy - TOLERANCE, "{now:?}");
+    }
+
+    /// On a decoder LM the store runs a slice a frame (the browser's way with SmolLM2), the
+    /// lab's scores are the store's passes: the full score shows its progress, then is the
+    /// whole pass's; the ranking waits for a pass at a time and ranks exactly as one run
+    /// whole does.
+    #[test]
+    fn a_texts_scores_and_ranking_run_through_the_stores_slices() {
+        let mut h = open("view=heads&model=sotu-lm");
+        let model = h.state().store.get("sotu-lm").unwrap();
+        let params = crate::model::weights::parameter_count(&model.config);
+        h.state()
+            .store
+            .slice_passes(web_time::Duration::ZERO, params);
+        // A new text (the harness's first frames ran the first one's score whole).
+        h.state_mut().bench.source = "The Congress shall have power to lay taxes".into();
+        h.run_steps(2);
+        h.get_by_label_contains("computing sotu-lm: step");
+        let mut frames = 2;
+        let full = loop {
+            let lab = h.state().labs.get::<HeadsLab>().unwrap();
+            if let Some((_, Ok(s), _)) = &lab.full {
+                break *s;
+            }
+            h.run_steps(1);
+            frames += 1;
+            assert!(frames < 100, "still computing after {frames} frames");
+        };
+        assert!(frames > model.config.n_layers, "{frames} frames");
+        let ids = h
+            .state()
+            .bench
+            .trace()
+            .unwrap()
+            .decoder
+            .as_ref()
+            .unwrap()
+            .ids
+            .clone();
+        let measure = Measure::Text(ids);
+        assert_eq!(full, score(&model, &measure, &[]).unwrap());
+        h.state_mut().labs.get_mut::<HeadsLab>().unwrap().rank = true;
+        let mut frames = 0;
+        let plan = loop {
+            h.run_steps(1);
+            frames += 1;
+            let lab = h.state().labs.get::<HeadsLab>().unwrap();
+            assert!(lab.rank, "the ranking stopped");
+            if let Some((_, p)) = lab.plan.as_ref().filter(|(_, p)| p.done()) {
+                break p.clone();
+            }
+            assert!(frames < 2000, "still ranking after {frames} frames");
+        };
+        let mut whole = Plan::new(full, every_head(&model));
+        while !whole.done() {
+            whole.step(&model, &measure).unwrap();
+        }
+        // A pass of a block a frame: more frames than blocks in all the passes.
+        let scores = whole.total_steps();
+        assert!(frames > scores * model.config.n_layers, "{frames} frames");
+        assert_eq!(plan, whole);
     }
 
     /// A model with nothing to score says why; a garbage link keeps the default.

@@ -123,8 +123,8 @@ impl Lab for InductionLab {
         let name = shared.bench.model_name.clone();
         let run = match &self.computed {
             Some((_, Ok(run))) => run,
-            Some((_, Err(e))) if crate::app::store::is_computing(e) => {
-                crate::app::store::show_error(ui, e);
+            Some((_, Err(e))) if crate::app::store::is_unfinished(e) => {
+                crate::app::pass_answer::show(ui, shared.store, e);
                 return;
             }
             Some((_, Err(e))) => {

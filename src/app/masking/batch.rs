@@ -207,7 +207,7 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
     let reports = match batch_report(model, &st.texts, st.mask_padding, st.extra) {
         Ok(r) => r,
         Err(e) => {
-            crate::app::store::show_error(ui, &e);
+            crate::app::pass_answer::show(ui, model.store(), &e);
             return;
         }
     };

@@ -1,18 +1,20 @@
 //! Opening a checkpoint a piece at a time, so the page can draw between pieces and say how far
 //! it has got: read the file (a GGUF's blocks are copied out and the file let go), expand the
 //! quantized tensors to f32 one by one (SmolLM2: 210 of them, about 2 ms each natively), build
-//! the tokenizer, then map the tensors onto the model. `CheckpointFiles::open` runs every piece
-//! in one go (the CLI, `glimpse --model`, tests); the browser runs a few each frame.
+//! the tokenizer, list how its tokens are shown a band at a time, then map the tensors onto the
+//! model a block at a time. `CheckpointFiles::open` runs every piece in one go (the CLI,
+//! `glimpse --model`, tests); the browser runs a few each frame.
 
 use super::files::CheckpointFiles;
 use super::gguf::{Gguf, TensorReading};
 use super::gguf_model::GgufTokenizerData;
 use super::hf_config::LlamaConfig;
 use super::limits::{Limits, Progress};
-use super::map::{self, GGUF_LLAMA};
+use super::map::{LlamaMapping, GGUF_LLAMA};
 use super::open::{assemble, from_hf, stored_types, CheckpointInfo, Info};
 use super::tensors::TensorSet;
 use crate::model::subword::{Built, GgufBuild, SubwordTokenizer};
+use crate::model::tokenizer::{shown_tokens, Tokenizer};
 use crate::model::{Model, ModelError, Result};
 use serde::Serialize;
 
@@ -48,6 +50,9 @@ enum Next {
 /// Bytes of tensors copied out of a GGUF file per step (a few milliseconds in a browser).
 const READ_BYTES_PER_STEP: usize = 8 << 20;
 
+/// Tokens whose shown form is listed per step (SmolLM2's 49,152 took 19 ms natively at once).
+const TOKENS_PER_STEP: usize = 8192;
+
 /// A parsed GGUF file whose tensors are being copied out.
 struct GgufRead {
     bytes: Vec<u8>,
@@ -67,6 +72,10 @@ struct GgufSteps {
     /// The tokenizer while it is built, a piece a step.
     building: Option<GgufBuild>,
     tokenizer: Option<SubwordTokenizer>,
+    /// How each id is shown (`Tokenizer::subword_shown`), listed a band a step once it is built.
+    shown: Vec<String>,
+    /// The tensors being mapped onto the model, a block a step (after the tokenizer).
+    mapping: Option<LlamaMapping>,
     stored_bytes: usize,
     parameters: usize,
     format: String,
@@ -120,10 +129,18 @@ impl Conversion {
                     if let Err(e) = g.tensors.expand(&t) {
                         return Some(Err(e.into()));
                     }
-                } else if let Some(sub) = g.tokenizer.take() {
-                    return Some(g.finish(sub, name, source));
-                } else if let Err(e) = g.build_tokenizer() {
-                    return Some(Err(e));
+                } else if g.tokenizer.is_none() {
+                    if let Err(e) = g.build_tokenizer() {
+                        return Some(Err(e));
+                    }
+                } else if g.shown.len() < g.config.vocab_size {
+                    g.list_tokens();
+                } else {
+                    match g.map_next(name) {
+                        Ok(true) => return Some(g.finish(name, source)),
+                        Ok(false) => {}
+                        Err(e) => return Some(Err(e)),
+                    }
                 }
                 self.next = Next::Gguf(g);
             }
@@ -178,7 +195,16 @@ impl Conversion {
                 g.building.as_ref().map_or(0, GgufBuild::done),
                 GgufBuild::PIECES,
             ),
-            Next::Gguf(_) => ("mapping the tensors onto the model", 0, 1),
+            Next::Gguf(g) if g.shown.len() < g.config.vocab_size => (
+                "listing the vocabulary",
+                g.shown.len().div_ceil(TOKENS_PER_STEP),
+                g.config.vocab_size.div_ceil(TOKENS_PER_STEP),
+            ),
+            Next::Gguf(g) => (
+                "mapping the tensors onto the model",
+                g.mapping.as_ref().map_or(0, |m| 1 + m.blocks_done()),
+                g.config.num_hidden_layers + 2,
+            ),
             Next::Done => ("done", 1, 1),
         };
         Stage { what, done, total }
@@ -244,6 +270,8 @@ impl GgufSteps {
             tensors,
             building: None,
             tokenizer: None,
+            shown: Vec::new(),
+            mapping: None,
         }
     }
 
@@ -266,13 +294,40 @@ impl GgufSteps {
         Ok(())
     }
 
-    fn finish(
-        mut self,
-        sub: SubwordTokenizer,
-        name: &str,
-        source: &str,
-    ) -> Result<(Model, CheckpointInfo)> {
-        let mapped = map::llama(&self.config, &mut self.tensors, name, true)?;
+    /// How the next band of ids is shown.
+    fn list_tokens(&mut self) {
+        let Some(sub) = &self.tokenizer else {
+            return;
+        };
+        let start = self.shown.len();
+        let end = (start + TOKENS_PER_STEP).min(self.config.vocab_size);
+        self.shown
+            .extend(shown_tokens(sub, start as u32..end as u32));
+    }
+
+    /// One piece of the mapping: the config and the embedding table, then a block a step;
+    /// true once every block is mapped.
+    fn map_next(&mut self, name: &str) -> Result<bool> {
+        match &mut self.mapping {
+            None => {
+                let m = LlamaMapping::new(&self.config, &mut self.tensors, name, true)?;
+                self.mapping = Some(m);
+            }
+            Some(m) if m.blocks_done() < m.blocks() => m.next_block(&mut self.tensors)?,
+            Some(_) => return Ok(true),
+        }
+        Ok(false)
+    }
+
+    /// The last piece: the final norm and output matrix, and the model put together.
+    fn finish(mut self, name: &str, source: &str) -> Result<(Model, CheckpointInfo)> {
+        let (Some(sub), Some(mapping)) = (self.tokenizer.take(), self.mapping.take()) else {
+            return Err(ModelError::Import(format!(
+                "{name}: the conversion finished before its tokenizer and blocks"
+            )));
+        };
+        let mapped = mapping.finish(&mut self.tensors)?;
+        let tokenizer = Tokenizer::subword_shown(sub, std::mem::take(&mut self.shown));
         let info = Info {
             source,
             format: self.format,
@@ -280,7 +335,7 @@ impl GgufSteps {
             parameters: self.parameters,
             stored_bytes: self.stored_bytes,
         };
-        assemble(mapped, sub, self.tensors, info)
+        assemble(mapped, tokenizer, self.tensors, info)
     }
 }
 
@@ -291,7 +346,7 @@ mod tests {
     /// SmolLM2's GGUF opens a piece at a time: the file read and parsed, its tensors copied out
     /// 8 MB at a time, each of its 210 quantized
     /// tensors expanded in turn (the vocabulary table left in its blocks), the tokenizer, then
-    /// the mapping; the stages a progress bar shows only move forward.
+    /// the mapping a block at a time; the stages a progress bar shows only move forward.
     #[test]
     fn a_gguf_opens_a_tensor_at_a_time_with_its_stage_reported() {
         let Some(path) = crate::util::real_models::smollm2() else {
@@ -317,6 +372,7 @@ mod tests {
                 "copying the tensors out of the file",
                 "expanding tensors to f32",
                 "building the tokenizer",
+                "listing the vocabulary",
                 "mapping the tensors onto the model"
             ]
         );
@@ -343,6 +399,26 @@ mod tests {
             .map(|s| s.done)
             .collect();
         assert_eq!(building, [0, 1, 2]);
+        // How the 49,152 ids are shown, 8,192 a step: 6 steps.
+        let listing: Vec<(usize, usize)> = stages
+            .iter()
+            .filter(|s| s.what == "listing the vocabulary")
+            .map(|s| (s.done, s.total))
+            .collect();
+        assert_eq!(listing, (0..6).map(|k| (k, 6)).collect::<Vec<_>>());
+        let whole = Tokenizer::subword(
+            model.tokenizer.as_subword().unwrap().clone(),
+            model.config.vocab_size(),
+        );
+        assert_eq!(model.tokenizer.spec(), whole.spec());
+        // The config and embedding table, each of the 30 blocks, then the output: 32 steps.
+        let mapping: Vec<(usize, usize)> = stages
+            .iter()
+            .filter(|s| s.what == "mapping the tensors onto the model")
+            .map(|s| (s.done, s.total))
+            .collect();
+        assert_eq!(mapping, (0..32).map(|k| (k, 32)).collect::<Vec<_>>());
+        assert_eq!(model.config.n_layers, 30);
         assert!(model.weights.tok_embed.as_f32().is_none());
         assert_eq!(info.model_type, "llama");
         assert!(c.step().unwrap().is_err(), "a finished conversion says so");

@@ -69,7 +69,8 @@ pub fn from_hf(
         parameters,
         stored_bytes,
     };
-    assemble(mapped, sub, tensors, info)
+    let tokenizer = Tokenizer::subword(sub, mapped.config.vocab_size());
+    assemble(mapped, tokenizer, tensors, info)
 }
 
 /// A GGUF file (llama.cpp): config, weights and tokenizer all come from the one file, which
@@ -136,7 +137,7 @@ pub(super) struct Info<'a> {
 
 pub(super) fn assemble(
     mapped: Mapped,
-    sub: SubwordTokenizer,
+    tokenizer: Tokenizer,
     tensors: TensorSet,
     info: Info,
 ) -> Result<(Model, CheckpointInfo)> {
@@ -145,9 +146,11 @@ pub(super) fn assemble(
         weights,
         notes,
     } = mapped;
+    let sub = tokenizer
+        .as_subword()
+        .ok_or_else(|| ModelError::Import("a checkpoint without its own tokenizer".into()))?;
     let tokenizer_label = format!("{} ({} tokens)", sub.kind().label(), sub.vocab_size());
     let specials = sub.specials().clone();
-    let tokenizer = Tokenizer::subword(sub, config.vocab_size());
     config.tokenizer = tokenizer.spec().clone();
     check_shapes(&config, &weights)?;
     let model = Model::with_tokenizer(config, tokenizer, weights)?;

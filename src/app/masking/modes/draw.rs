@@ -163,7 +163,7 @@ pub fn ui(
     let trace = match run(model, source, target_text, st) {
         Ok(t) => t,
         Err(e) => {
-            crate::app::store::show_error(ui, &e);
+            crate::app::pass_answer::show(ui, model.store(), &e);
             return;
         }
     };
