@@ -11,7 +11,7 @@ use super::gguf_model::GgufTokenizerData;
 use super::hf_config::LlamaConfig;
 use super::limits::{Limits, Progress};
 use super::map::{LlamaMapping, GGUF_LLAMA};
-use super::open::{assemble, from_hf, stored_types, CheckpointInfo, Info};
+use super::open::{assemble, stored_types, CheckpointInfo, HfOpening, Info};
 use super::tensors::TensorSet;
 use crate::model::subword::{Built, GgufBuild, SubwordTokenizer};
 use crate::model::tokenizer::{shown_tokens, Tokenizer};
@@ -35,12 +35,9 @@ pub struct Conversion {
 
 enum Next {
     Read(CheckpointFiles),
-    /// A Hugging Face folder's tensors are read (and converted) with the file.
-    Hf {
-        config: String,
-        tokenizer: Vec<u8>,
-        tensors: TensorSet,
-    },
+    /// A Hugging Face folder's tensors are read (and converted) with the file, then mapped,
+    /// its tokenizer built and the model put together, a piece a step.
+    Hf(Box<HfOpening>),
     /// A GGUF file parsed, its tensors being copied out of it a few at a time.
     GgufRead(Box<GgufRead>),
     Gguf(Box<GgufSteps>),
@@ -105,20 +102,17 @@ impl Conversion {
                     config,
                     tokenizer,
                     tensors,
-                }) => {
-                    self.next = Next::Hf {
-                        config,
-                        tokenizer,
-                        tensors,
-                    }
-                }
+                }) => match HfOpening::new(&config, tensors, tokenizer) {
+                    Ok(h) => self.next = Next::Hf(Box::new(h)),
+                    Err(e) => return Some(Err(e)),
+                },
                 Err(e) => return Some(Err(e)),
             },
-            Next::Hf {
-                config,
-                tokenizer,
-                tensors,
-            } => return Some(from_hf(&config, tensors, &tokenizer, name, source)),
+            Next::Hf(mut h) => match h.step(name, source) {
+                Ok(None) => self.next = Next::Hf(h),
+                Ok(Some(done)) => return Some(Ok(done)),
+                Err(e) => return Some(Err(e)),
+            },
             Next::GgufRead(mut g) => match g.read_some(READ_BYTES_PER_STEP, &mut |_| {}) {
                 Ok(false) => self.next = Next::GgufRead(g),
                 Ok(true) => self.next = Next::Gguf(Box::new(GgufSteps::from_read(*g))),
@@ -184,7 +178,7 @@ impl Conversion {
                 let (done, total) = g.gguf.tensors_read(&g.reading);
                 ("copying the tensors out of the file", done, total)
             }
-            Next::Hf { .. } => ("mapping the tensors onto the model", 0, 1),
+            Next::Hf(h) => h.stage(),
             Next::Gguf(g) if !g.expand.is_empty() => (
                 "expanding tensors to f32",
                 g.expand_total - g.expand.len(),
@@ -424,19 +418,49 @@ mod tests {
         assert!(c.step().unwrap().is_err(), "a finished conversion says so");
     }
 
-    /// A Hugging Face folder: read, then mapped.
+    /// A Hugging Face folder: read, mapped, its tokenizer built, then put together, a piece
+    /// a step, with the same model as opening it in one go.
     #[test]
-    fn a_folder_opens_in_two_pieces() {
+    fn a_folder_opens_in_four_pieces() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/gpt2");
         let mut files = CheckpointFiles::new();
         for f in ["config.json", "tokenizer.json", "model.safetensors"] {
             files.add(f, std::fs::read(dir.join(f)).unwrap());
         }
         let mut c = Conversion::new(files, "gpt2", "test");
-        assert_eq!(c.stage().what, "reading the files");
-        assert!(c.step().is_none());
-        assert_eq!(c.stage().what, "mapping the tensors onto the model");
-        let (model, _) = c.step().unwrap().unwrap();
+        let mut stages = vec![c.stage()];
+        let (model, _) = loop {
+            if let Some(done) = c.step() {
+                break done.unwrap();
+            }
+            stages.push(c.stage());
+        };
+        let seen: Vec<(&str, usize, usize)> =
+            stages.iter().map(|s| (s.what, s.done, s.total)).collect();
+        assert_eq!(
+            seen,
+            [
+                ("reading the files", 0, 1),
+                ("mapping the tensors onto the model", 0, 3),
+                ("building the tokenizer", 1, 3),
+                ("putting the model together", 2, 3),
+            ]
+        );
+        let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
+        let config = String::from_utf8(read("config.json")).unwrap();
+        let limits = super::super::limits::Limits::default();
+        let tensors =
+            super::super::safetensors_file::read_path(&dir, &limits, &mut |_| {}).unwrap();
+        let (whole, _) =
+            super::super::open::from_hf(&config, tensors, &read("tokenizer.json"), "gpt2", "test")
+                .unwrap();
         assert_eq!(model.config.n_layers, 2);
+        assert_eq!(model.weights, whole.weights);
+        let input = model.prepare("The cat sat", "").input;
+        let opts = crate::model::ForwardOptions::default();
+        assert_eq!(
+            model.forward(&input, &opts).unwrap().logits,
+            whole.forward(&input, &opts).unwrap().logits
+        );
     }
 }
