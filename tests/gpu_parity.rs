@@ -337,3 +337,42 @@ fn what_the_gpu_cannot_do_is_an_error_not_a_panic() {
     let e = gpu::forward_blocking(&gpu, &weights, &other, &input, &Default::default());
     assert!(matches!(e, Err(GpuError::Unsupported(_))), "{e:?}");
 }
+
+/// all-MiniLM-L6-v2 (a real BERT: embedding LayerNorm and token types on the CPU, no output
+/// head) runs on the GPU and matches the CPU path; SmolLM2 (RMSNorm, gated FFN) is refused
+/// with the reason. Skips without the real models unless `GLIMPSE_REQUIRE_REAL_MODELS=1`.
+#[test]
+fn a_real_bert_runs_on_the_gpu_and_a_llama_says_why_not() {
+    let Some(gpu) = gpu() else { return };
+    let open = glimpse::model::import::open::open_path;
+    if let Some(dir) = glimpse::util::real_models::minilm() {
+        let (model, _) = open(&dir, &mut |_| {}).expect("MiniLM opens");
+        let input = model
+            .prepare(
+                "The animal did not cross the street because it was too tired.",
+                "",
+            )
+            .input;
+        let (w, trace) = check(&gpu, &model, &input, &ForwardOptions::default(), "MiniLM");
+        eprintln!("all-MiniLM-L6-v2: {w:?}");
+        let stack = trace.encoder.as_ref().expect("an encoder");
+        assert!(stack.token_types.is_some() && stack.embed_norm.is_some());
+        assert_eq!(stack.blocks.len(), 6);
+        assert_eq!(trace.logits.ncols(), 0, "a sentence encoder has no logits");
+    }
+    if let Some(file) = glimpse::util::real_models::smollm2() {
+        let (model, _) = open(&file, &mut |_| {}).expect("SmolLM2 opens");
+        let weights = GpuModel::upload(&gpu, &model);
+        let input = model.prepare("The capital of France is", "").input;
+        let e = gpu::forward_blocking(&gpu, &weights, &model, &input, &Default::default());
+        match e {
+            Err(GpuError::Unsupported(why)) => {
+                assert!(
+                    why.contains("RMSNorm") && why.contains("gated FFN"),
+                    "{why}"
+                )
+            }
+            other => panic!("SmolLM2 on the GPU: {:?}", other.map(|_| "a trace")),
+        }
+    }
+}

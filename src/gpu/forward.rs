@@ -9,7 +9,7 @@ use super::tensor::Tensor;
 use super::weights::{Attention, Block, GpuModel, Norm, Projections, Score, Stack};
 use super::{Gpu, GpuError};
 use crate::model::attention::{score_divisor, AttentionShape, AttentionTrace};
-use crate::model::config::{Activation, NormPlacement, Positional};
+use crate::model::config::{Activation, Extensions, NormPlacement, OutputHead, Positional};
 use crate::model::layers::{FfnTrace, NormTrace};
 use crate::model::position;
 use crate::model::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
@@ -36,10 +36,10 @@ pub async fn forward(
     let plan = model.plan(input, opts)?;
     let cfg = &model.config;
     let textbook_activation = matches!(cfg.activation, Activation::Relu | Activation::Gelu);
-    if !cfg.extensions.is_textbook() || !textbook_activation {
+    if !on_the_gpu(&cfg.extensions) || !textbook_activation {
         return Err(GpuError::Unsupported(format!(
-            "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU); this \
-             model's {} and {:?} run on the CPU",
+            "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU) with BERT's \
+             embedding extras; this model's {} and {:?} run on the CPU",
             cfg.name,
             cfg.extensions.summary(),
             cfg.activation
@@ -79,13 +79,15 @@ pub async fn forward(
         _ => None,
     };
     let last = decoder.as_ref().or(encoder.as_ref()).map(|(_, out)| out);
-    let logits = match last {
-        Some(out) => {
-            let l = run.rec.linear(out, &weights.lm.w, &weights.lm.b);
+    // A sentence encoder (no output head) has logits `[T, 0]`, as on the CPU.
+    let logits = match (last, &weights.lm) {
+        (Some(out), Some(lm)) => {
+            let l = run.rec.linear(out, &lm.w, &lm.b);
             Some(run.reads.add(&l))
         }
-        None => None,
+        _ => None,
     };
+    let rows = last.map_or(0, |out| out.rows());
     let Encode { rec, reads, .. } = run;
     let pending = reads.submit(device, &gpu.queue, rec.encoder);
     // Close both scopes before the first await: in a browser another forward pass may begin
@@ -105,8 +107,24 @@ pub async fn forward(
         family: model.config.family,
         encoder: encoder.map(|(s, _)| s.finish(&values)),
         decoder: decoder.map(|(s, _)| s.finish(&values)),
-        logits: logits.map(|s| values.a2(s)).unwrap_or_default(),
+        logits: logits.map_or_else(|| ndarray::Array2::zeros((rows, 0)), |s| values.a2(s)),
     })
+}
+
+/// What the GPU path runs: the textbook block, plus what the CPU does before the first block
+/// (BERT's token-type embeddings and embedding LayerNorm, in `Model::embed`) and a model
+/// without an output head (a sentence encoder such as all-MiniLM-L6-v2).
+fn on_the_gpu(x: &Extensions) -> bool {
+    let textbook = Extensions {
+        embed_norm: x.embed_norm,
+        token_types: x.token_types,
+        output: match x.output {
+            OutputHead::None => OutputHead::None,
+            _ => OutputHead::Lm,
+        },
+        ..Extensions::default()
+    };
+    *x == textbook
 }
 
 /// Refuses inputs whose biggest tensor would not fit in one storage binding of this adapter.
@@ -163,6 +181,7 @@ impl Encode<'_> {
     ) -> Result<(PendingStack, Tensor), GpuError> {
         let embedded = self.model.embed(&plan.ids, &plan.types, &plan.positions);
         let (embed, positional) = (embedded.x, embedded.positional);
+        let (token_types, embed_norm) = (embedded.token_types, embedded.norm);
         let mut x = Tensor::from_array(self.rec.device, &embed);
         let embed_slot = self.reads.add(&x);
         let mut blocks = Vec::with_capacity(w.blocks.len());
@@ -183,6 +202,8 @@ impl Encode<'_> {
             ids: plan.ids.clone(),
             embed: embed_slot,
             positional,
+            token_types,
+            embed_norm,
             blocks,
             final_norm,
             output: self.reads.add(&output),
@@ -471,6 +492,9 @@ struct PendingStack {
     ids: Vec<u32>,
     embed: Slot,
     positional: Option<Array2<f32>>,
+    /// Computed on the CPU with the embedding (`Model::embed`).
+    token_types: Option<Array2<f32>>,
+    embed_norm: Option<NormTrace>,
     blocks: Vec<PendingBlock>,
     final_norm: Option<PendingNorm>,
     output: Slot,
@@ -538,8 +562,8 @@ impl PendingStack {
             embed: v.a2(self.embed),
             embed_dropout: None,
             positional: self.positional,
-            token_types: None,
-            embed_norm: None,
+            token_types: self.token_types,
+            embed_norm: self.embed_norm,
             blocks: self
                 .blocks
                 .into_iter()

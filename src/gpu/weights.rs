@@ -57,7 +57,8 @@ pub struct GpuModel {
     config: crate::model::ModelConfig,
     pub(crate) encoder: Option<Stack>,
     pub(crate) decoder: Option<Stack>,
-    pub(crate) lm: Linear,
+    /// The output layer; none for a model without an output head.
+    pub(crate) lm: Option<Linear>,
     /// Bytes uploaded.
     pub bytes: u64,
 }
@@ -159,12 +160,12 @@ impl GpuModel {
         let w = &model.weights;
         let encoder = w.encoder.as_ref().map(|s| up.stack(s));
         let decoder = w.decoder.as_ref().map(|s| up.stack(s));
-        let no_bias = ndarray::Array1::zeros(w.output_matrix().rows());
-        // A table kept in a GGUF's blocks is expanded for the upload only.
-        let lm = up.linear(
-            &w.output_matrix().to_f32(),
-            w.lm_bias.as_ref().unwrap_or(&no_bias),
-        );
+        // A table kept in a GGUF's blocks is expanded for the upload only. A model without an
+        // output head (no `lm_bias`, as `Model::logits_columns` reads it) uploads none.
+        let lm = w
+            .lm_bias
+            .as_ref()
+            .map(|bias| up.linear(&w.output_matrix().to_f32(), bias));
         GpuModel {
             name: model.config.name.clone(),
             config: model.config.clone(),
