@@ -9,7 +9,9 @@ use super::tensor::Tensor;
 use super::weights::{Attention, Block, GpuModel, Norm, Projections, Score, Stack};
 use super::{Gpu, GpuError};
 use crate::model::attention::{score_divisor, AttentionShape, AttentionTrace};
-use crate::model::config::{Activation, Extensions, NormPlacement, OutputHead, Positional};
+use crate::model::config::{
+    Activation, Extensions, NormKind, NormPlacement, OutputHead, Positional,
+};
 use crate::model::layers::{FfnTrace, NormTrace};
 use crate::model::position;
 use crate::model::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
@@ -35,11 +37,15 @@ pub async fn forward(
     }
     let plan = model.plan(input, opts)?;
     let cfg = &model.config;
-    let textbook_activation = matches!(cfg.activation, Activation::Relu | Activation::Gelu);
-    if !on_the_gpu(&cfg.extensions) || !textbook_activation {
+    let activation = match cfg.extensions.gated_ffn {
+        false => matches!(cfg.activation, Activation::Relu | Activation::Gelu),
+        true => cfg.activation == Activation::Silu,
+    };
+    if !on_the_gpu(&cfg.extensions) || !activation {
         return Err(GpuError::Unsupported(format!(
-            "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU) with BERT's \
-             embedding extras; this model's {} and {:?} run on the CPU",
+            "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU), BERT's \
+             embedding extras and Llama's RMSNorm and SwiGLU; this model's {} and {:?} run \
+             on the CPU",
             cfg.name,
             cfg.extensions.summary(),
             cfg.activation
@@ -112,10 +118,14 @@ pub async fn forward(
 }
 
 /// What the GPU path runs: the textbook block, plus what the CPU does before the first block
-/// (BERT's token-type embeddings and embedding LayerNorm, in `Model::embed`) and a model
-/// without an output head (a sentence encoder such as all-MiniLM-L6-v2).
+/// (BERT's token-type embeddings and embedding LayerNorm, in `Model::embed`), a model
+/// without an output head (a sentence encoder such as all-MiniLM-L6-v2), and Llama's RMSNorm
+/// and gated FFN (SmolLM2). Not yet: rotate-half RoPE (a Hugging Face Llama folder), RoPE
+/// scaling, a head size other than d_model / heads, BERT's masked-LM head.
 fn on_the_gpu(x: &Extensions) -> bool {
     let textbook = Extensions {
+        norm_kind: x.norm_kind,
+        gated_ffn: x.gated_ffn,
         embed_norm: x.embed_norm,
         token_types: x.token_types,
         output: match x.output {
@@ -294,8 +304,9 @@ impl Encode<'_> {
     }
 
     fn norm(&mut self, x: &Tensor, ln: &Norm) -> (PendingNorm, Tensor) {
-        let eps = self.model.config.ln_eps;
-        let (mean, var, out) = self.rec.layer_norm(x, &ln.gamma, &ln.beta, eps);
+        let cfg = &self.model.config;
+        let rms = cfg.extensions.norm_kind == NormKind::RmsNorm;
+        let (mean, var, out) = self.rec.layer_norm(x, &ln.gamma, &ln.beta, cfg.ln_eps, rms);
         let pending = PendingNorm {
             mean: self.reads.add(&mean),
             var: self.reads.add(&var),
@@ -304,18 +315,33 @@ impl Encode<'_> {
         (pending, out)
     }
 
+    /// `W₂ act(W₁x + b₁) + b₂`, or gated: `W₂ (silu(W_g x) ⊙ W₁x) + b₂`, as `layers::ffn`.
     fn ffn(&mut self, b: &Block, x: &Tensor, act: Activation) -> (PendingFfn, Tensor) {
-        let (w1, w2) = &b.ffn;
-        let pre = self.rec.linear(x, &w1.w, &w1.b);
-        let op = match act {
-            Activation::Relu => Pointwise::Relu,
-            // `forward` refuses the other activations before anything runs.
-            _ => Pointwise::Gelu,
+        let f = &b.ffn;
+        let first = self.rec.linear(x, &f.w1.w, &f.w1.b);
+        let (pre, up, hidden) = match &f.gate {
+            // `forward` lets a gated FFN through with SiLU only (SwiGLU).
+            Some(g) => {
+                let gate = self.rec.linear(x, &g.w, &g.b);
+                let hidden = self
+                    .rec
+                    .pointwise(Pointwise::SiluTimes, &gate, Some(&first));
+                (gate, Some(first), hidden)
+            }
+            None => {
+                let op = match act {
+                    Activation::Relu => Pointwise::Relu,
+                    // `forward` refuses the other activations before anything runs.
+                    _ => Pointwise::Gelu,
+                };
+                let hidden = self.rec.pointwise(op, &first, None);
+                (first, None, hidden)
+            }
         };
-        let hidden = self.rec.pointwise(op, &pre, None);
-        let output = self.rec.linear(&hidden, &w2.w, &w2.b);
+        let output = self.rec.linear(&hidden, &f.w2.w, &f.w2.b);
         let pending = PendingFfn {
             pre_activation: self.reads.add(&pre),
+            up: up.map(|u| self.reads.add(&u)),
             hidden: self.reads.add(&hidden),
             output: self.reads.add(&output),
         };
@@ -453,6 +479,8 @@ struct PendingNorm {
 
 struct PendingFfn {
     pre_activation: Slot,
+    /// A gated FFN's up branch `W₁x + b₁`.
+    up: Option<Slot>,
     hidden: Slot,
     output: Slot,
 }
@@ -514,7 +542,7 @@ impl PendingFfn {
     fn finish(self, v: &Values) -> FfnTrace {
         FfnTrace {
             pre_activation: v.a2(self.pre_activation),
-            up: None,
+            up: self.up.map(|u| v.a2(u)),
             hidden: v.a2(self.hidden),
             output: v.a2(self.output),
         }

@@ -115,6 +115,8 @@ pub(crate) enum Pointwise {
     Add,
     Relu,
     Gelu,
+    /// `silu(a) ⊙ b`: a gated FFN's hidden layer (SwiGLU).
+    SiluTimes,
 }
 
 /// How `logits_of` adds a positional bias.
@@ -377,12 +379,14 @@ impl<'a> Recorder<'a> {
     }
 
     /// LayerNorm of each row: (mean, var, output).
+    /// LayerNorm of every row, or RMSNorm (`rms`: no centring, no β).
     pub fn layer_norm(
         &mut self,
         x: &Tensor,
         gamma: &Tensor,
         beta: &Tensor,
         eps: f32,
+        rms: bool,
     ) -> (Tensor, Tensor, Tensor) {
         let (rows, d) = (x.rows(), x.cols());
         let mean = self.empty(&[rows]);
@@ -393,19 +397,20 @@ impl<'a> Recorder<'a> {
         self.dispatch(
             kernel,
             &[x, gamma, beta, &mean, &var, &out],
-            &[u(rows), u(d), eps.to_bits(), 0],
+            &[u(rows), u(d), eps.to_bits(), u32::from(rms)],
             (gx, gy, 1),
         );
         (mean, var, out)
     }
 
-    /// `a + b`, or an activation of `a`.
+    /// `a + b`, an activation of `a`, or `silu(a) ⊙ b`.
     pub fn pointwise(&mut self, op: Pointwise, a: &Tensor, b: Option<&Tensor>) -> Tensor {
         let out = self.empty(&a.shape);
         let kind = match op {
             Pointwise::Add => 0,
             Pointwise::Relu => 1,
             Pointwise::Gelu => 2,
+            Pointwise::SiluTimes => 3,
         };
         let (x, y) = grid(a.len(), 256);
         let placeholder = self.placeholder.clone();

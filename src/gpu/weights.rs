@@ -42,7 +42,14 @@ pub(crate) struct Block {
     pub self_attn: Attention,
     pub cross: Option<(Norm, Attention)>,
     pub ln_ffn: Norm,
-    pub ffn: (Linear, Linear),
+    pub ffn: Ffn,
+}
+
+/// A block's feed-forward weights: `W₁`, `W₂` and, in a gated FFN, the gate `W_g`.
+pub(crate) struct Ffn {
+    pub w1: Linear,
+    pub w2: Linear,
+    pub gate: Option<Linear>,
 }
 
 pub(crate) struct Stack {
@@ -118,8 +125,12 @@ impl Uploader<'_> {
         }
     }
 
-    fn ffn(&mut self, f: &FfnWeights) -> (Linear, Linear) {
-        (self.linear(&f.w1, &f.b1), self.linear(&f.w2, &f.b2))
+    fn ffn(&mut self, f: &FfnWeights) -> Ffn {
+        Ffn {
+            w1: self.linear(&f.w1, &f.b1),
+            w2: self.linear(&f.w2, &f.b2),
+            gate: f.gate.as_ref().map(|(w, b)| self.linear(w, b)),
+        }
     }
 
     fn block(&mut self, b: &BlockWeights) -> Block {

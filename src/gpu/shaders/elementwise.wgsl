@@ -1,4 +1,5 @@
-// Element-wise steps of a block: the residual sum and the FFN's activation.
+// Element-wise steps of a block: the residual sum and the FFN's activation (times the up
+// branch `b` in a gated FFN: SwiGLU's silu(gate) ⊙ up).
 
 struct Params {
     n: u32, kind: u32, _pad0: u32, _pad1: u32,
@@ -11,6 +12,8 @@ struct Params {
 
 const ADD: u32 = 0u;
 const RELU: u32 = 1u;
+const GELU: u32 = 2u;
+const SILU_TIMES: u32 = 3u;
 
 // erf after Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7).
 fn erf(x: f32) -> f32 {
@@ -32,7 +35,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         out[idx] = z + b[idx];
     } else if (p.kind == RELU) {
         out[idx] = max(z, 0.0);
-    } else {
+    } else if (p.kind == GELU) {
         out[idx] = z * 0.5 * (1.0 + erf(z * 0.70710678118654752));
+    } else {
+        // SiLU(z) = z · σ(z) = z / (1 + e^(−z)), times the up branch.
+        out[idx] = z / (1.0 + exp(-z)) * b[idx];
     }
 }

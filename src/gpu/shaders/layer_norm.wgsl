@@ -1,8 +1,10 @@
 // LayerNorm of each row (one workgroup per row), keeping the mean and variance for the trace:
 //   out = (x − mean) / √(var + eps) · gamma + beta.
+// RMSNorm (rms = 1) neither centres nor shifts: mean = 0, var = mean(x²),
+//   out = x / √(mean(x²) + eps) · gamma.
 
 struct Params {
-    rows: u32, d: u32, eps: f32, _pad: u32,
+    rows: u32, d: u32, eps: f32, rms: u32,
 }
 
 @group(0) @binding(0) var<storage, read> x: array<f32>;
@@ -27,7 +29,10 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
             s += x[base + j];
         }
     }
-    let mean = reduce_sum(s, lid.x) / d;
+    var mean = reduce_sum(s, lid.x) / d;
+    if (p.rms == 1u) {
+        mean = 0.0;
+    }
 
     var q = 0.0;
     if (live) {
@@ -42,7 +47,8 @@ fn main(@builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) nwg: vec3
     }
     let inv_std = 1.0 / sqrt(variance + p.eps);
     for (var j = lid.x; j < p.d; j += WG) {
-        y[base + j] = (x[base + j] - mean) * inv_std * gamma[j] + beta[j];
+        let shift = select(beta[j], 0.0, p.rms == 1u);
+        y[base + j] = (x[base + j] - mean) * inv_std * gamma[j] + shift;
     }
     if (lid.x == 0u) {
         mean_out[row] = mean;
