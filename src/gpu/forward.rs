@@ -38,14 +38,17 @@ pub async fn forward(
     let plan = model.plan(input, opts)?;
     let cfg = &model.config;
     let activation = match cfg.extensions.gated_ffn {
-        false => matches!(cfg.activation, Activation::Relu | Activation::Gelu),
+        false => matches!(
+            cfg.activation,
+            Activation::Relu | Activation::Gelu | Activation::GeluTanh
+        ),
         true => cfg.activation == Activation::Silu,
     };
     if !on_the_gpu(&cfg.extensions) || !activation {
         return Err(GpuError::Unsupported(format!(
             "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU), BERT's \
-             embedding extras and Llama's RMSNorm and SwiGLU; this model's {} and {:?} run \
-             on the CPU",
+             embedding extras, GPT-2's tanh GELU and Llama's RMSNorm, SwiGLU and RoPE forms; \
+             this model's {} and {:?} run on the CPU",
             cfg.name,
             cfg.extensions.summary(),
             cfg.activation
@@ -119,13 +122,15 @@ pub async fn forward(
 
 /// What the GPU path runs: the textbook block, plus what the CPU does before the first block
 /// (BERT's token-type embeddings and embedding LayerNorm, in `Model::embed`), a model
-/// without an output head (a sentence encoder such as all-MiniLM-L6-v2), and Llama's RMSNorm
-/// and gated FFN (SmolLM2). Not yet: rotate-half RoPE (a Hugging Face Llama folder), RoPE
-/// scaling, a head size other than d_model / heads, BERT's masked-LM head.
+/// without an output head (a sentence encoder such as all-MiniLM-L6-v2), and Llama's RMSNorm,
+/// gated FFN and RoPE forms (rotate-half pairs, Llama 3's frequency scaling). Not yet: a head
+/// size other than d_model / heads, BERT's masked-LM head.
 fn on_the_gpu(x: &Extensions) -> bool {
     let textbook = Extensions {
         norm_kind: x.norm_kind,
         gated_ffn: x.gated_ffn,
+        rope_pairing: x.rope_pairing,
+        rope_scaling: x.rope_scaling,
         embed_norm: x.embed_norm,
         token_types: x.token_types,
         output: match x.output {
@@ -331,7 +336,8 @@ impl Encode<'_> {
             None => {
                 let op = match act {
                     Activation::Relu => Pointwise::Relu,
-                    // `forward` refuses the other activations before anything runs.
+                    Activation::GeluTanh => Pointwise::GeluTanh,
+                    // `forward` refuses SiLU without a gate before anything runs.
                     _ => Pointwise::Gelu,
                 };
                 let hidden = self.rec.pointwise(op, &first, None);
@@ -365,19 +371,22 @@ impl Encode<'_> {
             ..
         } = shape;
         let device = self.rec.device;
-        let turns = match positional {
-            Positional::Rope { base } => {
-                let table = position::rope_turns(input.q_pos, h, base, 1.0);
-                let flat: Vec<f32> = table.iter().flat_map(|&(s, c)| [s, c]).collect();
-                Some(Tensor::from_f32(device, &flat, &[flat.len()]))
-            }
+        // The model's own RoPE (base, scaling, pairing), as `attention::project` turns heads.
+        let rope = match positional {
+            Positional::Rope { .. } => shape.rope,
             _ => None,
         };
+        let table = rope.map(|r| {
+            let turns = position::rope_turns_for(input.q_pos, h, &r);
+            let flat: Vec<f32> = turns.iter().flat_map(|&(s, c)| [s, c]).collect();
+            (Tensor::from_f32(device, &flat, &[flat.len()]), r.pairing)
+        });
+        let turns = table.as_ref().map(|(t, pairing)| (t, *pairing));
         let (q, k, v) = match (&w.projection, input.memory) {
             (Projections::Fused(lin), _) => {
                 let qkv = self.rec.linear(x, &lin.w, &lin.b);
-                let q = self.rec.split_heads(&qkv, 0, nh, h, turns.as_ref());
-                let k = self.rec.split_heads(&qkv, nh * h, g, h, turns.as_ref());
+                let q = self.rec.split_heads(&qkv, 0, nh, h, turns);
+                let k = self.rec.split_heads(&qkv, nh * h, g, h, turns);
                 let v = self.rec.split_heads(&qkv, (nh + g) * h, g, h, None);
                 (q, k, v)
             }

@@ -1,6 +1,7 @@
 //! The compiled kernels and a recorder that encodes one dispatch per call.
 
 use super::tensor::Tensor;
+use crate::model::config::RopePairing;
 use wgpu::util::DeviceExt;
 
 pub(crate) struct Kernels {
@@ -117,6 +118,8 @@ pub(crate) enum Pointwise {
     Gelu,
     /// `silu(a) ⊙ b`: a gated FFN's hidden layer (SwiGLU).
     SiluTimes,
+    /// GELU's tanh form (GPT-2).
+    GeluTanh,
 }
 
 /// How `logits_of` adds a positional bias.
@@ -265,20 +268,17 @@ impl<'a> Recorder<'a> {
         col_off: usize,
         n: usize,
         h: usize,
-        turns: Option<&Tensor>,
+        turns: Option<(&Tensor, RopePairing)>,
     ) -> Tensor {
         let rows = src.rows();
+        let rope = match turns {
+            None => 0,
+            Some((_, RopePairing::Interleaved)) => 1,
+            Some((_, RopePairing::Half)) => 2,
+        };
+        let turns = turns.map(|(t, _)| t);
         let out = self.empty(&[n, rows, h]);
-        let params = [
-            u(rows),
-            u(src.cols()),
-            u(col_off),
-            u(n),
-            u(h),
-            u(turns.is_some() as usize),
-            0,
-            0,
-        ];
+        let params = [u(rows), u(src.cols()), u(col_off), u(n), u(h), rope, 0, 0];
         let (x, y) = grid(out.len(), 256);
         let placeholder = self.placeholder.clone();
         let kernel = &self.kernels.split;
@@ -411,6 +411,7 @@ impl<'a> Recorder<'a> {
             Pointwise::Relu => 1,
             Pointwise::Gelu => 2,
             Pointwise::SiluTimes => 3,
+            Pointwise::GeluTanh => 4,
         };
         let (x, y) = grid(a.len(), 256);
         let placeholder = self.placeholder.clone();

@@ -122,6 +122,12 @@ pub fn rope_turns(positions: &[usize], width: usize, base: f32, direction: f64) 
     turns(positions, width, &Rope::textbook(base), direction)
 }
 
+/// `(sin, cos)` of every position's angle for every pair, under a model's own RoPE (its base
+/// and scaling): row `r`, pair `p` at `r · width/2 + p`. The GPU path turns heads with it.
+pub fn rope_turns_for(positions: &[usize], width: usize, rope: &Rope) -> Vec<(f32, f32)> {
+    turns(positions, width, rope, 1.0)
+}
+
 fn turns(positions: &[usize], width: usize, rope: &Rope, direction: f64) -> Vec<(f32, f32)> {
     let pairs = width / 2;
     let frequencies: Vec<f64> = (0..pairs).map(|p| rope.frequency(p, width)).collect();

@@ -14,6 +14,7 @@ const ADD: u32 = 0u;
 const RELU: u32 = 1u;
 const GELU: u32 = 2u;
 const SILU_TIMES: u32 = 3u;
+const GELU_TANH: u32 = 4u;
 
 // erf after Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7).
 fn erf(x: f32) -> f32 {
@@ -37,8 +38,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) 
         out[idx] = max(z, 0.0);
     } else if (p.kind == GELU) {
         out[idx] = z * 0.5 * (1.0 + erf(z * 0.70710678118654752));
-    } else {
+    } else if (p.kind == SILU_TIMES) {
         // SiLU(z) = z · σ(z) = z / (1 + e^(−z)), times the up branch.
         out[idx] = z / (1.0 + exp(-z)) * b[idx];
+    } else {
+        // ½z(1 + tanh(√(2/π)(z + 0.044715z³))), GPT-2's GELU.
+        out[idx] = 0.5 * z * (1.0 + tanh(0.7978845608028654 * (z + 0.044715 * z * z * z)));
     }
 }

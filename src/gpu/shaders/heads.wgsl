@@ -1,5 +1,6 @@
 // Splitting heads: columns [col_off, col_off + n·h) of a [rows, width] matrix become
-// [n, rows, h], each pair of dimensions turned by RoPE when a sin/cos table is given.
+// [n, rows, h], each pair of dimensions turned by RoPE when a sin/cos table is given:
+// rope = 1 turns the pairs (2q, 2q + 1), rope = 2 the halves' pairs (q, q + h/2).
 
 struct Params {
     rows: u32, width: u32, col_off: u32, n: u32,
@@ -26,13 +27,21 @@ fn split(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups)
         dst[idx] = src[base + c];
         return;
     }
-    let pair = c / 2u;
-    let x0 = src[base + 2u * pair];
-    let x1 = src[base + 2u * pair + 1u];
-    let at = 2u * (r * (p.h / 2u) + pair);
+    let half = p.h / 2u;
+    var pair = c / 2u;
+    var i0 = 2u * pair;
+    var first = c % 2u == 0u;
+    if (p.rope == 2u) {
+        pair = c % half;
+        i0 = pair;
+        first = c < half;
+    }
+    let x0 = src[base + i0];
+    let x1 = src[base + select(i0 + 1u, i0 + half, p.rope == 2u)];
+    let at = 2u * (r * half + pair);
     let s = turns[at];
     let co = turns[at + 1u];
-    if (c % 2u == 0u) {
+    if (first) {
         dst[idx] = x0 * co - x1 * s;
     } else {
         dst[idx] = x0 * s + x1 * co;
