@@ -685,3 +685,27 @@ fn bench_forward_times_every_shipped_model() {
         assert!(r["runs"].as_u64().expect("runs") >= 15, "{r}");
     }
 }
+
+/// `bench-gpu --model` times one model both ways on English (a built-in here; the real
+/// checkpoints in the README): a comparison with both medians and the logits' difference, or,
+/// without any adapter, a clear failure. A bad length is refused either way.
+#[test]
+fn bench_gpu_times_one_model_both_ways() {
+    let out = glimpse(&["bench-gpu", "--model", "lm", "--tokens", "8", "--runs", "1"]);
+    if out.status.success() {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        let c = &v["comparisons"][0];
+        assert_eq!(c["model"], "lm");
+        assert_eq!(c["tokens"], 8);
+        assert!(c["cpu_ms"].as_f64().unwrap() > 0.0 && c["gpu_ms"].as_f64().unwrap() > 0.0);
+        assert!(c["max_logit_error"].as_f64().unwrap() < 1e-3, "{c}");
+    } else {
+        let required = std::env::var("GLIMPSE_REQUIRE_GPU").is_ok_and(|v| v == "1");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!required && !err.contains("panicked"), "{err}");
+    }
+    fails(
+        &["bench-gpu", "--model", "lm", "--tokens", "0"],
+        "--tokens 0",
+    );
+}

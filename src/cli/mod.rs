@@ -71,6 +71,13 @@ pub enum Command {
         /// Timed runs per case (the median is reported).
         #[arg(long, default_value_t = 5)]
         runs: usize,
+        /// Time this model instead (a built-in name, a Hugging Face folder or a .gguf file)
+        /// on `--tokens` tokens of English.
+        #[arg(long)]
+        model: Option<String>,
+        /// The input length with `--model`.
+        #[arg(long, default_value_t = 64)]
+        tokens: usize,
     },
     /// List the built-in models.
     Models {
@@ -833,6 +840,18 @@ pub fn run(cmd: Command) -> Result<String, String> {
             max_d_model,
             max_tokens,
             runs,
+            model: Some(model),
+            tokens,
+        } => {
+            let _ = (max_d_model, max_tokens);
+            bench_gpu_model(&model, tokens, runs)
+        }
+        Command::BenchGpu {
+            max_d_model,
+            max_tokens,
+            runs,
+            model: None,
+            ..
         } => bench_gpu(max_d_model, max_tokens, runs),
         Command::Beam {
             model,
@@ -1140,6 +1159,34 @@ fn bench_gpu(max_d_model: usize, max_tokens: usize, runs: usize) -> Result<Strin
 
 #[cfg(not(feature = "webgpu"))]
 fn bench_gpu(_: usize, _: usize, _: usize) -> Result<String, String> {
+    Err("this glimpse was built without the `webgpu` feature".into())
+}
+
+/// CPU against GPU on one model (a real checkpoint) and `tokens` tokens of English.
+#[cfg(feature = "webgpu")]
+fn bench_gpu_model(spec: &str, tokens: usize, runs: usize) -> Result<String, String> {
+    use crate::gpu::{bench, Gpu};
+    let model = resolve_model(spec).map_err(|e| e.to_string())?;
+    let input = crate::model::bench::english_input(&model, tokens)?;
+    let gpu = Gpu::new_blocking().map_err(|e| e.to_string())?;
+    eprintln!("timing {} on {}", model.config.name, gpu.adapter.label());
+    let case = crate::model::bench::Case {
+        name: model.config.name.clone(),
+        model,
+        input,
+        flops: None,
+    };
+    let comparison =
+        pollster::block_on(bench::compare(&gpu, &case, runs)).map_err(|e| e.to_string())?;
+    let report = bench::Report {
+        adapter: gpu.adapter.clone(),
+        comparisons: vec![comparison],
+    };
+    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+}
+
+#[cfg(not(feature = "webgpu"))]
+fn bench_gpu_model(_: &str, _: usize, _: usize) -> Result<String, String> {
     Err("this glimpse was built without the `webgpu` feature".into())
 }
 

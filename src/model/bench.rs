@@ -235,11 +235,9 @@ fn after_warm_up(mut times: Vec<f64>) -> (f64, f64) {
 
 /// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
 /// each; the two alternate so a change in the machine's load touches both alike).
-pub fn time_checkpoint(
-    model: &Model,
-    tokens: usize,
-    runs: usize,
-) -> std::result::Result<CheckpointTiming, String> {
+/// `tokens` tokens of the benchmarks' English text, tokenized by `model` (its special tokens
+/// included), the input every checkpoint benchmark times.
+pub fn english_input(model: &Model, tokens: usize) -> std::result::Result<ModelInput, String> {
     if tokens == 0 || tokens > model.config.max_len {
         return Err(format!(
             "--tokens {tokens} must be between 1 and the model's {} positions",
@@ -251,6 +249,15 @@ pub fn time_checkpoint(
         side.truncate(tokens);
     }
     ids.source_types.truncate(tokens);
+    Ok(ids)
+}
+
+pub fn time_checkpoint(
+    model: &Model,
+    tokens: usize,
+    runs: usize,
+) -> std::result::Result<CheckpointTiming, String> {
+    let ids = english_input(model, tokens)?;
     let opts = ForwardOptions::default();
     let (mut traced, mut untraced) = (Vec::new(), Vec::new());
     for _ in 0..runs.max(1) + 1 {
