@@ -366,7 +366,7 @@ fn what_the_gpu_cannot_do_is_an_error_not_a_panic() {
 /// LayerNorm and token types from the CPU's lookup, no output head) and SmolLM2-135M (a Llama:
 /// RMSNorm, SwiGLU, grouped-query attention, RoPE). They skip without the real models unless
 /// `GLIMPSE_REQUIRE_REAL_MODELS=1`. Then the committed small checkpoints of each family's
-/// conventions, and BERT's masked-LM head, which the kernels lack, refused with the reason.
+/// conventions, and a head size the kernels lack, refused with the reason.
 #[test]
 fn the_real_checkpoints_run_on_the_gpu_and_what_does_not_says_why() {
     let Some(gpu) = gpu() else { return };
@@ -413,7 +413,7 @@ fn the_real_checkpoints_run_on_the_gpu_and_what_does_not_says_why() {
     }
     // The committed small checkpoints of every family's conventions: GPT-2 (tanh GELU,
     // learned positions), Llama folders (rotate-half RoPE, grouped-query attention, Llama 3's
-    // RoPE scaling, biases, tied output), BERT.
+    // RoPE scaling, biases, tied output), BERT with and without its masked-LM head.
     let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf");
     for name in [
         "gpt2",
@@ -422,21 +422,19 @@ fn the_real_checkpoints_run_on_the_gpu_and_what_does_not_says_why() {
         "llama-bias",
         "llama-mha-tied",
         "bert-base",
+        "bert-mlm",
     ] {
         let (model, _) = open(&fixtures.join(name), &mut |_| {}).expect("the fixture opens");
         let input = model.prepare("The cat sat on the mat.", "").input;
         let (w, _) = check(&gpu, &model, &input, &ForwardOptions::default(), name);
         eprintln!("{name}: {w:?}");
     }
-    // What the kernels lack is refused with the reason: BERT's masked-LM head.
-    let (model, _) = open(&fixtures.join("bert-mlm"), &mut |_| {}).expect("bert-mlm opens");
+    // What the kernels lack is refused with the reason: a head size other than d / heads.
+    let (model, _) = open(&fixtures.join("llama-odd"), &mut |_| {}).expect("llama-odd opens");
     let weights = GpuModel::upload(&gpu, &model);
     let input = model.prepare("The cat sat", "").input;
     match gpu::forward_blocking(&gpu, &weights, &model, &input, &Default::default()) {
-        Err(GpuError::Unsupported(why)) => assert!(why.contains("masked-LM head"), "{why}"),
-        other => panic!(
-            "a masked-LM head on the GPU: {:?}",
-            other.map(|_| "a trace")
-        ),
+        Err(GpuError::Unsupported(why)) => assert!(why.contains("head_dim 12"), "{why}"),
+        other => panic!("head_dim 12 on the GPU: {:?}", other.map(|_| "a trace")),
     }
 }

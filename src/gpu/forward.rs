@@ -47,8 +47,8 @@ pub async fn forward(
     if !on_the_gpu(&cfg.extensions) || !activation {
         return Err(GpuError::Unsupported(format!(
             "{}: the GPU kernels cover the textbook block (LayerNorm, ReLU/GELU), BERT's \
-             embedding extras, GPT-2's tanh GELU and Llama's RMSNorm, SwiGLU and RoPE forms; \
-             this model's {} and {:?} run on the CPU",
+             embedding extras and masked-LM head, GPT-2's tanh GELU and Llama's RMSNorm, \
+             SwiGLU and RoPE forms; this model's {} and {:?} run on the CPU",
             cfg.name,
             cfg.extensions.summary(),
             cfg.activation
@@ -88,10 +88,24 @@ pub async fn forward(
         _ => None,
     };
     let last = decoder.as_ref().or(encoder.as_ref()).map(|(_, out)| out);
-    // A sentence encoder (no output head) has logits `[T, 0]`, as on the CPU.
+    // A sentence encoder (no output head) has logits `[T, 0]`, as on the CPU; a masked-LM
+    // head first transforms the output, `LN(act(h Wᵀ + b))` (`Model::logits_input`).
     let logits = match (last, &weights.lm) {
         (Some(out), Some(lm)) => {
-            let l = run.rec.linear(out, &lm.w, &lm.b);
+            let h = match &weights.mlm {
+                Some((t, norm)) => {
+                    let z = run.rec.linear(out, &t.w, &t.b);
+                    let act = run
+                        .rec
+                        .pointwise(pointwise_activation(cfg.activation), &z, None);
+                    let eps = cfg.ln_eps;
+                    run.rec
+                        .layer_norm(&act, &norm.gamma, &norm.beta, eps, false)
+                        .2
+                }
+                None => out.clone(),
+            };
+            let l = run.rec.linear(&h, &lm.w, &lm.b);
             Some(run.reads.add(&l))
         }
         _ => None,
@@ -120,11 +134,21 @@ pub async fn forward(
     })
 }
 
+/// The element-wise kernel of an ungated activation (`forward` refuses SiLU without a gate
+/// before anything runs).
+fn pointwise_activation(act: Activation) -> Pointwise {
+    match act {
+        Activation::Relu => Pointwise::Relu,
+        Activation::GeluTanh => Pointwise::GeluTanh,
+        _ => Pointwise::Gelu,
+    }
+}
+
 /// What the GPU path runs: the textbook block, plus what the CPU does before the first block
 /// (BERT's token-type embeddings and embedding LayerNorm, in `Model::embed`), a model
 /// without an output head (a sentence encoder such as all-MiniLM-L6-v2), and Llama's RMSNorm,
-/// gated FFN and RoPE forms (rotate-half pairs, Llama 3's frequency scaling). Not yet: a head
-/// size other than d_model / heads, BERT's masked-LM head.
+/// gated FFN and RoPE forms (rotate-half pairs, Llama 3's frequency scaling), and BERT's
+/// masked-LM head. Not yet: a head size other than d_model / heads.
 fn on_the_gpu(x: &Extensions) -> bool {
     let textbook = Extensions {
         norm_kind: x.norm_kind,
@@ -133,10 +157,7 @@ fn on_the_gpu(x: &Extensions) -> bool {
         rope_scaling: x.rope_scaling,
         embed_norm: x.embed_norm,
         token_types: x.token_types,
-        output: match x.output {
-            OutputHead::None => OutputHead::None,
-            _ => OutputHead::Lm,
-        },
+        output: x.output,
         ..Extensions::default()
     };
     *x == textbook
@@ -334,13 +355,7 @@ impl Encode<'_> {
                 (gate, Some(first), hidden)
             }
             None => {
-                let op = match act {
-                    Activation::Relu => Pointwise::Relu,
-                    Activation::GeluTanh => Pointwise::GeluTanh,
-                    // `forward` refuses SiLU without a gate before anything runs.
-                    _ => Pointwise::Gelu,
-                };
-                let hidden = self.rec.pointwise(op, &first, None);
+                let hidden = self.rec.pointwise(pointwise_activation(act), &first, None);
                 (first, None, hidden)
             }
         };

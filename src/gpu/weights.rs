@@ -66,6 +66,8 @@ pub struct GpuModel {
     pub(crate) decoder: Option<Stack>,
     /// The output layer; none for a model without an output head.
     pub(crate) lm: Option<Linear>,
+    /// BERT's masked-LM transform before it, `LN(act(h Wᵀ + b))`.
+    pub(crate) mlm: Option<(Linear, Norm)>,
     /// Bytes uploaded.
     pub bytes: u64,
 }
@@ -177,8 +179,13 @@ impl GpuModel {
             .lm_bias
             .as_ref()
             .map(|bias| up.linear(&w.output_matrix().to_f32(), bias));
+        let mlm = w
+            .mlm
+            .as_ref()
+            .map(|t| (up.linear(&t.w, &t.b), up.norm(&t.norm)));
         GpuModel {
             name: model.config.name.clone(),
+            mlm,
             config: model.config.clone(),
             encoder,
             decoder,
