@@ -9,9 +9,7 @@ use super::tensor::Tensor;
 use super::weights::{Attention, Block, GpuModel, Norm, Projections, Score, Stack};
 use super::{Gpu, GpuError};
 use crate::model::attention::{score_divisor, AttentionShape, AttentionTrace};
-use crate::model::config::{
-    Activation, Extensions, NormKind, NormPlacement, OutputHead, Positional,
-};
+use crate::model::config::{Activation, Extensions, NormKind, NormPlacement, Positional};
 use crate::model::layers::{FfnTrace, NormTrace};
 use crate::model::position;
 use crate::model::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
