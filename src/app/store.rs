@@ -59,6 +59,7 @@ const CANCELLED: &str = "cancelled";
 /// Which forward pass: the model's name, the input and the options, and whether its trace
 /// keeps every block's intermediates (`forward`) or only the stacks' outputs and the logits
 /// (`forward_logits`).
+#[derive(Clone, PartialEq)]
 struct PassKey {
     model: String,
     input: ModelInput,
@@ -78,10 +79,6 @@ impl PassKey {
 
     fn is(&self, model: &str, input: &ModelInput, opts: &ForwardOptions, blocks: bool) -> bool {
         self.model == model && self.input == *input && self.opts == *opts && self.blocks == blocks
-    }
-
-    fn same(&self, other: &PassKey) -> bool {
-        self.is(&other.model, &other.input, &other.opts, other.blocks)
     }
 }
 
@@ -589,7 +586,7 @@ impl ModelStore {
                 job.steps()
             ))
         };
-        if let Some(p) = passes.iter_mut().find(|p| p.key.same(key)) {
+        if let Some(p) = passes.iter_mut().find(|p| p.key == *key) {
             p.asked = true;
             return Some(progress(&p.job));
         }
@@ -605,7 +602,7 @@ impl ModelStore {
             passes.remove(stale);
         }
         passes.push_back(Pass {
-            key: PassKey::new(&key.model, &key.input, &key.opts, key.blocks),
+            key: key.clone(),
             job,
             asked: true,
         });
@@ -661,7 +658,7 @@ impl ModelStore {
     /// The answer for a pass the user cancelled (noting that a view still asks for it).
     fn was_cancelled(&self, key: &PassKey) -> Option<Result<Arc<Trace>, String>> {
         let mut cancelled = self.cancelled.borrow_mut();
-        let c = cancelled.iter_mut().find(|c| c.key.same(key))?;
+        let c = cancelled.iter_mut().find(|c| c.key == *key)?;
         c.asked = true;
         Some(Err(format!(
             "{CANCELLED}: {}'s pass was stopped before it finished",

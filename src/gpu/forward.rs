@@ -384,13 +384,10 @@ impl Encode<'_> {
             ..
         } = shape;
         let device = self.rec.device;
-        // The model's own RoPE (base, scaling, pairing), as `attention::project` turns heads.
-        let rope = match positional {
-            Positional::Rope { .. } => shape.rope,
-            _ => None,
-        };
-        let table = rope.map(|r| {
-            let turns = position::rope_turns_for(input.q_pos, h, &r);
+        // The model's own RoPE (base, scaling, pairing; self-attention only), as
+        // `attention::project` turns heads.
+        let table = shape.rope.map(|r| {
+            let turns = position::rope_turns(input.q_pos, h, &r);
             let flat: Vec<f32> = turns.iter().flat_map(|&(s, c)| [s, c]).collect();
             (Tensor::from_f32(device, &flat, &[flat.len()]), r.pairing)
         });

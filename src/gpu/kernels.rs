@@ -378,8 +378,7 @@ impl<'a> Recorder<'a> {
         out
     }
 
-    /// LayerNorm of each row: (mean, var, output).
-    /// LayerNorm of every row, or RMSNorm (`rms`: no centring, no β).
+    /// LayerNorm of every row, or RMSNorm (`rms`: no centring, no β): (mean, var, output).
     pub fn layer_norm(
         &mut self,
         x: &Tensor,

@@ -233,8 +233,6 @@ fn after_warm_up(mut times: Vec<f64>) -> (f64, f64) {
     (times[times.len() / 2], times[0])
 }
 
-/// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
-/// each; the two alternate so a change in the machine's load touches both alike).
 /// `tokens` tokens of the benchmarks' English text, tokenized by `model` (its special tokens
 /// included), the input every checkpoint benchmark times.
 pub fn english_input(model: &Model, tokens: usize) -> std::result::Result<ModelInput, String> {
@@ -252,6 +250,8 @@ pub fn english_input(model: &Model, tokens: usize) -> std::result::Result<ModelI
     Ok(ids)
 }
 
+/// Time `runs` traced and untraced passes of `model` on `tokens` tokens (after one warm-up of
+/// each; the two alternate so a change in the machine's load touches both alike).
 pub fn time_checkpoint(
     model: &Model,
     tokens: usize,

@@ -39,7 +39,7 @@ pub fn linear_view(x: ArrayView2<f32>, w: ArrayView2<f32>, b: ArrayView1<f32>) -
     y
 }
 
-/// `y = x Wᵀ`, overwriting `y`: `glimpse-kernels`' product, which read `W` in place where
+/// `y = x Wᵀ`, overwriting `y`: `glimpse-kernels`' product, which reads `W` in place where
 /// a general product first copies it into panels; ndarray's product where there is no such
 /// kernel or `W`'s rows are not laid out one after another.
 pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f32>) {

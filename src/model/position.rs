@@ -115,16 +115,10 @@ pub fn rope_unrotate_in_place(x: ArrayViewMut2<f32>, positions: &[usize], base: 
     turn_pairs(x, positions, &Rope::textbook(base), -1.0);
 }
 
-/// The sines and cosines of one rotation: every (position, pair), row-major.
-/// `(sin, cos)` of every RoPE angle (times `direction`: 1 rotates, −1 undoes), row by row
-/// and pair by pair: the table the CPU rotation and the GPU kernel both apply.
-pub fn rope_turns(positions: &[usize], width: usize, base: f32, direction: f64) -> Vec<(f32, f32)> {
-    turns(positions, width, &Rope::textbook(base), direction)
-}
-
 /// `(sin, cos)` of every position's angle for every pair, under a model's own RoPE (its base
-/// and scaling): row `r`, pair `p` at `r · width/2 + p`. The GPU path turns heads with it.
-pub fn rope_turns_for(positions: &[usize], width: usize, rope: &Rope) -> Vec<(f32, f32)> {
+/// and scaling): row `r`, pair `p` at `r · width/2 + p`. The table the CPU rotation applies
+/// (`turn_pairs`), handed to the GPU kernel.
+pub fn rope_turns(positions: &[usize], width: usize, rope: &Rope) -> Vec<(f32, f32)> {
     turns(positions, width, rope, 1.0)
 }
 

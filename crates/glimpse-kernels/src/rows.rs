@@ -46,7 +46,7 @@ fn lanes_max(xs: &[f32], allowed: &[bool]) -> f32 {
 
 /// Σ xᵢ in eight interleaved partial sums (a vector register's worth), added at the end.
 #[inline(always)]
-pub fn lanes_sum(xs: &[f32]) -> f32 {
+fn lanes_sum(xs: &[f32]) -> f32 {
     let mut lanes = [0.0f32; 8];
     let mut chunks = xs.chunks_exact(8);
     for c in &mut chunks {

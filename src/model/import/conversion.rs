@@ -386,32 +386,26 @@ mod tests {
             .iter()
             .enumerate()
             .all(|(i, s)| s.done == i && s.total == 210));
+        // (done, total) of every step of one kind, in order.
+        let steps = |what: &str| -> Vec<(usize, usize)> {
+            stages
+                .iter()
+                .filter(|s| s.what == what)
+                .map(|s| (s.done, s.total))
+                .collect()
+        };
+        let counted = |n: usize| (0..n).map(|k| (k, n)).collect::<Vec<_>>();
         // The tokenizer in three pieces (JSON, check, build), each its own step.
-        let building: Vec<usize> = stages
-            .iter()
-            .filter(|s| s.what == "building the tokenizer")
-            .map(|s| s.done)
-            .collect();
-        assert_eq!(building, [0, 1, 2]);
+        assert_eq!(steps("building the tokenizer"), counted(3));
         // How the 49,152 ids are shown, 8,192 a step: 6 steps.
-        let listing: Vec<(usize, usize)> = stages
-            .iter()
-            .filter(|s| s.what == "listing the vocabulary")
-            .map(|s| (s.done, s.total))
-            .collect();
-        assert_eq!(listing, (0..6).map(|k| (k, 6)).collect::<Vec<_>>());
+        assert_eq!(steps("listing the vocabulary"), counted(6));
         let whole = Tokenizer::subword(
             model.tokenizer.as_subword().unwrap().clone(),
             model.config.vocab_size(),
         );
         assert_eq!(model.tokenizer.spec(), whole.spec());
         // The config and embedding table, each of the 30 blocks, then the output: 32 steps.
-        let mapping: Vec<(usize, usize)> = stages
-            .iter()
-            .filter(|s| s.what == "mapping the tensors onto the model")
-            .map(|s| (s.done, s.total))
-            .collect();
-        assert_eq!(mapping, (0..32).map(|k| (k, 32)).collect::<Vec<_>>());
+        assert_eq!(steps("mapping the tensors onto the model"), counted(32));
         assert_eq!(model.config.n_layers, 30);
         assert!(model.weights.tok_embed.as_f32().is_none());
         assert_eq!(info.model_type, "llama");
