@@ -7,7 +7,7 @@
 //!   cargo bench --bench head_grid
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use glimpse::app::explorer::{grid, Selection};
+use glimpse::app::labs::attention::{grid, Selection};
 use glimpse::app::GlimpseApp;
 use glimpse::model::heads::{every_head, HeadStats};
 use glimpse::model::weights::parameter_count;

@@ -80,7 +80,7 @@ pub fn glimpse_open_files(paths: Vec<String>, contents: js_sys::Array) {
         .iter()
         .map(|c| js_sys::Uint8Array::new(&c).to_vec())
         .collect();
-    app::open_dialog::hand_over(paths, bytes);
+    app::models::open_dialog::hand_over(paths, bytes);
 }
 
 /// Browser test hook: the served checkpoints the model picker offers, with their sizes.
@@ -116,7 +116,7 @@ pub fn glimpse_frame_times() -> String {
 }
 
 /// Browser test hook: panic on purpose, so the test can check the error overlay
-/// (`app::crash`) replaces the dead canvas.
+/// (`app::shell::crash`) replaces the dead canvas.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn glimpse_test_panic() {

@@ -71,7 +71,7 @@ fn main() {
         };
         let runner = eframe::WebRunner::new();
         // After eframe's own hook (it logs the panic): a dead canvas would otherwise just stop.
-        glimpse::app::crash::install_overlay();
+        glimpse::app::shell::crash::install_overlay();
         let started = runner
             .start(
                 canvas,

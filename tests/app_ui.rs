@@ -3,11 +3,11 @@
 
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use glimpse::app::decoding::DecodingLab;
-use glimpse::app::explorer::lab::AttentionLab;
+use glimpse::app::labs::attention::lab::AttentionLab;
+use glimpse::app::labs::decoding::DecodingLab;
+use glimpse::app::labs::masking::MaskingLab;
+use glimpse::app::labs::positions::PositionsLab;
 use glimpse::app::labs::training::TrainingLab;
-use glimpse::app::masking::MaskingLab;
-use glimpse::app::positions::PositionsLab;
 use glimpse::app::GlimpseApp;
 use std::time::{Duration, Instant};
 
@@ -179,7 +179,7 @@ fn clicking_a_thumbnail_in_the_grid_opens_that_head() {
     assert_eq!((app.bench.sel.layer, app.bench.sel.head), (0, 3));
     assert_eq!(
         app.lab::<AttentionLab>().explorer.view,
-        glimpse::app::explorer::ExplorerView::Head
+        glimpse::app::labs::attention::ExplorerView::Head
     );
     h.get_by_label("layer 0 · head 3 · cross-attention");
 }
@@ -317,7 +317,7 @@ fn a_long_input_is_cut_with_a_notice_and_drawn_as_one_texture() {
 
 #[test]
 fn clicking_the_mask_makes_a_custom_mask_and_a_blocked_row_is_explained() {
-    use glimpse::app::masking::modes::{decode_mask, encode_mask, MaskMode};
+    use glimpse::app::labs::masking::modes::{decode_mask, encode_mask, MaskMode};
     let mut h = explorer();
     h.get_by_label("Masking").click();
     h.run_steps(3);

@@ -55,7 +55,7 @@ pub fn controls() -> String {
         .unwrap_or_default()
 }
 
-/// The compute path's status and last timing (`app::compute`).
+/// The compute path's status and last timing (`app::workbench::compute`).
 static COMPUTE: Mutex<String> = Mutex::new(String::new());
 
 fn store(slot: &Mutex<String>, value: &impl Serialize) {

@@ -1,12 +1,12 @@
 //! The whole app, frame by frame: a frame that changes nothing runs no forward pass, and an
 //! edit of the input runs exactly one.
 
-use super::labs::depth::DepthLab;
-use super::labs::heads::HeadsLab;
-use super::labs::rnn::RnnLab;
-use super::link;
-use super::positions::{PositionsLab, Section};
-use super::GlimpseApp;
+use crate::app::labs::depth::DepthLab;
+use crate::app::labs::heads::HeadsLab;
+use crate::app::labs::positions::{PositionsLab, Section};
+use crate::app::labs::rnn::RnnLab;
+use crate::app::link;
+use crate::app::GlimpseApp;
 use crate::model::transformer::forward_passes_on_this_thread as forward_passes;
 use egui_kittest::Harness;
 
@@ -84,7 +84,7 @@ fn an_edit_runs_exactly_one_forward_pass() {
 /// computing nothing, and a link naming it reproducing the view.
 #[test]
 fn a_real_checkpoint_opens_in_every_view_on_the_shared_input() {
-    use super::explorer::lab::AttentionLab;
+    use crate::app::labs::attention::lab::AttentionLab;
     let checkpoints = [
         crate::util::real_models::minilm(),
         crate::util::real_models::smollm2(),
@@ -125,7 +125,7 @@ fn a_real_checkpoint_opens_in_every_view_on_the_shared_input() {
         // Padding in a batch with the padding mask: no weight on padding, real tokens unchanged
         // (BERT pads with its own [PAD] and token type 0).
         {
-            use crate::app::masking::batch::{batch_report, default_texts};
+            use crate::app::labs::masking::batch::{batch_report, default_texts};
             let store = &h.state().store;
             let stored = store.stored(&name).unwrap();
             for r in batch_report(&stored, &default_texts(&stored), true, 2).unwrap() {
@@ -175,7 +175,7 @@ fn a_checkpoint_that_does_not_open_leaves_the_current_model() {
 /// with the reason.
 #[test]
 fn the_decoding_lab_runs_on_the_picked_model() {
-    use super::decoding::DecodingLab;
+    use crate::app::labs::decoding::DecodingLab;
     let bert_mlm =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/bert-mlm");
     let checkpoints = [
@@ -240,7 +240,7 @@ fn the_decoding_lab_runs_on_the_picked_model() {
 /// was opened in the store; hostile files are refused with the reason and the model stays.
 #[test]
 fn opened_files_are_shown_and_hostile_ones_refused() {
-    use super::open_dialog::OpenRequest;
+    use crate::app::models::open_dialog::OpenRequest;
     use crate::model::import::CheckpointFiles;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hf/gpt2");
     let files = |weights: &dyn Fn(Vec<u8>) -> Vec<u8>| {
@@ -293,7 +293,7 @@ fn opened_files_are_shown_and_hostile_ones_refused() {
 fn a_model_that_fails_to_arrive_falls_back_with_the_reason() {
     let mut h = open("view=attention&model=translate");
     h.run_steps(SETTLE_FRAMES);
-    let request = super::open_dialog::OpenRequest::Name("hf:test/tiny-gpt2".into());
+    let request = crate::app::models::open_dialog::OpenRequest::Name("hf:test/tiny-gpt2".into());
     h.state_mut().open_request(request);
     h.run_steps(3);
     let app = h.state();
@@ -345,7 +345,7 @@ fn a_pass_in_slices_keeps_drawing_and_can_be_cancelled() {
     h.state_mut().bench.source = "la zone".into();
     h.run_steps(1);
     assert!(h.state().bench.is_computing());
-    let summary = super::probe::compute();
+    let summary = crate::app::probe::compute();
     assert!(summary.contains(r#""pass":{"done":1"#), "{summary}");
     // Meanwhile the view still shows the text before.
     let tokens = |h: &Harness<'static, GlimpseApp>| {

@@ -3,28 +3,29 @@
 //! makes the tabs, the link format, the lesson pages' targets (a page names its lab by id),
 //! and the every-view walk the browser and desktop tests take.
 //!
-//! Adding a lab is one file implementing [`Lab`] plus one line in that list.
-//!
-//! Induction, heads off, depth, the RNN bottleneck, scoring, softmax by hand, the cost calculator and training live here
-//! (scoring, softmax and cost in their folders; training's view in `training`, the
-//! run it drives in `training_run`); the explorer, masking, positions and decoding labs each
-//! have a folder under `app/`.
+//! Every lab is one folder here (`attention`, `masking`, `positions`, `decoding`, `induction`,
+//! `heads`, `depth`, `scoring`, `softmax`, `cost`, `training`, `rnn`), its maths in plain
+//! functions apart from its drawing; `race` is the side-by-side training the heads and depth
+//! labs share. Adding a lab is one folder implementing [`Lab`] plus one line in that list.
 
+pub mod attention;
 pub mod cost;
+pub mod decoding;
 pub mod depth;
 pub mod heads;
 pub mod induction;
+pub mod masking;
+pub mod positions;
 pub mod race;
 pub mod rnn;
 pub mod scoring;
 pub mod softmax;
 pub mod training;
-pub mod training_run;
 
-use super::export::Exporter;
-use super::link::{LinkReader, LinkWriter};
-use super::store::ModelStore;
-use super::workbench::Workbench;
+use crate::app::export::Exporter;
+use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::models::store::ModelStore;
+use crate::app::workbench::Workbench;
 use std::any::Any;
 
 /// What every lab is given each frame: the models, the shared input and its trace, and the
@@ -102,10 +103,10 @@ pub struct Labs(Vec<Box<dyn Lab>>);
 impl Default for Labs {
     fn default() -> Self {
         Self(vec![
-            Box::new(super::explorer::lab::AttentionLab::default()),
-            Box::new(super::masking::MaskingLab::default()),
-            Box::new(super::positions::PositionsLab::default()),
-            Box::new(super::decoding::DecodingLab::default()),
+            Box::new(attention::lab::AttentionLab::default()),
+            Box::new(masking::MaskingLab::default()),
+            Box::new(positions::PositionsLab::default()),
+            Box::new(decoding::DecodingLab::default()),
             Box::new(induction::InductionLab::default()),
             Box::new(heads::HeadsLab::default()),
             Box::new(depth::DepthLab::default()),

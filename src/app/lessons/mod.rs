@@ -7,10 +7,10 @@ pub mod content;
 #[cfg(test)]
 mod tests;
 
-use super::labs::Layout;
-use super::link::{LinkReader, LinkWriter, LESSONS as VIEW};
-use super::probe::scrolling_view;
-use super::{link, probe, GlimpseApp};
+use crate::app::labs::Layout;
+use crate::app::link::{LinkReader, LinkWriter, LESSONS as VIEW};
+use crate::app::probe::scrolling_view;
+use crate::app::{link, probe, GlimpseApp};
 use egui::{Key, Modifiers, RichText, Ui};
 
 /// One lesson: a title and its pages, read in order.

@@ -2,8 +2,8 @@
 
 use super::content::LESSONS;
 use super::Page;
-use crate::app::decoding::session::Settings;
-use crate::app::explorer::lab::AttentionLab;
+use crate::app::labs::attention::lab::AttentionLab;
+use crate::app::labs::decoding::session::Settings;
 use crate::app::link;
 use crate::app::GlimpseApp;
 use crate::util::grouped;
@@ -80,7 +80,7 @@ fn every_page_has_text_and_a_model_that_loads() {
                 && !page.link.contains("ds=table");
             match page_model(page) {
                 // A real model served beside the app: opened (from the cache) by the next test.
-                Some(name) if crate::app::sources::served(name).is_some() => {}
+                Some(name) if crate::app::models::sources::served(name).is_some() => {}
                 Some(name) => {
                     crate::model::builtin::load(name)
                         .unwrap_or_else(|e| panic!("{}: {name}: {e}", page.title));
@@ -156,8 +156,10 @@ fn contents_jumps_to_a_page() {
     h.get_by_label_contains("Lesson 5 of");
     h.get_by_label_contains("page 2 of");
     assert_eq!(
-        h.state().lab::<crate::app::masking::MaskingLab>().section,
-        crate::app::masking::Section::Batch
+        h.state()
+            .lab::<crate::app::labs::masking::MaskingLab>()
+            .section,
+        crate::app::labs::masking::Section::Batch
     );
 }
 
@@ -174,7 +176,7 @@ fn page_keys_move_between_pages() {
 
 #[test]
 fn a_setup_is_applied_once_so_the_student_can_change_it() {
-    use crate::app::explorer::ExplorerView;
+    use crate::app::labs::attention::ExplorerView;
     let mut h = lessons_tab();
     assert_eq!(
         h.state().lab::<AttentionLab>().explorer.view,
@@ -281,7 +283,7 @@ fn the_minilm_pages_show_what_they_say() {
     // the page opens reads the sentences from the link.
     let title = "Who bit whom?";
     apply(page(title), &mut app);
-    use crate::app::positions::{permutation, PositionsLab};
+    use crate::app::labs::positions::{permutation, PositionsLab};
     let panel = &app.labs.get_mut::<PositionsLab>().unwrap().permutation;
     assert_eq!(panel.encoder, permutation::Encoder::Real);
     let (sentence, reordered) = (panel.sentence.clone(), panel.reordered.clone());
@@ -493,7 +495,7 @@ fn length_normalisation_changes_the_winner_as_the_page_says() {
     let mut app = GlimpseApp::default();
     apply(page(title), &mut app);
     let settings = app
-        .lab::<crate::app::decoding::DecodingLab>()
+        .lab::<crate::app::labs::decoding::DecodingLab>()
         .settings
         .clone();
     assert_eq!(
@@ -531,7 +533,9 @@ fn greedy_and_beam_disagree_as_the_page_says() {
     let title = "Greedy and beam disagree on English";
     let mut app = GlimpseApp::default();
     apply(page(title), &mut app);
-    let d = &app.lab::<crate::app::decoding::DecodingLab>().settings;
+    let d = &app
+        .lab::<crate::app::labs::decoding::DecodingLab>()
+        .settings;
     assert_eq!((d.width, d.max_len), (3, 12));
     let prompt = d.text().to_string();
     assert_eq!(prompt, "The state of the Union is");
@@ -573,7 +577,7 @@ fn the_alignment_page_shows_the_alignment_it_describes() {
 /// Walkthrough pages open on the step their text names.
 #[test]
 fn walkthrough_pages_open_on_the_step_they_name() {
-    use crate::app::explorer::{walkthrough, ExplorerView};
+    use crate::app::labs::attention::{walkthrough, ExplorerView};
     let mut app = GlimpseApp::default();
     let expect = [
         ("Scaled dot-product attention", "÷√d_k"),
@@ -610,7 +614,7 @@ fn the_sinusoidal_page_states_the_wavelengths_the_model_computes() {
     use crate::model::position::sinusoidal_wavelength;
     let text = page_text("Sinusoidal encodings");
     let translate = crate::model::builtin::load("translate").unwrap();
-    let lab = crate::app::positions::sinusoidal::SinusoidalPanel::default();
+    let lab = crate::app::labs::positions::sinusoidal::SinusoidalPanel::default();
     for (d, what) in [
         (translate.config.d_model, "the translation model"),
         (lab.d, "the lab's default"),
@@ -842,8 +846,8 @@ fn the_warmup_page_states_what_training_gives() {
 /// labs compute for the pages' settings.
 #[test]
 fn the_worked_examples_show_the_notes_numbers() {
-    use crate::app::decoding::session::{replay, Models};
-    use crate::app::decoding::DecodingLab;
+    use crate::app::labs::decoding::session::{replay, Models};
+    use crate::app::labs::decoding::DecodingLab;
     use crate::app::labs::softmax::{maths, SoftmaxLab};
     let mut app = GlimpseApp::default();
 
@@ -887,7 +891,9 @@ fn the_worked_examples_show_the_notes_numbers() {
 
     let title = "d = 4: I Can Buy";
     apply(page(title), &mut app);
-    let panel = &app.lab::<crate::app::positions::PositionsLab>().sinusoidal;
+    let panel = &app
+        .lab::<crate::app::labs::positions::PositionsLab>()
+        .sinusoidal;
     assert_eq!(panel.d, 4);
     let pe = crate::model::position::sinusoidal(&[0, 1, 2], panel.d, panel.base);
     let text = page_text(title);
@@ -912,9 +918,9 @@ fn the_worked_examples_show_the_notes_numbers() {
 
     let title = "RoPE on \"the dog slept\"";
     apply(page(title), &mut app);
-    let rope = &app.lab::<crate::app::positions::PositionsLab>().rope;
+    let rope = &app.lab::<crate::app::labs::positions::PositionsLab>().rope;
     assert!(rope.shows_notes_example());
-    let out = crate::app::positions::rope::maths::table_rotate(
+    let out = crate::app::labs::positions::rope::maths::table_rotate(
         &rope.table,
         &rope.table_positions,
         rope.table_base,
@@ -934,9 +940,12 @@ fn the_worked_examples_show_the_notes_numbers() {
     // "Set the first position to 0 and "the" does not move at all."
     let mut at_zero = rope.table_positions.clone();
     at_zero[0] = 0;
-    let moved =
-        crate::app::positions::rope::maths::table_rotate(&rope.table, &at_zero, rope.table_base)
-            .unwrap();
+    let moved = crate::app::labs::positions::rope::maths::table_rotate(
+        &rope.table,
+        &at_zero,
+        rope.table_base,
+    )
+    .unwrap();
     assert_eq!(moved[0], rope.table[0]);
 
     let title = "Je suis étudiant, B = 2";
@@ -946,7 +955,7 @@ fn the_worked_examples_show_the_notes_numbers() {
     assert_eq!(settings.width, 2);
     let models = Models::from_store(&app.store);
     let text = page_text(title);
-    let p = |s: &crate::app::decoding::session::Search, n: usize| s.beam.nodes[n].cum.exp();
+    let p = |s: &crate::app::labs::decoding::session::Search, n: usize| s.beam.nodes[n].cum.exp();
     for (steps, kept) in [
         (1, [("I", 0.60), ("Me", 0.30)]),
         (2, [("I am", 0.54), ("Me too", 0.18)]),
@@ -1005,7 +1014,7 @@ fn the_worked_examples_show_the_notes_numbers() {
 /// first.
 #[test]
 fn the_output_layer_page_states_what_sotu_lm_computes() {
-    use crate::app::explorer::walkthrough;
+    use crate::app::labs::attention::walkthrough;
     let text = page_text("From the last layer to a word");
     let mut app = GlimpseApp::default();
     apply(page("From the last layer to a word"), &mut app);
@@ -1178,7 +1187,7 @@ fn the_masked_language_page_states_what_sotu_mlm_fills_in() {
     apply(page(title), &mut app);
     assert_eq!(app.bench.model_name, "sotu-mlm");
     let sentence = app
-        .lab::<crate::app::decoding::DecodingLab>()
+        .lab::<crate::app::labs::decoding::DecodingLab>()
         .fill_mask
         .text()
         .to_string();

@@ -6,19 +6,19 @@
 //! same pairs. A change to the link format or to how labs restore themselves fails here.
 
 use super::{encode, known_keys, unescape, VERSION};
-use crate::app::decoding::session::{Settings, SourceKind};
-use crate::app::decoding::{DecodingLab, SOURCES};
-use crate::app::explorer::lab::{AttentionLab, VIEWS as EXPLORER};
-use crate::app::explorer::ExplorerView;
+use crate::app::labs::attention::lab::{AttentionLab, VIEWS as EXPLORER};
+use crate::app::labs::attention::ExplorerView;
 use crate::app::labs::cost::CostLab;
+use crate::app::labs::decoding::session::{Settings, SourceKind};
+use crate::app::labs::decoding::{DecodingLab, SOURCES};
 use crate::app::labs::depth::DepthLab;
 use crate::app::labs::heads::HeadsLab;
+use crate::app::labs::masking::{modes, MaskingLab, Section as MaskSection};
+use crate::app::labs::positions::{PositionsLab, Section as PosSection};
 use crate::app::labs::rnn::RnnLab;
 use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
-use crate::app::masking::{modes, MaskingLab, Section as MaskSection};
-use crate::app::positions::{PositionsLab, Section as PosSection};
 use crate::app::GlimpseApp;
 use crate::model::{AttentionKind, Positional};
 use egui_kittest::Harness;
@@ -114,8 +114,8 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "custom" => modes.custom.as_ref().map_or("-".into(), modes::encode_mask),
         "ps" => index_of(&PosSection::ALL, &app.lab::<PositionsLab>().section),
         "pm" => match app.lab::<PositionsLab>().permutation.encoder {
-            crate::app::positions::permutation::Encoder::Real => "real".into(),
-            crate::app::positions::permutation::Encoder::Toy => "toy".into(),
+            crate::app::labs::positions::permutation::Encoder::Real => "real".into(),
+            crate::app::labs::positions::permutation::Encoder::Toy => "toy".into(),
         },
         "pt" => app.lab::<PositionsLab>().permutation.sentence.clone(),
         "pr" => app.lab::<PositionsLab>().permutation.reordered.clone(),

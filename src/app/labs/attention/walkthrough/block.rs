@@ -1,0 +1,561 @@
+//! The walkthrough after W_O: the rest of the block (residual adds, LayerNorms, the
+//! feed-forward layer), then what the stack's output becomes: logits over the vocabulary and
+//! their softmax, with the output matrix shown as the embedding's own rows when it is tied.
+//! Each step is recomputed here with plain loops from the step before it and the weights, so a
+//! test can hold it against the forward pass's trace.
+
+use super::chain::numbered;
+use super::inputs::project;
+use super::{Panel, Step};
+use crate::app::labs::attention::Selection;
+use crate::model::config::{Activation, NormKind, NormPlacement};
+use crate::model::layers::{activate, LayerNormWeights};
+use crate::model::softmax::log_sum_exp;
+use crate::model::trace::{BlockTrace, StackTrace};
+use crate::model::weights::{BlockWeights, StackWeights};
+use crate::model::{AttentionKind, Model, Trace};
+use ndarray::{Array2, ArrayView2};
+
+/// At most this many vocabulary columns are shown of the logits and probabilities.
+const SHOWN_WORDS: usize = 12;
+
+fn panel(name: &str, matrix: Array2<f32>, rows: &[String], cols: Vec<String>) -> Panel {
+    Panel {
+        name: name.to_string(),
+        matrix,
+        rows: rows.to_vec(),
+        cols,
+        signed: true,
+        mask: None,
+        query_rows: true,
+    }
+}
+
+/// `a + b`, entry by entry: a residual connection.
+fn add(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
+    Array2::from_shape_fn(a.dim(), |(i, j)| a[[i, j]] + b[[i, j]])
+}
+
+/// One normalisation, every row on its own: its statistics, the normalised rows and the
+/// result after γ and β.
+pub(super) struct Normed {
+    /// `[T, 2]`: μ and σ² of each row (LayerNorm), or `[T, 1]`: mean(x²) (RMSNorm).
+    pub stats: Array2<f32>,
+    pub normalised: Array2<f32>,
+    pub output: Array2<f32>,
+}
+
+/// LayerNorm `z = (x − μ)/√(σ² + ε)`, `y = z·γ + β`, σ² the biased variance; or RMSNorm
+/// `z = x/√(mean(x²) + ε)`, `y = z·γ`. (z, not x̂: the app's font has no combining hat.)
+pub(super) fn normalise(
+    x: ArrayView2<f32>,
+    w: &LayerNormWeights,
+    kind: NormKind,
+    eps: f32,
+) -> Normed {
+    let (t, d) = x.dim();
+    let centre = kind == NormKind::LayerNorm;
+    let mut stats = Array2::zeros((t, if centre { 2 } else { 1 }));
+    let mut normalised = Array2::zeros((t, d));
+    for i in 0..t {
+        let row = x.row(i);
+        let mu = if centre {
+            row.iter().sum::<f32>() / d as f32
+        } else {
+            0.0
+        };
+        let spread = row.iter().map(|v| (v - mu) * (v - mu)).sum::<f32>() / d as f32;
+        if centre {
+            stats[[i, 0]] = mu;
+            stats[[i, 1]] = spread;
+        } else {
+            stats[[i, 0]] = spread;
+        }
+        let inv = 1.0 / (spread + eps).sqrt();
+        for j in 0..d {
+            normalised[[i, j]] = (row[j] - mu) * inv;
+        }
+    }
+    let output = Array2::from_shape_fn((t, d), |(i, j)| {
+        normalised[[i, j]] * w.gamma[j] + if centre { w.beta[j] } else { 0.0 }
+    });
+    Normed {
+        stats,
+        normalised,
+        output,
+    }
+}
+
+/// What a step needs to know about the model and where in it the selection is.
+struct Place<'a> {
+    model: &'a Model,
+    stack: &'a StackTrace,
+    block: &'a BlockTrace,
+    weights: &'a BlockWeights,
+    stack_weights: &'a StackWeights,
+    tokens: &'a [String],
+    sel: &'a Selection,
+}
+
+impl Place<'_> {
+    fn norm_name(&self) -> &'static str {
+        match self.model.config.extensions.norm_kind {
+            NormKind::LayerNorm => "LayerNorm",
+            NormKind::RmsNorm => "RMSNorm",
+        }
+    }
+
+    /// The normalisation step of `x` with weights `w`.
+    fn norm_step(
+        &self,
+        title: &'static str,
+        what: &str,
+        x: ArrayView2<f32>,
+        w: &LayerNormWeights,
+    ) -> (Step, Array2<f32>) {
+        let cfg = &self.model.config;
+        let kind = cfg.extensions.norm_kind;
+        let n = normalise(x, w, kind, cfg.ln_eps);
+        let d = cfg.d_model;
+        let (formula, stats_cols, explain) = match kind {
+            NormKind::LayerNorm => (
+                format!("{what}: z = (x − μ) / √(σ² + ε), y = z·γ + β, ε = {:e}", cfg.ln_eps),
+                vec!["μ".to_string(), "σ²".to_string()],
+                "Each token is normalised over its own d features: subtract its mean μ, divide by its standard deviation, then scale by γ and shift by β (both learned, one number per feature). Other tokens and other sentences play no part.",
+            ),
+            NormKind::RmsNorm => (
+                format!("{what}: z = x / √(mean(x²) + ε), y = z·γ, ε = {:e}", cfg.ln_eps),
+                vec!["mean(x²)".to_string()],
+                "RMSNorm divides each token by the root of its mean square (no centring, no β), then scales by the learned γ.",
+            ),
+        };
+        let mut gamma_beta = Array2::zeros((2, d));
+        gamma_beta.row_mut(0).assign(&w.gamma);
+        gamma_beta.row_mut(1).assign(&w.beta);
+        let gb_rows = vec!["γ".to_string(), "β".to_string()];
+        let output = n.output.clone();
+        let step = Step {
+            title,
+            formula,
+            explain: explain.into(),
+            panels: vec![
+                panel("statistics", n.stats, self.tokens, stats_cols),
+                panel("z", n.normalised, self.tokens, numbered("", d)),
+                Panel {
+                    query_rows: false,
+                    ..panel("γ, β", gamma_beta, &gb_rows, numbered("", d))
+                },
+                panel("y", n.output, self.tokens, numbered("", d)),
+            ],
+        };
+        (step, output)
+    }
+
+    /// The feed-forward layer on `x`: its hidden layer and its output.
+    fn ffn_step(&self, x: ArrayView2<f32>) -> (Step, Array2<f32>) {
+        let cfg = &self.model.config;
+        let w = &self.weights.ffn;
+        let (d, ff) = (cfg.d_model, w.w1.nrows());
+        let act = cfg.activation;
+        let act_name = match act {
+            Activation::Relu => "ReLU",
+            Activation::Gelu => "GELU",
+            Activation::GeluTanh => "GELU (tanh)",
+            Activation::Silu => "SiLU",
+        };
+        let first = project(x, &w.w1, &w.b1, 0..ff);
+        let mut panels = Vec::new();
+        let hidden = match &w.gate {
+            None => {
+                let hidden = first.mapv(|z| activate(z, act));
+                panels.push(panel("x W₁ᵀ + b₁", first, self.tokens, numbered("", ff)));
+                hidden
+            }
+            Some((wg, bg)) => {
+                let gate = project(x, wg, bg, 0..ff);
+                let hidden = Array2::from_shape_fn(first.dim(), |(i, j)| {
+                    activate(gate[[i, j]], act) * first[[i, j]]
+                });
+                panels.push(panel("gate x W_gᵀ", gate, self.tokens, numbered("", ff)));
+                panels.push(panel("up x W₁ᵀ", first, self.tokens, numbered("", ff)));
+                hidden
+            }
+        };
+        let out = project(hidden.view(), &w.w2, &w.b2, 0..d);
+        let alive = hidden.iter().filter(|v| **v > 0.0).count() as f32 / hidden.len() as f32;
+        panels.push(panel("hidden h", hidden, self.tokens, numbered("", ff)));
+        panels.push(panel("FFN(x)", out.clone(), self.tokens, numbered("", d)));
+        let formula = match w.gate {
+            None => format!("FFN(x) = {act_name}(x W₁ᵀ + b₁) W₂ᵀ + b₂: {d} → d_ff = {ff} → {d}"),
+            Some(_) => format!(
+                "FFN(x) = ({act_name}(x W_gᵀ) ⊙ x W₁ᵀ) W₂ᵀ: {d} → d_ff = {ff} → {d} (gated)"
+            ),
+        };
+        let step = Step {
+            title: "FFN",
+            formula,
+            explain: format!(
+                "The feed-forward layer works on each token alone: attention mixed the tokens, this transforms each one. It widens to d_ff = {ff} ({:.1}·d), applies the non-linearity, and narrows back. {:.0}% of the hidden values are positive here.",
+                ff as f32 / d as f32,
+                alive * 100.0
+            ),
+            panels,
+        };
+        (step, out)
+    }
+
+    /// A residual add: the stream before a sub-layer plus what the sub-layer computed.
+    fn add_step(
+        &self,
+        title: &'static str,
+        stream: ArrayView2<f32>,
+        out: ArrayView2<f32>,
+        what: &str,
+        explain: String,
+    ) -> (Step, Array2<f32>) {
+        let sum = add(stream, out);
+        let d = numbered("", self.model.config.d_model);
+        let step = Step {
+            title,
+            formula: format!("x + {what}: {} × {}", sum.nrows(), sum.ncols()),
+            explain,
+            panels: vec![
+                panel("x (the stream)", stream.to_owned(), self.tokens, d.clone()),
+                panel(what, out.to_owned(), self.tokens, d.clone()),
+                panel(&format!("x + {what}"), sum.clone(), self.tokens, d),
+            ],
+        };
+        (step, sum)
+    }
+}
+
+/// The steps that follow the selected attention's output projection `attn_out`.
+pub(super) fn after_attention(
+    model: &Model,
+    trace: &Trace,
+    sel: &Selection,
+    attn_out: &Array2<f32>,
+) -> Option<Vec<Step>> {
+    let encoder = sel.kind == AttentionKind::EncoderSelf;
+    let (stack, stack_weights) = if encoder {
+        (trace.encoder.as_ref()?, model.weights.encoder.as_ref()?)
+    } else {
+        (trace.decoder.as_ref()?, model.weights.decoder.as_ref()?)
+    };
+    let p = Place {
+        model,
+        stack,
+        block: stack.blocks.get(sel.layer)?,
+        weights: stack_weights.blocks.get(sel.layer)?,
+        stack_weights,
+        tokens: &stack.tokens,
+        sel,
+    };
+    let mut steps = p.rest_of_block(attn_out)?;
+    steps.extend(p.after_the_stack(trace, encoder));
+    Some(steps)
+}
+
+impl Place<'_> {
+    fn rest_of_block(&self, attn_out: &Array2<f32>) -> Option<Vec<Step>> {
+        let pre = self.model.config.norm == NormPlacement::Pre;
+        let cross = self.sel.kind == AttentionKind::Cross;
+        let b = self.block;
+        let mut steps = Vec::new();
+        // The stream this sub-layer reads and adds to.
+        let stream_in = if cross {
+            b.self_attn.residual.view()
+        } else {
+            b.input.view()
+        };
+        let add_explain = if pre {
+            "The residual connection: the sub-layer's output is added to the stream it read, so the stream carries every earlier layer's contribution on a direct path. Pre-norm: nothing normalises the stream itself."
+        } else {
+            "The residual connection: the sub-layer's output is added to its input. Post-norm (the original transformer): the sum is normalised next."
+        };
+        let (add, mut stream) = self.add_step(
+            "x + attn",
+            stream_in,
+            attn_out.view(),
+            "attn",
+            add_explain.into(),
+        );
+        steps.push(add);
+        if !pre {
+            let ln = if cross {
+                &self.weights.cross.as_ref()?.0
+            } else {
+                &self.weights.ln_attn
+            };
+            let (step, y) = self.norm_step(
+                "norm₁",
+                &format!("{} after the attention", self.norm_name()),
+                stream.view(),
+                ln,
+            );
+            steps.push(step);
+            stream = y;
+        }
+        // Self-attention in a decoder with cross-attention: the cross sub-layer comes next.
+        if let (false, Some(c)) = (cross, &b.cross_attn) {
+            let d = numbered("", self.model.config.d_model);
+            steps.push(Step {
+                title: "cross-attn",
+                formula: format!(
+                    "x ← {}: {} × {}",
+                    if pre {
+                        "x + CrossAttn(LN(x), memory)"
+                    } else {
+                        "LN(x + CrossAttn(x, memory))"
+                    },
+                    c.residual.nrows(),
+                    c.residual.ncols()
+                ),
+                explain: "Next the decoder's cross-attention reads the encoder's output and adds what it found (pick cross-attention above to walk it step by step).".into(),
+                panels: vec![
+                    panel("x (the stream)", stream.clone(), self.tokens, d.clone()),
+                    panel("cross-attention output", c.inner.out.clone(), self.tokens, d.clone()),
+                    panel("stream after", c.residual.clone(), self.tokens, d),
+                ],
+            });
+            stream = c.residual.clone();
+        }
+        let ffn_in = if pre {
+            let (step, y) = self.norm_step(
+                "norm₂",
+                &format!("{} before the FFN", self.norm_name()),
+                stream.view(),
+                &self.weights.ln_ffn,
+            );
+            steps.push(step);
+            y
+        } else {
+            stream.clone()
+        };
+        let (step, ffn_out) = self.ffn_step(ffn_in.view());
+        steps.push(step);
+        let (add, sum) = self.add_step(
+            "x + FFN",
+            stream.view(),
+            ffn_out.view(),
+            "FFN",
+            "The second residual connection: the FFN's output joins the stream.".into(),
+        );
+        steps.push(add);
+        if !pre {
+            let (step, _) = self.norm_step(
+                "norm₂",
+                &format!("{} after the FFN: the block's output", self.norm_name()),
+                sum.view(),
+                &self.weights.ln_ffn,
+            );
+            steps.push(step);
+        }
+        Some(steps)
+    }
+
+    /// What becomes of the stack's output: the decoder's memory, a sentence encoder's result,
+    /// or logits over the vocabulary.
+    fn after_the_stack(&self, trace: &Trace, encoder: bool) -> Vec<Step> {
+        let cfg = &self.model.config;
+        let layers = self.stack.blocks.len();
+        let later = match layers - 1 - self.sel.layer {
+            0 => "This is the last layer".to_string(),
+            1 => format!("Layer {} runs the same way on this output", layers - 1),
+            _ => format!(
+                "Layers {}–{} run the same way, each on the one before",
+                self.sel.layer + 1,
+                layers - 1
+            ),
+        };
+        let mut steps = Vec::new();
+        let mut h = self.stack.output.clone();
+        let d = numbered("", cfg.d_model);
+        if let Some(ln) = &self.stack_weights.ln_f {
+            if let Some(x) = self.stack.blocks.last().map(|b| b.output().view()) {
+                let (mut step, y) = self.norm_step(
+                    "final norm",
+                    &format!("the final {} after the last layer", self.norm_name()),
+                    x,
+                    ln,
+                );
+                step.explain = format!(
+                    "{later}; a pre-norm stack never normalises its stream inside the blocks, so it ends with one last {}. {}",
+                    self.norm_name(),
+                    step.explain
+                );
+                h = y;
+                steps.push(step);
+            }
+        }
+        let decoder_follows = encoder && cfg.family.has_decoder();
+        if decoder_follows || trace.logits.ncols() == 0 {
+            let (title, explain) = if decoder_follows {
+                ("memory", format!("{later}. The encoder's output is the memory: every decoder layer's cross-attention reads its keys and values from these rows. There is no vocabulary layer on this side."))
+            } else {
+                ("output", format!("{later}. {} has no output layer (a sentence encoder keeps the last layer's rows, averaged into one sentence vector): these rows are its result.", cfg.name))
+            };
+            steps.push(Step {
+                title,
+                formula: format!("the stack's output: {} × {}", h.nrows(), h.ncols()),
+                explain,
+                panels: vec![panel("output", h, self.tokens, d)],
+            });
+            return steps;
+        }
+        steps.extend(self.output_layer(trace, h, &later));
+        steps
+    }
+
+    /// logits = h·W_vocabᵀ + b, and p = softmax(logits) over the whole vocabulary.
+    fn output_layer(&self, trace: &Trace, mut h: Array2<f32>, later: &str) -> Vec<Step> {
+        let model = self.model;
+        let cfg = &model.config;
+        let w = &model.weights;
+        let mut steps = Vec::new();
+        let dn = numbered("", cfg.d_model);
+        if let Some(t) = &w.mlm {
+            let z = project(h.view(), &t.w, &t.b, 0..t.w.nrows());
+            let act = z.mapv(|v| activate(v, cfg.activation));
+            let (mut step, y) = self.norm_step(
+                "MLM transform",
+                "the masked-LM head's transform LN(act(h Wᵀ + b))",
+                act.view(),
+                &t.norm,
+            );
+            step.explain = format!(
+                "BERT's masked-LM head first passes each row through one more dense layer and LayerNorm. {}",
+                step.explain
+            );
+            h = y;
+            steps.push(step);
+        }
+        let logits = &trace.logits;
+        let vocab = logits.ncols();
+        let words = shown_words(logits.view());
+        let names: Vec<String> = words
+            .iter()
+            .map(|&i| format!("“{}”", model.tokenizer.token(i as u32)))
+            .collect();
+        let out_rows: Vec<_> = words.iter().map(|&v| w.output_matrix().row(v)).collect();
+        let bias = w.lm_bias.as_ref();
+        // Only the shown columns are recomputed; the softmax needs every logit of a row.
+        let shown_logits = Array2::from_shape_fn((h.nrows(), words.len()), |(t, c)| {
+            let row = &out_rows[c];
+            bias.map_or(0.0, |b| b[words[c]])
+                + (0..h.ncols()).map(|i| h[[t, i]] * row[i]).sum::<f32>()
+        });
+        let rows_of = Array2::from_shape_fn((words.len(), cfg.d_model), |(c, i)| out_rows[c][i]);
+        let tied = cfg.tie_embeddings || w.lm_head.is_none();
+        let matrix_name = if tied {
+            "W_vocab = E (embedding rows)"
+        } else {
+            "W_vocab rows"
+        };
+        let tying = if tied {
+            format!(
+                "The output matrix is tied: it is the token embedding E itself ({vocab} × {}), so a token's logit is the dot product of h with the vector that embedded it.",
+                cfg.d_model
+            )
+        } else {
+            format!(
+                "This model's output matrix is its own ({vocab} × {}), not tied to the embedding.",
+                cfg.d_model
+            )
+        };
+        steps.push(Step {
+            title: "logits",
+            formula: format!(
+                "logits = h W_vocabᵀ{}: {} × {vocab} (the {} columns shown are the likeliest tokens)",
+                if bias.is_some_and(|b| b.iter().any(|v| *v != 0.0)) { " + b" } else { "" },
+                h.nrows(),
+                words.len()
+            ),
+            explain: format!("{later}. Each row of the stack's output h is scored against every vocabulary entry. {tying}"),
+            panels: vec![
+                panel("h", h.clone(), self.tokens, dn.clone()),
+                Panel {
+                    query_rows: false,
+                    ..panel(matrix_name, rows_of, &names, dn)
+                },
+                panel("logits", shown_logits, self.tokens, names.clone()),
+            ],
+        });
+        // pᵢ = exp(lᵢ − log Σⱼ exp(lⱼ)), the log-sum-exp taken in f64 (model::softmax): a
+        // running f32 sum over 49,152 terms drifts by 10⁻⁴.
+        let log_z: Vec<f64> = logits
+            .rows()
+            .into_iter()
+            .map(|row| log_sum_exp(row.iter().map(|&l| f64::from(l))))
+            .collect();
+        let probs = Array2::from_shape_fn((logits.nrows(), words.len()), |(t, c)| {
+            (f64::from(logits[[t, words[c]]]) - log_z[t]).exp() as f32
+        });
+        let best: Vec<String> = (0..logits.nrows().min(8))
+            .filter_map(|t| {
+                let (i, _) = crate::util::argmax(logits.row(t).iter().copied())?;
+                Some(format!(
+                    "{} → {}",
+                    self.tokens.get(t).map_or("?", String::as_str),
+                    model.tokenizer.token(i as u32)
+                ))
+            })
+            .collect();
+        let reading = if cfg.family.has_decoder() {
+            "Row t is the model's guess for the token after position t"
+        } else {
+            "Row t is the model's guess for the token at position t (the blanks are what it is for)"
+        };
+        steps.push(Step {
+            title: "softmax (vocab)",
+            formula: format!("p = softmax(logits) over all {vocab} tokens, row by row"),
+            explain: format!(
+                "{reading}. The most likely: {}{}.",
+                best.join(", "),
+                if logits.nrows() > 8 { ", …" } else { "" }
+            ),
+            panels: vec![Panel {
+                signed: false,
+                ..panel("p", probs, self.tokens, names)
+            }],
+        });
+        steps
+    }
+}
+
+/// The vocabulary columns worth showing: every row's most likely token, then the tokens with
+/// the largest logit anywhere, up to [`SHOWN_WORDS`] (more when the rows' winners alone are
+/// more).
+pub(super) fn shown_words(logits: ArrayView2<f32>) -> Vec<usize> {
+    let mut words: Vec<usize> = Vec::new();
+    for row in logits.rows() {
+        if let Some((i, _)) = crate::util::argmax(row.iter().copied()) {
+            if !words.contains(&i) {
+                words.push(i);
+            }
+        }
+    }
+    let mut best_anywhere: Vec<(usize, f32)> = (0..logits.ncols())
+        .map(|j| {
+            let m = logits
+                .column(j)
+                .iter()
+                .copied()
+                .fold(f32::NEG_INFINITY, f32::max);
+            (j, m)
+        })
+        .collect();
+    best_anywhere.sort_by(|a, b| b.1.total_cmp(&a.1));
+    for (j, _) in best_anywhere {
+        if words.len() >= SHOWN_WORDS {
+            break;
+        }
+        if !words.contains(&j) {
+            words.push(j);
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests;

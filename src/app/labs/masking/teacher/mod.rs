@@ -1,0 +1,255 @@
+//! Teacher forcing and what the causal mask is for. In training the decoder reads the right
+//! answer shifted one step right and predicts every position in one pass; the causal mask is
+//! what keeps that honest. Three teacher-forced runs (the masked model, the same model with
+//! its mask removed, and a model trained without the mask) and two greedy generations show
+//! that a model trained without the mask learns to copy the future it will never have.
+//!
+//! This file holds the panel's state; the runs are computed in `forcing`, drawn in `draw`.
+
+mod draw;
+mod forcing;
+
+pub use draw::fmt_value;
+pub use forcing::{
+    generate, generate_with_end, lookahead_head, lookahead_weights, reversed, teacher_forced,
+    token_loss, ForcedRow, ForcedRun, Generation,
+};
+
+use crate::app::models::store::ModelStore;
+use crate::model::attention::MaskChoice;
+use crate::model::transformer::Model;
+use draw::{generations, lookahead, runs, sequences};
+use egui::Ui;
+
+/// The source the panel opens with: the reverse task's own example.
+pub const DEFAULT_SOURCE: &str = "abcdefgh";
+/// Trained with the decoder's causal mask.
+pub const REVERSE: &str = "reverse";
+/// The same task trained without it.
+pub const REVERSE_NOMASK: &str = "reverse-nomask";
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Which {
+    Reverse,
+    NoMask,
+}
+
+impl Which {
+    fn name(self) -> &'static str {
+        match self {
+            Which::Reverse => REVERSE,
+            Which::NoMask => REVERSE_NOMASK,
+        }
+    }
+}
+
+/// The two trained models from the store; a load error is kept to be shown.
+struct Models {
+    reverse: Result<std::sync::Arc<Model>, String>,
+    nomask: Result<std::sync::Arc<Model>, String>,
+}
+
+impl Models {
+    fn load(store: &ModelStore) -> Self {
+        Self {
+            reverse: store.get(REVERSE),
+            nomask: store.get(REVERSE_NOMASK),
+        }
+    }
+
+    fn get(&self, which: Which) -> Result<&Model, String> {
+        match which {
+            Which::Reverse => self.reverse.as_deref(),
+            Which::NoMask => self.nomask.as_deref(),
+        }
+        .map_err(|e| e.to_string())
+    }
+}
+
+/// One of the three teacher-forced runs.
+struct RunSpec {
+    which: Which,
+    mask: MaskChoice,
+    title: &'static str,
+    note: &'static str,
+}
+
+fn run_specs() -> [RunSpec; 3] {
+    [
+        RunSpec {
+            which: Which::Reverse,
+            mask: MaskChoice::Default,
+            title: "(a) reverse, causal mask on",
+            note: "As trained: each position sees only <bos> and earlier answer tokens.",
+        },
+        RunSpec {
+            which: Which::Reverse,
+            mask: MaskChoice::None,
+            title: "(b) reverse, mask removed",
+            note: "Trained causally, it now also sees later tokens it never learned to use.",
+        },
+        RunSpec {
+            which: Which::NoMask,
+            mask: MaskChoice::Default,
+            title: "(c) reverse-nomask, run as trained",
+            note: "Trained without the mask: it copies the next input token, which is the label.",
+        },
+    ]
+}
+
+/// Everything shown for one source text.
+struct Computed {
+    source: String,
+    target: String,
+    runs: Vec<Result<ForcedRun, String>>,
+    generated: Vec<(Which, Result<Generation, String>)>,
+}
+
+impl Computed {
+    fn new(models: &Models, source: &str) -> Self {
+        let target = reversed(source);
+        let runs = run_specs()
+            .into_iter()
+            .map(|s| {
+                models
+                    .get(s.which)
+                    .and_then(|m| teacher_forced(m, source, &target, s.mask))
+            })
+            .collect();
+        let generated = [Which::Reverse, Which::NoMask]
+            .into_iter()
+            .map(|w| (w, models.get(w).and_then(|m| generate_with_end(m, source))))
+            .collect();
+        Self {
+            source: source.to_string(),
+            target,
+            runs,
+            generated,
+        }
+    }
+}
+
+/// The teacher-forcing panel: a source box, the shifted sequences, three runs, two
+/// generations and the attention of the model that learned to cheat.
+pub struct TeacherForcing {
+    pub source: String,
+    models: Option<Models>,
+    computed: Option<Computed>,
+}
+
+impl Default for TeacherForcing {
+    fn default() -> Self {
+        Self {
+            source: DEFAULT_SOURCE.to_string(),
+            models: None,
+            computed: None,
+        }
+    }
+}
+
+impl TeacherForcing {
+    pub fn ui(&mut self, ui: &mut Ui, store: &ModelStore) {
+        egui::ScrollArea::vertical()
+            .id_salt("teacher_forcing")
+            .auto_shrink(false)
+            .show(ui, |ui| self.contents(ui, store));
+    }
+
+    /// Load the models once; recompute only when the source text changed.
+    fn refresh(&mut self, store: &ModelStore) {
+        // Until both models are there (they may still be loading), ask again and recompute.
+        let missing = self
+            .models
+            .as_ref()
+            .is_none_or(|m| m.reverse.is_err() || m.nomask.is_err());
+        if missing {
+            self.models = Some(Models::load(store));
+            self.computed = None;
+        }
+        let Some(models) = &self.models else {
+            return;
+        };
+        if self
+            .computed
+            .as_ref()
+            .is_none_or(|c| c.source != self.source)
+        {
+            self.computed = Some(Computed::new(models, &self.source));
+        }
+    }
+
+    fn contents(&mut self, ui: &mut Ui, store: &ModelStore) {
+        ui.heading("Teacher forcing and the causal mask");
+        ui.label(
+            "In training the decoder does not read its own guesses: it reads the right answer \
+             shifted one step right (teacher forcing). The task here is to write the source \
+             backwards.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("source (letters a–j):");
+            ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(200.0))
+                .labelled_by(label.id);
+        });
+        self.refresh(store);
+        let Some(c) = &self.computed else { return };
+        let Some(first) = c.runs.iter().find_map(|r| r.as_ref().ok()) else {
+            if let Some(Err(e)) = c.runs.first() {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+            }
+            return;
+        };
+        sequences(ui, &c.target, first);
+        ui.separator();
+        runs(ui, &c.runs);
+        ui.separator();
+        generations(ui, &c.target, &c.generated);
+        ui.separator();
+        lookahead(ui, c.runs.get(2));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use egui_kittest::kittest::Queryable;
+
+    fn harness() -> egui_kittest::Harness<'static, TeacherForcing> {
+        let store = ModelStore::default();
+        egui_kittest::Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .with_context_setup(crate::app::GlimpseApp::style)
+            .build_ui_state(
+                move |ui, s: &mut TeacherForcing| s.ui(ui, &store),
+                TeacherForcing::default(),
+            )
+    }
+
+    #[test]
+    fn the_panel_draws_runs_generations_and_the_cheat() {
+        let mut h = harness();
+        h.run_steps(3);
+        h.get_by_label("source (letters a–j):");
+        h.get_by_label_contains("every position is trained in one pass");
+        assert_eq!(h.query_all_by_label_contains("mean loss").count(), 3);
+        h.get_by_label_contains("reverse writes “hgfedcba”: right");
+        h.get_by_label_contains("reverse-nomask writes");
+        h.get_by_label_contains("wrong");
+        h.get_by_label_contains("heatmap reverse-nomask");
+    }
+
+    #[test]
+    fn the_panel_recomputes_on_new_text_and_survives_bad_text() {
+        let mut h = harness();
+        h.run_steps(2);
+        h.state_mut().source = "abc".into();
+        h.run_steps(2);
+        h.get_by_label_contains("target (the source reversed): cba");
+        h.get_by_label_contains("reverse writes “cba”");
+        h.state_mut().source = String::new();
+        h.run_steps(2);
+        h.get_by_label_contains("empty");
+        h.state_mut().source = "aXb".into();
+        h.run_steps(2);
+        h.get_by_label_contains("“X”");
+    }
+}

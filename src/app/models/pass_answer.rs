@@ -1,0 +1,53 @@
+//! What a view draws while its pass is not a trace: for a store pass, a spinner, how far it is
+//! and Cancel, once cancelled a line saying so and Run again, else the failure; for the shared
+//! input's pass, the progress line with Cancel.
+
+use crate::app::models::store::{is_cancelled, is_computing, ModelStore};
+
+/// Shows `e`, an answer of `ModelStore::forward` that is not a trace (or an error the view's
+/// own work derived from one).
+pub fn show(ui: &mut egui::Ui, store: &ModelStore, e: &str) {
+    if is_computing(e) {
+        ui.horizontal_wrapped(|ui| {
+            ui.spinner();
+            ui.label(e);
+            let cancel = ui
+                .button("Cancel")
+                .on_hover_text("stop this pass: nothing is computed until you run it again");
+            crate::app::probe::control("cancel store pass", cancel.rect);
+            if cancel.clicked() {
+                store.cancel_asked();
+            }
+        });
+    } else if is_cancelled(e) {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(e);
+            let again = ui.button("Run again");
+            crate::app::probe::control("run store pass again", again.rect);
+            if again.clicked() {
+                store.resume_asked();
+            }
+        });
+    } else {
+        ui.colored_label(ui.visuals().error_fg_color, e);
+    }
+}
+
+/// The progress line: a spinner, the steps done, and Cancel. True when Cancel was clicked.
+pub fn progress_line(ui: &mut egui::Ui, model: &str, (done, all): (usize, usize)) -> bool {
+    ui.horizontal(|ui| {
+        ui.spinner();
+        let text = format!("computing {model}: step {done} of {all}");
+        ui.add(
+            egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                .text(text)
+                .desired_width(420.0),
+        );
+        let cancel = ui
+            .button("Cancel")
+            .on_hover_text("stop this pass and go back to the input whose numbers are shown");
+        crate::app::probe::control("cancel pass", cancel.rect);
+        cancel.clicked()
+    })
+    .inner
+}
