@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Place the real checkpoints beside a web build, so the served app offers them in its model
-# picker (src/app/sources.rs: SERVED) and downloads one only when it is chosen:
+# picker (src/app/models/sources.rs: SERVED) and downloads one only when it is chosen:
 #   DIR/models/hf/all-MiniLM-L6-v2/{config.json,model.safetensors,tokenizer.json}
 #   DIR/models/hf/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf
 #   DIR/models/served.json   [["all-MiniLM-L6-v2", BYTES], ["SmolLM2-135M-Instruct.Q4_1", BYTES]]

@@ -1,4 +1,4 @@
-// A panic in the browser must not leave a dead canvas: the app's panic hook (src/app/crash.rs)
+// A panic in the browser must not leave a dead canvas: the app's panic hook (src/app/shell/crash.rs)
 // shows a readable overlay with the link that reopens the view. This test makes the app panic
 // on purpose (the `glimpse_test_panic` hook) and checks the overlay, then screenshots it to
 // OUT_DIR/panic-overlay.png.

@@ -1,7 +1,7 @@
 // Opening a model of one's own in the browser: the page's file dialogs (files, or a whole
 // folder) and dropping files or folders anywhere on the page. The files are read here and
 // handed to the app with `glimpse_open_files(paths, contents)`; the app opens them on its next
-// frame (src/app/open_dialog.rs). The app opens the dialogs through window.glimpseOpenFiles.
+// frame (src/app/models/open_dialog.rs). The app opens the dialogs through window.glimpseOpenFiles.
 (() => {
   const handOver = (entries) => {
     const b = window.wasmBindings;
