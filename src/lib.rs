@@ -3,6 +3,7 @@
 //! `model` is the transformer (pure computation); `app` is the egui app that draws its traces;
 //! `cli` prints them as JSON.
 
+pub mod analysis;
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

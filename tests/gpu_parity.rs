@@ -297,6 +297,7 @@ fn masks_padding_and_temperature_match_the_cpu() {
                     mask_padding,
                     dropout: None,
                     heads_off: Vec::new(),
+                    interventions: Vec::new(),
                 };
                 let what = format!("{family:?} {choice:?} pad={mask_padding} τ={temperature}");
                 check(&gpu, &model, &input, &opts, &what);

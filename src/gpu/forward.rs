@@ -57,6 +57,11 @@ pub async fn forward(
             "dropout (used in training) runs on the CPU".into(),
         ));
     }
+    if !opts.interventions.is_empty() {
+        return Err(GpuError::Unsupported(
+            "activation patching runs on the CPU".into(),
+        ));
+    }
     if !opts.heads_off.is_empty() {
         return Err(GpuError::Unsupported(
             "switching heads off (ablation) runs on the CPU".into(),

@@ -228,6 +228,9 @@ pub struct AttentionCall<'a> {
     pub dropout: Option<(Dropout, Site)>,
     /// Heads switched off: their output is zeroed before the concatenation.
     pub heads_off: Vec<usize>,
+    /// Heads whose output is replaced (activation patching): `[T_q, h]` each, before the
+    /// concatenation.
+    pub head_values: Vec<(usize, Array2<f32>)>,
 }
 
 /// Every intermediate of one head.
@@ -570,6 +573,12 @@ pub fn multi_head(
     for &off in &call.heads_off {
         if off < n_heads {
             head_out.index_axis_mut(Axis(0), off).fill(0.0);
+        }
+    }
+    // Patching: a head's output taken from another run, at every query position.
+    for (h, value) in &call.head_values {
+        if *h < n_heads && value.dim() == (head_out.shape()[1], head_out.shape()[2]) {
+            head_out.index_axis_mut(Axis(0), *h).assign(value);
         }
     }
     let concat = merge_heads(&head_out);

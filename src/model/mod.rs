@@ -33,4 +33,4 @@ pub use config::{Activation, Family, ModelConfig, NormPlacement, Positional, Sco
 pub use dropout::Dropout;
 pub use error::{ModelError, Result};
 pub use trace::{AttentionKind, Trace};
-pub use transformer::{ForwardOptions, HeadId, Model, ModelInput, PreparedInput};
+pub use transformer::{ForwardOptions, HeadId, Intervention, Model, ModelInput, PreparedInput};

@@ -87,6 +87,23 @@ pub struct ForwardOptions {
     /// Heads switched off (ablation): their output is zeroed before the concatenation and
     /// W_O, as if the head were not there.
     pub heads_off: Vec<HeadId>,
+    /// Activations replaced inside the pass (activation patching); none by default.
+    pub interventions: Vec<Intervention>,
+}
+
+/// One activation of a forward pass replaced by a value from elsewhere (another run's).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intervention {
+    /// Row `position` of the input of block `layer` (`resid[layer]`) of the stack whose
+    /// self-attention is `kind`.
+    Residual {
+        kind: AttentionKind,
+        layer: usize,
+        position: usize,
+        value: Vec<f32>,
+    },
+    /// A head's output (its slice of W_O's input), `[T, d_head]`, at every position.
+    Head { head: HeadId, value: Array2<f32> },
 }
 
 /// One attention head of a model.
@@ -106,6 +123,7 @@ impl Default for ForwardOptions {
             mask_padding: true,
             dropout: None,
             heads_off: Vec::new(),
+            interventions: Vec::new(),
         }
     }
 }
@@ -206,6 +224,7 @@ pub(super) fn planned_run<'a>(
         keep_blocks,
         stack: id,
         heads_off: opts.heads_off.clone(),
+        interventions: opts.interventions.clone(),
     }
 }
 
@@ -242,6 +261,8 @@ pub(super) struct StackRun<'a> {
     stack: StackId,
     /// Heads switched off, in any stack (each block picks its own).
     heads_off: Vec<HeadId>,
+    /// Activations replaced, in any stack (each block picks its own).
+    interventions: Vec<Intervention>,
 }
 
 impl StackRun<'_> {
@@ -252,6 +273,42 @@ impl StackRun<'_> {
             .filter(|h| h.kind == kind && h.layer == layer)
             .map(|h| h.head)
             .collect()
+    }
+
+    /// The heads of `kind` in layer `layer` whose output is replaced, with their values.
+    fn replaced(&self, kind: AttentionKind, layer: usize) -> Vec<(usize, Array2<f32>)> {
+        self.interventions
+            .iter()
+            .filter_map(|i| match i {
+                Intervention::Head { head, value } if head.kind == kind && head.layer == layer => {
+                    Some((head.head, value.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Block `layer`'s input with the residual rows replaced there.
+    fn patched_input(&self, layer: usize, mut x: Array2<f32>) -> Array2<f32> {
+        for i in &self.interventions {
+            if let Intervention::Residual {
+                kind,
+                layer: l,
+                position,
+                value,
+            } = i
+            {
+                if *kind == self.self_kind()
+                    && *l == layer
+                    && *position < x.nrows()
+                    && value.len() == x.ncols()
+                {
+                    x.row_mut(*position)
+                        .assign(&ndarray::ArrayView1::from(value.as_slice()));
+                }
+            }
+        }
+        x
     }
 
     fn self_kind(&self) -> AttentionKind {
@@ -596,6 +653,7 @@ impl Model {
                     key_tokens: run.key_tokens.clone(),
                     dropout: run.site(layer, Slot::SelfWeights),
                     heads_off: run.off(run.self_kind(), layer),
+                    head_values: run.replaced(run.self_kind(), layer),
                 },
                 self_cache,
             )?;
@@ -623,6 +681,7 @@ impl Model {
                             key_tokens: mem_tokens.to_vec(),
                             dropout: run.site(layer, Slot::CrossWeights),
                             heads_off: run.off(AttentionKind::Cross, layer),
+                            head_values: run.replaced(AttentionKind::Cross, layer),
                         },
                         cross_cache,
                     )?;
@@ -699,7 +758,7 @@ impl Model {
             .blocks
             .get(l)
             .ok_or_else(|| ModelError::Input(format!("the stack has no block {l}")))?;
-        let x = std::mem::take(&mut so_far.x);
+        let x = run.patched_input(l, std::mem::take(&mut so_far.x));
         let t = self.block(l, b, x, run, &so_far.tokens, cache)?;
         if run.keep_blocks {
             so_far.x = t.output().clone();
@@ -1130,6 +1189,7 @@ impl Model {
                 keep_blocks,
                 stack: StackId::Decoder,
                 heads_off: opts.heads_off.clone(),
+                interventions: opts.interventions.clone(),
             },
         )?;
         // Only the last row's next token is asked for.
@@ -1144,5 +1204,89 @@ impl Model {
             .row(0)
             .to_owned();
         Ok(StepOutput { logits, trace })
+    }
+}
+
+/// Reading the residual stream out, and resuming a pass part-way (the logit lens and
+/// activation patching, `crate::analysis`).
+impl Model {
+    /// Whether the model predicts tokens (a sentence encoder such as MiniLM has no output layer).
+    pub fn has_output_layer(&self) -> bool {
+        self.weights.lm_bias.is_some()
+    }
+
+    /// The stack whose output the output layer reads (the decoder where there is one).
+    pub fn read_stack_weights(&self) -> Option<&StackWeights> {
+        self.weights
+            .decoder
+            .as_ref()
+            .or(self.weights.encoder.as_ref())
+    }
+
+    /// `W_U · final_norm(resid) + b_U` for rows of that stack's residual stream: what the
+    /// model would predict if its stack ended there (`[T, 0]` without an output layer).
+    pub fn read_out(&self, resid: ArrayView2<f32>) -> Array2<f32> {
+        let ln_f = self.read_stack_weights().and_then(|s| s.ln_f.as_ref());
+        let normed = match ln_f {
+            Some(ln) => {
+                norm(
+                    self.config.extensions.norm_kind,
+                    resid,
+                    ln,
+                    self.config.ln_eps,
+                )
+                .output
+            }
+            None => resid.to_owned(),
+        };
+        self.logits(&normed)
+    }
+
+    /// A decoder-only model's pass resumed at block `from` on `x` (that block's input rows),
+    /// with `opts`' interventions, and the logits at `position` only: patching one block
+    /// recomputes neither the blocks before it nor the output layer at the other positions.
+    pub fn resume_decoder(
+        &self,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        from: usize,
+        x: Array2<f32>,
+        position: usize,
+    ) -> Result<Array1<f32>> {
+        let plan = self.plan(input, opts)?;
+        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
+        else {
+            return Err(ModelError::Input(format!(
+                "{} is not a decoder-only model: a pass resumes part-way only there",
+                self.config.name
+            )));
+        };
+        if x.dim() != (p.ids.len(), self.config.d_model) || position >= p.ids.len() {
+            return Err(ModelError::Input(format!(
+                "a resumed pass needs {} rows of {} and a position among them",
+                p.ids.len(),
+                self.config.d_model
+            )));
+        }
+        count_forward_pass();
+        let run = planned_run(p, None, opts, StackId::Decoder, false);
+        let mut so_far = StackSoFar {
+            tokens: p.tokens.clone(),
+            embed: Array2::zeros((0, 0)),
+            embed_dropout: None,
+            positional: None,
+            token_types: None,
+            embed_norm: None,
+            x,
+            blocks: Vec::new(),
+            done: from,
+        };
+        while so_far.done < stack.blocks.len() {
+            self.next_block(stack, &mut so_far, &run, None)?;
+        }
+        let row = so_far
+            .x
+            .slice_axis(Axis(0), ndarray::Slice::from(position..position + 1));
+        Ok(self.read_out(row).row(0).to_owned())
     }
 }

@@ -1,0 +1,144 @@
+use super::*;
+use crate::model::{builtin, AttentionKind, ForwardOptions, Intervention, Model};
+
+fn traced(model: &Model, source: &str, target: &str) -> Trace {
+    let prepared = model.prepare(source, target);
+    model
+        .forward(&prepared.input, &ForwardOptions::default())
+        .unwrap()
+}
+
+/// The shares add up to the logit difference on every built-in family that has an output
+/// layer and a pre-norm stack (an encoder, a decoder, an encoder–decoder with cross-attention).
+#[test]
+fn attribution_adds_up_to_the_logit_difference_in_every_family() {
+    let mut families = std::collections::BTreeSet::new();
+    for info in builtin::BUILTINS {
+        let model = builtin::load(info.name).unwrap();
+        if model.config.norm == crate::model::NormPlacement::Post || !model.has_output_layer() {
+            continue;
+        }
+        let trace = traced(&model, "the cat sat", "<bos> the cat");
+        let logits = &trace.logits;
+        let (a, b) = (4u32, 5u32.min(logits.ncols() as u32 - 1));
+        let got = attribution::attribute(&model, &trace, a, Some(b), None).unwrap();
+        let scale = 1.0 + got.logit_diff.abs();
+        assert!(
+            (got.sum - got.logit_diff).abs() < 1e-4 * scale,
+            "{}: shares {} against {}",
+            info.name,
+            got.sum,
+            got.logit_diff
+        );
+        assert_eq!(
+            got.heads.len(),
+            model.read_stack_weights().unwrap().blocks.len()
+        );
+        if model.config.family.has_encoder() && model.config.family.has_decoder() {
+            assert!(
+                got.cross_heads.is_some(),
+                "{}: cross-attention heads",
+                info.name
+            );
+        }
+        families.insert(format!("{:?}", model.config.family));
+    }
+    assert!(families.len() >= 2, "families covered: {families:?}");
+}
+
+/// The lens at the last layer is the model's own output.
+#[test]
+fn the_last_layer_of_the_lens_is_the_models_output() {
+    let model = builtin::load("lm").unwrap();
+    let trace = traced(&model, "", "<bos> the cat sat on");
+    let lens = lens::logit_lens(&model, &trace, 3, Some(4)).unwrap();
+    let last = lens.layers.last().unwrap();
+    assert_eq!(lens.layers.len(), model.config.n_layers + 1);
+    for (p, row) in trace.logits.rows().into_iter().enumerate() {
+        let p_model = crate::model::softmax::softmax(&row.to_vec());
+        let best = crate::util::argmax(p_model.iter().copied()).unwrap().0;
+        assert_eq!(last.top[p][0].id as usize, best);
+        assert!((last.top[p][0].p - p_model[best]).abs() < 1e-6);
+        assert!((last.target_p.as_ref().unwrap()[p] - p_model[4]).abs() < 1e-6);
+    }
+}
+
+/// With every head attending only to itself, each Â is the identity and so is R; rows of any
+/// rollout sum to 1.
+#[test]
+fn rollout_of_self_attention_is_the_identity_and_rows_sum_to_one() {
+    let model = builtin::load("repeat").unwrap();
+    let mut trace = traced(&model, "", "<bos> a b c a b");
+    let r = rollout::rollout(&trace).unwrap();
+    for row in r.rollout.rows() {
+        assert!((row.sum() - 1.0).abs() < 1e-9);
+    }
+    let stack = trace.decoder.as_mut().unwrap();
+    for b in &mut stack.blocks {
+        let w = &mut b.self_attn.inner.weights;
+        w.fill(0.0);
+        for h in 0..w.shape()[0] {
+            for i in 0..w.shape()[1] {
+                w[[h, i, i]] = 1.0;
+            }
+        }
+    }
+    let r = rollout::rollout(&trace).unwrap();
+    assert_eq!(r.rollout, ndarray::Array2::<f64>::eye(r.tokens.len()));
+}
+
+/// Patching the whole of block 0's input with the clean run's rows is the clean run (score
+/// exactly 1); patching a head with the corrupted run's own output changes nothing (0).
+#[test]
+fn patching_the_clean_runs_own_values_restores_it_exactly() {
+    let model = builtin::load("lm").unwrap();
+    let clean = model.prepare("", "<bos> the cat sat on the").input.target;
+    let corrupt = model.prepare("", "<bos> the dog sat on the").input.target;
+    let differ = (0..clean.len()).find(|&i| clean[i] != corrupt[i]).unwrap();
+    let (a, b) = (clean[differ], corrupt[differ]);
+    let sweep = patching::Sweep::new(&model, clean.clone(), corrupt.clone(), a, b).unwrap();
+    let input = model.input_from_ids(clean.clone(), Vec::new());
+    let clean_trace = model.forward(&input, &ForwardOptions::default()).unwrap();
+    let x0 = clean_trace.decoder.as_ref().unwrap().blocks[0]
+        .input
+        .clone();
+    let corrupt_input = model.input_from_ids(corrupt.clone(), Vec::new());
+    let last = clean.len() - 1;
+    let logits = model
+        .resume_decoder(
+            &corrupt_input,
+            &ForwardOptions::default(),
+            0,
+            x0.clone(),
+            last,
+        )
+        .unwrap();
+    let r = &sweep.result;
+    let ld = f64::from(logits[a as usize]) - f64::from(logits[b as usize]);
+    // Resumed from block 0, the output layer runs on one row instead of all: the same numbers
+    // but for the order of a few sums.
+    let score = (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt);
+    assert!((score - 1.0).abs() < 1e-4, "{score}");
+    // The same through the one forward pass's interventions, every row of block 0 replaced.
+    let opts = ForwardOptions {
+        interventions: (0..clean.len())
+            .map(|p| Intervention::Residual {
+                kind: AttentionKind::DecoderSelf,
+                layer: 0,
+                position: p,
+                value: x0.row(p).to_vec(),
+            })
+            .collect(),
+        ..ForwardOptions::default()
+    };
+    let patched = model.forward(&corrupt_input, &opts).unwrap();
+    assert_eq!(patched.logits, clean_trace.logits);
+    let all = sweep.run_all().unwrap();
+    assert!(all.resid.iter().flatten().all(|s| s.is_finite()));
+    assert!(all.heads.iter().flatten().all(|s| s.is_finite()));
+    // Positions before the changed token carry the same values in both runs: patching them
+    // restores nothing.
+    for block in &all.resid {
+        assert!(block[..differ].iter().all(|&s| s == 0.0), "{block:?}");
+    }
+}
