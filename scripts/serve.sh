@@ -45,7 +45,7 @@ else
     else
         # Serving matters more than the extra models: carry on with what is there.
         log "WARNING: fetching the real checkpoints failed (no network? see above);" \
-            "serving without them (the built-in models work). Run scripts/fetch_models.sh later."
+            "serving what is cached (the built-in models always work). Run scripts/fetch_models.sh later."
     fi
 fi
 

@@ -39,6 +39,10 @@ const median = (xs) => {
   return s[Math.floor(s.length / 2)];
 };
 
+// The CPU and browser first: figures are only comparable on the same machine.
+const machine = machineInfo();
+printMachine(machine);
+
 for (const [what, p] of [['onnxruntime-web', path.join(ORT_DIR, 'ort.wasm.min.mjs')], ['the ONNX export', ONNX_MODEL],
   ['MiniLM beside the app', path.join(DIST, MINILM, 'model.safetensors')], ['the native binary', BIN]]) {
   if (!fs.existsSync(p)) {
@@ -63,9 +67,6 @@ async function freshPage(context, base) {
 
 async function main() {
   const minilmDir = path.join(DIST, MINILM);
-  // The CPU and browser first: figures are only comparable on the same machine.
-  const machine = machineInfo();
-  printMachine(machine);
   const result = { machine, runs: RUNS, minilm: [], memory: {} };
   // onnxruntime-web and the ONNX file are served beside the app.
   const server = await serveDist(DIST, { '/ort/': ORT_DIR, '/onnx/model.onnx': ONNX_MODEL });
