@@ -134,6 +134,10 @@ export async function launchChromium(scale = 1, extraArgs = []) {
     args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`, ...extraArgs],
     viewport: { width: 1280, height: 800 },
     deviceScaleFactor: scale,
+  }).catch((e) => {
+    // No browser, no profile left behind in /tmp.
+    fs.rmSync(profile, { recursive: true, force: true });
+    throw e;
   });
   return { context, profile };
 }
