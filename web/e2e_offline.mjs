@@ -20,6 +20,8 @@ const MARKER = 'glimpse-offline-test-new-build';
 
 const { record, finish } = recorder('offline');
 
+// The worker's cache: the folder's path (here the root) and the build's version.
+const cacheName = (version) => `glimpse-/-${version}`;
 const swVersion = (dir) => /const VERSION = '([0-9a-f]+)'/.exec(fs.readFileSync(path.join(dir, 'sw.js'), 'utf8'))?.[1];
 
 async function main() {
@@ -79,11 +81,11 @@ async function main() {
       const got = await page.evaluate(async (name) => {
         const c = await caches.open(name);
         return (await c.keys()).map((r) => new URL(r.url).pathname.slice(1));
-      }, `glimpse-${version1}`);
+      }, cacheName(version1));
       return precache.every((f) => got.includes(f)) ? got : null;
     }, 15000);
     record('the app shell is precached', !!cached,
-      `${precache.length} files (${precache.filter((f) => /\.(js|wasm)$/.test(f)).join(', ')}) in cache glimpse-${version1}`);
+      `${precache.length} files (${precache.filter((f) => /\.(js|wasm)$/.test(f)).join(', ')}) in cache ${cacheName(version1)}`);
 
     const manifest = await page.evaluate(async () => {
       const link = document.querySelector('link[rel=manifest]');
@@ -125,7 +127,7 @@ async function main() {
     // Let a pending controllerchange reload happen before counting.
     const caches2 = await poll(async () => {
       const k = await cacheNames();
-      return k.length === 1 && k[0] === `glimpse-${version2}` ? k : null;
+      return k.length === 1 && k[0] === cacheName(version2) ? k : null;
     }, 30000);
     await sleep(1000);
     ok = await poll(async () => (await drawn()) && (await page.evaluate((m) => document.documentElement.outerHTML.includes(m), MARKER)), APP_TIMEOUT_MS);

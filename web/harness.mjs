@@ -1,4 +1,5 @@
 // Shared by the browser tests: Chromium flags, a static server for dist/, console watching.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -11,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST = path.resolve(process.env.DIST_DIR ?? path.join(REPO, 'dist'));
 export const OUT = path.resolve(process.env.OUT_DIR ?? path.join(REPO, 'web', 'out'));
+
+/** The browser the tests drive: Debian's Chromium unless CHROMIUM names another. */
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 // Flags verified with Debian's Chromium (TOOLCHAIN.md). Playwright adds --headless itself and
 // refuses --user-data-dir in args: the fresh profile goes to launchPersistentContext instead.
@@ -25,7 +29,8 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-const MIME = {
+/** Content types by extension, as a static host sends them. */
+export const MIME = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -122,15 +127,62 @@ export function watchPage(page, consoleLines, errors) {
 export async function launchChromium(scale = 1, extraArgs = []) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     // Emulation alone (deviceScaleFactor) leaves ResizeObserver's devicePixelContentBoxSize in
     // CSS pixels, so egui would draw a 1x buffer stretched 2x; force the real scale factor too.
     args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`, ...extraArgs],
     viewport: { width: 1280, height: 800 },
     deviceScaleFactor: scale,
+  }).catch((e) => {
+    // No browser, no profile left behind in /tmp.
+    fs.rmSync(profile, { recursive: true, force: true });
+    throw e;
   });
   return { context, profile };
+}
+
+/** What a benchmark figure depends on, to print at its start and keep in its JSON: the CPU
+ * model and the SIMD features the kernels choose from at run time (AVX2, FMA, AVX-512F; null
+ * where /proc/cpuinfo is unreadable), the cores, the load average (other jobs change timings by
+ * a third) and the Chromium version. */
+export function machineInfo() {
+  let cpuinfo = '';
+  try {
+    cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    // Not Linux: the model from Node, the flags unknown.
+  }
+  const flagLine = /^flags\s*:(.*)$/m.exec(cpuinfo)?.[1];
+  const flags = new Set((flagLine ?? '').trim().split(/\s+/));
+  const has = (f) => (flagLine === undefined ? null : flags.has(f));
+  let chromium = 'unknown';
+  try {
+    chromium = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', timeout: 30000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch (e) {
+    chromium = `unknown (${CHROMIUM} --version failed: ${e.message.split('\n')[0]})`;
+  }
+  // A virtual machine may name its CPU only "Intel(R) Xeon(R) Processor": the family and model
+  // numbers still tell the generation.
+  const field = (name) => new RegExp(`^${name}\\s*:\\s*(.+)$`, 'm').exec(cpuinfo)?.[1]?.trim();
+  return {
+    cpu: field('model name') ?? os.cpus()[0]?.model ?? 'unknown',
+    cpu_id: cpuinfo ? `${field('vendor_id')} family ${field('cpu family')} model ${field('model')} stepping ${field('stepping')}` : null,
+    avx2: has('avx2'),
+    fma: has('fma'),
+    avx512f: has('avx512f'),
+    cores: os.cpus().length,
+    loadavg: os.loadavg().map((l) => Number(l.toFixed(2))),
+    chromium,
+    date: new Date().toISOString(),
+  };
+}
+
+/** machineInfo() as one line, for the top of a benchmark's output. */
+export function printMachine(m) {
+  const flag = (name) => `${name} ${m[name] === null ? '?' : m[name] ? 'yes' : 'no'}`;
+  console.log(`machine: ${m.cpu}${m.cpu_id ? ` [${m.cpu_id}]` : ''} (${flag('avx2')}, ${flag('fma')}, ${flag('avx512f')}), ${m.cores} cores, ` +
+    `load ${m.loadavg.join(' ')}; ${m.chromium}`);
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

@@ -2,19 +2,24 @@
 // from the build and writes dist/sw.js; never serve this file as it is).
 //
 // - install: precache the app shell (index.html, Trunk's hashed .js and _bg.wasm, manifest,
-//   icons) into a cache named after the build's content hash, then take over at once.
-// - activate: delete the caches of every other version, claim the open pages (the page reloads
-//   once on controllerchange, so a new deploy is picked up without a second visit).
+//   icons) into a cache named after this copy's folder and the build's content hash, then take
+//   over at once.
+// - activate: delete this copy's caches of every other version, claim the open pages (the page
+//   reloads once on controllerchange, so a new deploy is picked up without a second visit).
 // - fetch: index.html (navigations) network-first with the cached copy as the offline fallback,
 //   so an online visit always gets the newest index.html and the hashed files it names; every
 //   other same-origin GET cache-first (Trunk's file names change with their contents).
 const VERSION = '__GLIMPSE_VERSION__';
 const PRECACHE = __GLIMPSE_PRECACHE__;
-const CACHE = `glimpse-${VERSION}`;
-const PREFIX = 'glimpse-';
 // URLs relative to this script, so a build served from a sub-path works.
 const INDEX = new URL('index.html', self.location).href;
 const SCOPE = new URL('./', self.location).href;
+// Caches belong to the origin, not the folder: with the folder's path in the name, two copies
+// on one server (https://uni.example/~a/glimpse/ and ~b/glimpse/) never delete each other's.
+const PREFIX = `glimpse-${new URL(SCOPE).pathname}-`;
+const CACHE = `${PREFIX}${VERSION}`;
+// Caches of builds from before the path was in the name.
+const LEGACY = /^glimpse-[0-9a-f]{16}$/;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
@@ -31,7 +36,9 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys
+        .filter((k) => (k.startsWith(PREFIX) && k !== CACHE) || LEGACY.test(k))
+        .map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
