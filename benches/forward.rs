@@ -155,5 +155,10 @@ fn gpu(c: &mut Criterion) {
 #[cfg(not(feature = "webgpu"))]
 fn gpu(_: &mut Criterion) {}
 
-criterion_group!(benches, shipped, large, peak, gpu);
+/// The CPU first, on stderr, so the figures below can be attributed to a machine.
+fn announce_cpu(_: &mut Criterion) {
+    glimpse::util::machine::announce();
+}
+
+criterion_group!(benches, announce_cpu, shipped, large, peak, gpu);
 criterion_main!(benches);

@@ -137,5 +137,10 @@ fn bench_real(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench, bench_real);
+/// The CPU first, on stderr, so the figures below can be attributed to a machine.
+fn announce_cpu(_: &mut Criterion) {
+    glimpse::util::machine::announce();
+}
+
+criterion_group!(benches, announce_cpu, bench, bench_real);
 criterion_main!(benches);

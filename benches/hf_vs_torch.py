@@ -25,6 +25,8 @@ from pathlib import Path
 import torch
 from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
 
+import cpu_info  # benches/cpu_info.py, beside this file
+
 TEXT = ("The quick brown fox jumps over the lazy dog while the students watch every "
         "number of the attention computation change. ")
 PROMPT = "The capital of France is"
@@ -74,6 +76,8 @@ def main():
     ap.add_argument("--peak", type=float, default=117.0,
                     help="one core's f32 peak, GFLOP/s (AVX2+FMA at 3.66 GHz: 117)")
     a = ap.parse_args()
+    cpu = cpu_info.cpu()
+    print(cpu_info.describe(cpu))
     models = Path(os.environ.get("GLIMPSE_MODELS", Path.home() / ".cache/glimpse/models"))
     minilm = models / "all-MiniLM-L6-v2"
     smol_dir = models / "SmolLM2-135M-Instruct"
@@ -128,9 +132,7 @@ def main():
         gen[f"glimpse_{k}t_tokens_per_s"] = round(statistics.median(tps), 2)
 
     load = open("/proc/loadavg").read().split()[:3] if os.path.exists("/proc/loadavg") else []
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
-                if l.startswith("model name")), "?") if os.path.exists("/proc/cpuinfo") else "?"
-    print(f"CPU: {cpu}, {cores} cores; load average {' '.join(load)}; medians of {a.runs} runs")
+    print(f"CPU: {cpu['model']}, {cores} cores; load average {' '.join(load)}; medians of {a.runs} runs")
     print("forward pass, ms (speed-up = PyTorch 1 thread ÷ Glimpse; % = share of f32 peak)")
     head = f"{'model':26} {'T':>4}"
     for k in threads:

@@ -22,6 +22,7 @@ from safetensors.torch import load_file
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
 import make_fixtures  # noqa: E402  (the reference model)
+from cpu_info import describe  # noqa: E402  (benches/cpu_info.py, beside this file)
 
 OUT = os.path.join(tempfile.gettempdir(), "glimpse-bench-forward")
 
@@ -48,6 +49,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seconds", type=float, default=2.0, help="time per model")
     args = ap.parse_args()
+    print(describe())
     torch.set_num_threads(args.threads)
     with open(os.path.join(OUT, "inputs.json")) as f:
         inputs = json.load(f)

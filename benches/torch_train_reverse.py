@@ -16,6 +16,8 @@ import time
 import torch
 import torch.nn as nn
 
+from cpu_info import describe  # benches/cpu_info.py, beside this file
+
 PAD, BOS, EOS = 0, 1, 2
 LETTERS = 10
 VOCAB = 4 + LETTERS
@@ -68,6 +70,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=16)
     args = ap.parse_args()
+    print(describe())
     torch.set_num_threads(args.threads)
     torch.manual_seed(1)
     rng = random.Random(1)

@@ -20,10 +20,38 @@ fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
+/// `glimpse` with `GLIMPSE_DATA` (where scripts/fetch_data.sh puts corpora) set to `data`.
+fn glimpse_with_data(data: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_glimpse"))
+        .args(args)
+        .env("GLIMPSE_DATA", data)
+        .output()
+        .expect("run glimpse")
+}
+
+/// [`json`] with `GLIMPSE_DATA` set to `data`.
+fn json_with_data(data: &std::path::Path, args: &[&str]) -> serde_json::Value {
+    let out = glimpse_with_data(data, args);
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
 /// A failing call: non-zero exit, nothing on stdout, a message containing `needle` on stderr.
 fn fails(args: &[&str], needle: &str) {
-    let out = glimpse(args);
-    let err = String::from_utf8_lossy(&out.stderr);
+    failed(args, glimpse(args), needle);
+}
+
+/// [`fails`] with `GLIMPSE_DATA` set to `data`; returns the message.
+fn fails_with_data(data: &std::path::Path, args: &[&str], needle: &str) -> String {
+    failed(args, glimpse_with_data(data, args), needle)
+}
+
+fn failed(args: &[&str], out: Output, needle: &str) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success(), "{args:?} should fail");
     assert!(
         out.stdout.is_empty(),
@@ -34,6 +62,7 @@ fn fails(args: &[&str], needle: &str) {
         "{args:?}: stderr {err:?} lacks {needle:?}"
     );
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    err
 }
 
 #[test]
@@ -368,6 +397,34 @@ fn train_writes_a_model_and_recipe_that_eval_reads() {
         &["eval", "--model", out_s, "--task", "translate"],
         "not built for the translate task",
     );
+    // A recipe that names no task says so; with none at all, the tasks of the model's
+    // vocabulary are named.
+    let recipe_file = dir.join("copy.recipe.json");
+    std::fs::write(&recipe_file, r#"{"command": "glimpse train"}"#).unwrap();
+    fails(&["eval", "--model", out_s], "names no task");
+    std::fs::remove_file(&recipe_file).unwrap();
+    let err = String::from_utf8_lossy(&glimpse(&["eval", "--model", out_s]).stderr).to_string();
+    let tasks = err
+        .split("its vocabulary is that of")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        err.contains("no recipe beside") && err.contains("pass --task") && tasks.contains("copy"),
+        "{err}"
+    );
+    assert_eq!(
+        json(&[
+            "eval",
+            "--model",
+            out_s,
+            "--task",
+            "copy",
+            "--examples",
+            "5",
+            "--json"
+        ])["examples"],
+        5
+    );
     fails(
         &["train", "--task", "juggle", "--out", out_s],
         "unknown task `juggle`",
@@ -480,6 +537,21 @@ fn train_lm_writes_a_model_its_tokenizer_and_recipe_that_eval_text_reads() {
     );
     assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
     assert_eq!(e["context"], 16);
+    // Without --text: the recipe's held-out text, found where scripts/fetch_data.sh puts a
+    // corpus (`$GLIMPSE_DATA/<the recipe's folder name>`), the recipe's figure again.
+    let data = dir.parent().unwrap();
+    let e = json_with_data(data, &["eval", "--model", o, "--json"]);
+    assert_eq!(e["tokens"].as_u64(), Some(n));
+    assert!(
+        (e["perplexity"].as_f64().unwrap() - want).abs() < 1e-6 * want,
+        "{e}"
+    );
+    assert_eq!(e["recipe_perplexity"].as_f64(), Some(want));
+    assert_eq!(e["file"], dir.join("heldout.txt").to_str().unwrap());
+    // Another text in its place is not the recipe's: refused, with the way to score it anyway.
+    std::fs::write(dir.join("heldout.txt"), "Some other text.\n").unwrap();
+    fails_with_data(data, &["eval", "--model", o], "its SHA-256 differs");
+    std::fs::write(dir.join("heldout.txt"), held).unwrap();
     // Any decoder: the built-in character LM scores one token per character after its <bos>.
     let e = json(&[
         "eval",
@@ -574,6 +646,29 @@ fn train_lm_masked_writes_an_encoder_that_fills_blanks() {
     }
     let acc = h["top1_accuracy"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&acc));
+    // eval scores the same hidden tokens: on the recipe's held-out text, and on --text.
+    let data = dir.parent().unwrap();
+    let want = h["model"]["perplexity"].as_f64().unwrap();
+    let held_file = dir.join("heldout.txt");
+    for e in [
+        json_with_data(data, &["eval", "--model", masked, "--json"]),
+        json(&[
+            "eval",
+            "--model",
+            masked,
+            "--text",
+            held_file.to_str().unwrap(),
+            "--json",
+        ]),
+    ] {
+        assert_eq!(e["tokens"].as_u64(), Some(hidden), "{e}");
+        assert!(
+            (e["perplexity"].as_f64().unwrap() - want).abs() < 1e-6 * want,
+            "{e}"
+        );
+        assert_eq!(e["top1_accuracy"].as_f64(), Some(acc), "{e}");
+        assert!(e["scored"].as_str().unwrap().contains("hidden"), "{e}");
+    }
     let config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(format!("{masked}.json")).unwrap()).unwrap();
     assert_eq!(config["family"], "encoder");
@@ -617,6 +712,43 @@ fn train_lm_masked_writes_an_encoder_that_fills_blanks() {
         "masking rate",
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The shipped English models are language models: without --text, eval scores them on their
+/// recipe's held-out speeches when those are here, and otherwise says so, where the text
+/// would be and how to fetch it (never "pass --task", never a parse error).
+#[test]
+fn eval_of_a_shipped_lm_without_its_text_says_how_to_get_it() {
+    let data = std::env::temp_dir().join(format!("glimpse-cli-nodata-{}", std::process::id()));
+    std::fs::create_dir_all(&data).unwrap();
+    for (model, kind) in [
+        ("sotu-lm", "is a language model"),
+        ("sotu-mlm", "is a masked language model"),
+    ] {
+        let err = fails_with_data(&data, &["eval", "--model", model], kind);
+        let expected = data.join("sotu").join("heldout.txt");
+        for needle in [
+            "--text FILE",
+            "scripts/fetch_data.sh",
+            expected.to_str().unwrap(),
+        ] {
+            assert!(err.contains(needle), "{model}: {err:?} lacks {needle:?}");
+        }
+        assert!(
+            !err.contains("pass --task") && !err.contains("missing field"),
+            "{err}"
+        );
+        fails_with_data(
+            &data,
+            &["eval", "--model", model, "--lengths", "3..5"],
+            "--lengths measures task models",
+        );
+    }
+    // A trained task built-in finds its task in the recipe compiled in with it.
+    let v = json(&["eval", "--model", "copy", "--examples", "20", "--json"]);
+    assert_eq!(v["examples"], 20);
+    assert!(v["exact_match"].as_f64().unwrap() > 0.9, "{v}");
+    std::fs::remove_dir_all(&data).ok();
 }
 
 #[test]
@@ -683,7 +815,54 @@ fn bench_forward_times_every_shipped_model() {
         let ms = r["median_ms"].as_f64().expect("median_ms");
         assert!(ms > 0.0 && ms < 1000.0, "{r}");
         assert!(r["runs"].as_u64().expect("runs") >= 15, "{r}");
+        assert_cpu(&r["cpu"]);
     }
+}
+
+/// A benchmark's `cpu`: the model name, the logical CPUs and the SIMD extensions.
+fn assert_cpu(cpu: &serde_json::Value) {
+    assert!(
+        !cpu["model"].as_str().expect("cpu.model").is_empty(),
+        "{cpu}"
+    );
+    assert!(
+        cpu["logical_cpus"].as_u64().expect("cpu.logical_cpus") >= 1,
+        "{cpu}"
+    );
+    for flag in ["avx2", "fma", "avx512f"] {
+        assert!(cpu[flag].is_boolean(), "{cpu} lacks {flag}");
+    }
+}
+
+/// `bench-forward --model` names the CPU in its JSON and, for whoever watches, on stderr.
+#[test]
+fn bench_forward_names_the_cpu() {
+    let out = glimpse(&[
+        "bench-forward",
+        "--model",
+        "lm",
+        "--tokens",
+        "8",
+        "--runs",
+        "1",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_cpu(&v["cpu"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("cpu: "))
+        .expect("a cpu line");
+    assert!(line.contains(v["cpu"]["model"].as_str().unwrap()), "{line}");
+    assert!(
+        line.contains("avx2") && line.contains("logical CPU"),
+        "{line}"
+    );
 }
 
 /// `bench-gpu --model` times one model both ways on English (a built-in here; the real
@@ -694,6 +873,7 @@ fn bench_gpu_times_one_model_both_ways() {
     let out = glimpse(&["bench-gpu", "--model", "lm", "--tokens", "8", "--runs", "1"]);
     if out.status.success() {
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_cpu(&v["cpu"]);
         let c = &v["comparisons"][0];
         assert_eq!(c["model"], "lm");
         assert_eq!(c["tokens"], 8);

@@ -1,5 +1,6 @@
 //! `glimpse train` and `glimpse eval`.
 
+use super::recipe::{AnyRecipe, Found};
 use crate::model::checkpoint;
 use crate::model::Positional;
 use crate::train::optim::Schedule;
@@ -181,23 +182,36 @@ fn model_and_task(
     let m = super::resolve_model(model).map_err(|e| e.to_string())?;
     let task = match task {
         Some(t) => TaskKind::from_name(t).ok_or_else(|| format!("unknown task `{t}`"))?,
-        None => {
-            let recipe = std::fs::read_to_string(recipe_path(Path::new(model)))
-                .map_err(|_| "no recipe beside the model: pass --task".to_string())?;
-            let r: Recipe =
-                serde_json::from_str(&recipe).map_err(|e| format!("unreadable recipe: {e}"))?;
-            r.config.task
-        }
+        None => match super::recipe::recipe_of(model)? {
+            Some(Found {
+                recipe: AnyRecipe::Task(r),
+                ..
+            }) => r.config.task,
+            Some(Found { place, .. }) => {
+                return Err(format!(
+                    "`{model}` is a language model ({place}), not a task model: it has no \
+                     task to be scored on"
+                ))
+            }
+            None => return Err(super::eval::no_recipe(model, &m)),
+        },
     };
-    let want =
-        crate::model::tokenizer::TokenizerSpec::with_symbols(task.tokenizer_kind(), task.symbols());
-    if m.config.tokenizer != want {
+    if !built_for(&m, task) {
         return Err(format!(
             "model `{model}` was not built for the {} task (its vocabulary differs)",
             task.name()
         ));
     }
     Ok((m, task))
+}
+
+/// Whether `m` has `task`'s vocabulary (every task model is built on its task's symbols).
+pub(super) fn built_for(m: &crate::model::Model, task: TaskKind) -> bool {
+    m.config.tokenizer
+        == crate::model::tokenizer::TokenizerSpec::with_symbols(
+            task.tokenizer_kind(),
+            task.symbols(),
+        )
 }
 
 fn check_examples(examples: usize) -> Result<(), String> {

@@ -76,7 +76,7 @@ pub struct HeldOut {
 
 /// The seed of the held-out picks of a masked model: fixed, so every run and every baseline
 /// is scored on the same hidden tokens.
-const HELD_OUT_PICKS_SEED: u64 = 2008;
+pub(super) const HELD_OUT_PICKS_SEED: u64 = 2008;
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct CurvePoint {
@@ -108,7 +108,7 @@ pub struct TrainLmArgs {
     pub init: Option<Model>,
 }
 
-fn read(p: &Path) -> Result<String, String> {
+pub(super) fn read(p: &Path) -> Result<String, String> {
     std::fs::read_to_string(p).map_err(|e| format!("could not read {}: {e}", p.display()))
 }
 
@@ -447,7 +447,17 @@ pub struct TextEval {
 
 /// Perplexity of any decoder Glimpse opens on a text file.
 pub fn eval_text(model: &str, file: &Path, context: Option<usize>) -> Result<TextEval, String> {
-    let mut m = super::resolve_model(model).map_err(|e| e.to_string())?;
+    let m = super::resolve_model(model).map_err(|e| e.to_string())?;
+    eval_text_with(m, model, file, context)
+}
+
+/// [`eval_text`] of a model already open (`model` names it in the report).
+pub(super) fn eval_text_with(
+    mut m: Model,
+    model: &str,
+    file: &Path,
+    context: Option<usize>,
+) -> Result<TextEval, String> {
     if m.config.family != crate::model::Family::Decoder {
         return Err(format!(
             "`{model}` is not a decoder-only language model; perplexity needs one"

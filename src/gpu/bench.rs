@@ -32,6 +32,8 @@ pub struct Comparison {
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
     pub adapter: super::AdapterSummary,
+    /// The CPU the CPU side ran on.
+    pub cpu: crate::util::machine::Cpu,
     pub comparisons: Vec<Comparison>,
 }
 
@@ -101,6 +103,7 @@ pub async fn sweep(
     }
     Ok(Report {
         adapter: gpu.adapter.clone(),
+        cpu: crate::util::machine::cpu(),
         comparisons,
     })
 }

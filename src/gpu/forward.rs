@@ -1,21 +1,25 @@
-//! The forward pass on the GPU, step for step the one in `model/transformer.rs`: the same
+//! The forward pass on the GPU, step for step the one in `model/transformer/`: the same
 //! plan (ids, tokens, masks), the same sub-layers and the same `Trace`. The embeddings
 //! (a row lookup) and the tables of positional schemes come from the CPU code the labs teach
 //! with; every matrix product, mask, softmax, LayerNorm and activation runs in a kernel.
 
+mod pending;
+
 use super::kernels::{MatmulSpec, Pointwise, Recorder, ScoreBias};
-use super::readback::{Reads, Slot, Values};
+use super::readback::Reads;
 use super::tensor::Tensor;
 use super::weights::{Attention, Block, GpuModel, Norm, Projections, Score, Stack};
 use super::{Gpu, GpuError};
-use crate::model::attention::{score_divisor, AttentionShape, AttentionTrace};
+use crate::model::attention::{score_divisor, AttentionShape};
 use crate::model::config::{Activation, Extensions, NormKind, NormPlacement, Positional};
-use crate::model::layers::{FfnTrace, NormTrace};
 use crate::model::position;
-use crate::model::trace::{BlockTrace, StackTrace, SublayerTrace, Trace};
+use crate::model::trace::Trace;
 use crate::model::transformer::{cross_attention_mask, ForwardPlan, StackPlan};
 use crate::model::{ForwardOptions, Model, ModelInput};
 use ndarray::Array2;
+use pending::{
+    PendingAttention, PendingBlock, PendingFfn, PendingNorm, PendingStack, PendingSublayer,
+};
 
 /// The traced forward pass of `model` (whose weights `weights` holds) on the GPU. Bad input
 /// gives the CPU path's error; what the GPU cannot do (dropout, buffers past the adapter's
@@ -490,144 +494,5 @@ impl Encode<'_> {
             out: r.add(&out),
         };
         Ok((pending, out))
-    }
-}
-
-// The trace with slots where the arrays will be once read back.
-
-struct PendingNorm {
-    mean: Slot,
-    var: Slot,
-    output: Slot,
-}
-
-struct PendingFfn {
-    pre_activation: Slot,
-    /// A gated FFN's up branch `W₁x + b₁`.
-    up: Option<Slot>,
-    hidden: Slot,
-    output: Slot,
-}
-
-struct PendingAttention {
-    query_tokens: Vec<String>,
-    key_tokens: Vec<String>,
-    mask: Array2<bool>,
-    q: Slot,
-    k: Slot,
-    v: Slot,
-    scores: Slot,
-    scaled: Slot,
-    bias: Option<Slot>,
-    logits: Slot,
-    weights: Slot,
-    head_out: Slot,
-    concat: Slot,
-    out: Slot,
-}
-
-struct PendingSublayer<T> {
-    norm: PendingNorm,
-    inner: T,
-    residual: Slot,
-}
-
-struct PendingBlock {
-    input: Slot,
-    self_attn: PendingSublayer<PendingAttention>,
-    cross_attn: Option<PendingSublayer<PendingAttention>>,
-    ffn: PendingSublayer<PendingFfn>,
-}
-
-struct PendingStack {
-    tokens: Vec<String>,
-    ids: Vec<u32>,
-    embed: Slot,
-    positional: Option<Array2<f32>>,
-    /// Computed on the CPU with the embedding (`Model::embed`).
-    token_types: Option<Array2<f32>>,
-    embed_norm: Option<NormTrace>,
-    blocks: Vec<PendingBlock>,
-    final_norm: Option<PendingNorm>,
-    output: Slot,
-}
-
-impl PendingNorm {
-    fn finish(self, v: &Values) -> NormTrace {
-        NormTrace {
-            mean: v.a1(self.mean),
-            var: v.a1(self.var),
-            output: v.a2(self.output),
-        }
-    }
-}
-
-impl PendingFfn {
-    fn finish(self, v: &Values) -> FfnTrace {
-        FfnTrace {
-            pre_activation: v.a2(self.pre_activation),
-            up: self.up.map(|u| v.a2(u)),
-            hidden: v.a2(self.hidden),
-            output: v.a2(self.output),
-        }
-    }
-}
-
-impl PendingAttention {
-    fn finish(self, v: &Values) -> AttentionTrace {
-        AttentionTrace {
-            query_tokens: self.query_tokens,
-            key_tokens: self.key_tokens,
-            q: v.a3(self.q),
-            k: v.a3(self.k),
-            v: v.a3(self.v),
-            scores: v.a3(self.scores),
-            scaled: v.a3(self.scaled),
-            bias: self.bias.map(|b| v.a3(b)),
-            mask: self.mask,
-            logits: v.a3(self.logits),
-            weights: v.a3(self.weights),
-            dropout: None,
-            head_out: v.a3(self.head_out),
-            concat: v.a2(self.concat),
-            out: v.a2(self.out),
-        }
-    }
-}
-
-impl<T> PendingSublayer<T> {
-    fn finish<U>(self, v: &Values, inner: impl FnOnce(T, &Values) -> U) -> SublayerTrace<U> {
-        SublayerTrace {
-            norm: self.norm.finish(v),
-            inner: inner(self.inner, v),
-            residual: v.a2(self.residual),
-            dropout: None,
-        }
-    }
-}
-
-impl PendingStack {
-    fn finish(self, v: &Values) -> StackTrace {
-        StackTrace {
-            tokens: self.tokens,
-            ids: self.ids,
-            embed: v.a2(self.embed),
-            embed_dropout: None,
-            positional: self.positional,
-            token_types: self.token_types,
-            embed_norm: self.embed_norm,
-            blocks: self
-                .blocks
-                .into_iter()
-                .map(|b| BlockTrace {
-                    input: v.a2(b.input),
-                    self_attn: b.self_attn.finish(v, PendingAttention::finish),
-                    cross_attn: b.cross_attn.map(|c| c.finish(v, PendingAttention::finish)),
-                    ffn: b.ffn.finish(v, PendingFfn::finish),
-                })
-                .collect(),
-            final_norm: self.final_norm.map(|n| n.finish(v)),
-            output: v.a2(self.output),
-        }
     }
 }

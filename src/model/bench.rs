@@ -3,6 +3,7 @@
 //! WASM and PyTorch (`benches/torch_forward.py`) time the same models on the same tokens.
 
 use super::{builtin, ForwardOptions, Model, ModelConfig, ModelInput, Result};
+use crate::util::machine::Cpu;
 use serde::Serialize;
 
 /// Tokens in the larger configuration's input.
@@ -116,6 +117,8 @@ pub struct Latency {
     pub runs: usize,
     /// Achieved GFLOP/s, where the work is counted.
     pub gflops: Option<f64>,
+    /// The CPU the case ran on.
+    pub cpu: Cpu,
 }
 
 /// Median time of one forward pass of `case`: samples of `reps` back-to-back passes, `reps`
@@ -148,6 +151,7 @@ pub fn time(case: &Case, min_samples: usize, min_ms: f64) -> Result<Latency> {
         median_ms,
         runs: samples.len() * reps,
         gflops: case.flops.map(|f| f as f64 / (median_ms * 1e6)),
+        cpu: crate::util::machine::cpu(),
     })
 }
 
@@ -197,6 +201,8 @@ pub struct CheckpointTiming {
     /// timed tokens, `Model::decode_next`), and the steps timed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decode_step_ms: Option<f64>,
+    /// The CPU the passes ran on.
+    pub cpu: Cpu,
 }
 
 /// Steps of cached decoding timed after the prompt (the first is a warm-up).
@@ -298,6 +304,7 @@ pub fn time_checkpoint(
         untraced_gflops: round(gflop / (untraced_median_ms / 1e3)),
         peak_rss_mb: None,
         decode_step_ms: decode_step.map(round),
+        cpu: crate::util::machine::cpu(),
     })
 }
 

@@ -232,26 +232,6 @@ fn config(
     }
 }
 
-/// The built-ins trained by `glimpse train` (see each `.recipe.json` for the command). Natively
-/// their files are compiled in; the browser fetches them from `models/` beside the app, so the
-/// first download stays small (`provide` hands the fetched files over).
-pub const TRAINED: [&str; 14] = [
-    "translate",
-    "reverse",
-    "reverse-nomask",
-    "extrap-sinusoidal",
-    "extrap-learned",
-    "extrap-rope",
-    "extrap-alibi",
-    "extrap-relative",
-    "copy",
-    "sort",
-    "repeat",
-    "lm",
-    "sotu-lm",
-    "sotu-mlm",
-];
-
 /// Trained built-ins too large to fetch at start-up (2.8 MB each): fetched when first chosen.
 pub const ON_DEMAND: [&str; 2] = ["sotu-lm", "sotu-mlm"];
 
@@ -299,26 +279,51 @@ macro_rules! trained {
     };
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn trained_files(name: &str) -> Option<TrainedFiles> {
-    Some(match name {
-        "translate" => trained!("translate"),
-        "reverse" => trained!("reverse"),
-        "reverse-nomask" => trained!("reverse-nomask"),
-        "extrap-sinusoidal" => trained!("extrap-sinusoidal"),
-        "extrap-learned" => trained!("extrap-learned"),
-        "extrap-rope" => trained!("extrap-rope"),
-        "extrap-alibi" => trained!("extrap-alibi"),
-        "extrap-relative" => trained!("extrap-relative"),
-        "copy" => trained!("copy"),
-        "sort" => trained!("sort"),
-        "repeat" => trained!("repeat"),
-        "lm" => trained!("lm"),
-        "sotu-lm" => trained!("sotu-lm", tokenizer),
-        "sotu-mlm" => trained!("sotu-mlm", tokenizer),
-        _ => return None,
-    })
+/// One list of the trained built-ins makes their names, natively their compiled-in files and
+/// their recipes, so the three cannot disagree.
+macro_rules! trained_builtins {
+    ($($name:literal $(with $tokenizer:ident)?),* $(,)?) => {
+        /// The built-ins trained by `glimpse train` (see each `.recipe.json` for the command).
+        /// Natively their files are compiled in; the browser fetches them from `models/` beside
+        /// the app, so the first download stays small (`provide` hands the fetched files over).
+        pub const TRAINED: [&str; [$($name),*].len()] = [$($name),*];
+
+        #[cfg(not(target_arch = "wasm32"))]
+        fn trained_files(name: &str) -> Option<TrainedFiles> {
+            Some(match name {
+                $($name => trained!($name $(, $tokenizer)?),)*
+                _ => return None,
+            })
+        }
+
+        /// The recipe that made a trained built-in (its `.recipe.json`: the command, the
+        /// config, the data and the held-out figures), compiled in natively.
+        #[cfg(not(target_arch = "wasm32"))]
+        pub fn recipe(name: &str) -> Option<&'static str> {
+            match name {
+                $($name => Some(include_str!(concat!("../../assets/models/", $name, ".recipe.json"))),)*
+                _ => None,
+            }
+        }
+    };
 }
+
+trained_builtins!(
+    "translate",
+    "reverse",
+    "reverse-nomask",
+    "extrap-sinusoidal",
+    "extrap-learned",
+    "extrap-rope",
+    "extrap-alibi",
+    "extrap-relative",
+    "copy",
+    "sort",
+    "repeat",
+    "lm",
+    "sotu-lm" with tokenizer,
+    "sotu-mlm" with tokenizer,
+);
 
 /// Files of trained built-ins the browser has fetched, by name.
 #[cfg(target_arch = "wasm32")]

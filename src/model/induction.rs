@@ -5,6 +5,7 @@
 
 use super::analysis::induction_score;
 use super::error::{ModelError, Result};
+use super::softmax::log_sum_exp;
 use super::tokenizer::TokenizerKind;
 use super::{AttentionKind, ForwardOptions, Model, Trace};
 use crate::util::rng::Rng;
@@ -119,11 +120,10 @@ pub fn measure(model: &Model, ids: Vec<u32>, start: usize, trace: &Trace) -> Ind
     let loss: Vec<f32> = (0..ids.len().saturating_sub(1))
         .map(|i| {
             let row = trace.logits.row(i);
-            let max = row.fold(f32::NEG_INFINITY, |m, &x| m.max(x));
-            // −ln softmax(z)_y = ln Σ exp(z − max) − (z_y − max)
-            let log_sum = row.iter().map(|&z| (z - max).exp()).sum::<f32>().ln();
+            // −ln softmax(z)_y = logsumexp(z) − z_y
+            let log_sum = log_sum_exp(row.iter().map(|&z| z as f64));
             let y = ids[i + 1] as usize;
-            log_sum - (row.get(y).copied().unwrap_or(f32::NEG_INFINITY) - max)
+            (log_sum - row.get(y).map_or(f64::NEG_INFINITY, |&z| z as f64)) as f32
         })
         .collect();
     // Position i predicts ids[i + 1]: the first copy is predicted from positions

@@ -14,10 +14,16 @@
 //! first state s₀ is the encoder's last, h_T. Without attention c_t = h_T at every step: the
 //! whole sentence must pass through one vector of width H.
 
-use super::tasks::{Split, TaskKind};
-use super::trainer::make_example;
-use crate::model::tokenizer::{Tokenizer, TokenizerSpec, BOS, EOS};
-use crate::model::Result;
+//!
+//! The translator and its forward and backward passes are here; [`training`] trains it
+//! (Adam, clipping) and scores it by sentence length.
+
+mod training;
+
+pub use training::{ByLength, RnnTrainer, HELD_OUT, HIDDEN, STEPS};
+
+use crate::model::softmax::{softmax, softmax_backward};
+use crate::model::tokenizer::{BOS, EOS};
 use crate::util::rng::Rng;
 use ndarray::{s, Array1, Array2, ArrayView1, Axis};
 use serde::Serialize;
@@ -161,13 +167,6 @@ fn outer_add(m: &mut Array2<f32>, a: &Array1<f32>, b: &Array1<f32>) {
             row.scaled_add(ai, b);
         }
     }
-}
-
-fn softmax(e: &Array1<f32>) -> Array1<f32> {
-    let max = e.fold(f32::NEG_INFINITY, |m, &v| m.max(v));
-    let ex = e.mapv(|v| (v - max).exp());
-    let sum = ex.sum();
-    ex / sum
 }
 
 /// One decoder step's attention, kept for the backward pass and for the alignment map.
@@ -330,7 +329,7 @@ impl RnnModel {
         let ws = w.att_w.dot(s_prev);
         let a = (u_h + &ws.insert_axis(Axis(0))).mapv(f32::tanh);
         let e = a.dot(&w.att_v);
-        let alpha = softmax(&e);
+        let alpha = Array1::from(softmax(&e.to_vec()));
         let c = states.t().dot(&alpha);
         (c, Some(AttentionStep { a, e, alpha }))
     }
@@ -357,7 +356,7 @@ impl RnnModel {
                 .expect("same axis");
             let (next, st) = w.dec.forward(x, &s);
             let o = ndarray::concatenate(Axis(0), &[next.view(), c.view()]).expect("same axis");
-            let p = softmax(&(w.out_w.dot(&o) + &w.out_b));
+            let p = Array1::from(softmax(&(w.out_w.dot(&o) + &w.out_b).to_vec()));
             pass.loss -= p[label as usize].max(1e-30).ln();
             pass.dec_steps.push(st);
             pass.dec_states.push(next.clone());
@@ -443,9 +442,12 @@ impl RnnModel {
         for (mut row, &a) in dstates.rows_mut().into_iter().zip(&att.alpha) {
             row.scaled_add(a, dc);
         }
-        // α = softmax(e): de = α ⊙ (dα − Σ α dα)
-        let dot = att.alpha.dot(&dalpha);
-        let de = &att.alpha * &(dalpha - dot);
+        // α = softmax(e): de = α ⊙ (dα − Σ α dα), the softmax's backward on one row
+        let de = softmax_backward(
+            att.alpha.view().insert_axis(Axis(0)),
+            dalpha.view().insert_axis(Axis(0)),
+        )
+        .index_axis_move(Axis(0), 0);
         // e_i = v · a_i, a_i = tanh(pre_i), pre_i = W s + U h_i
         let mut dpre = Array2::<f32>::zeros(att.a.raw_dim());
         for (i, (mut row, a_row)) in dpre.rows_mut().into_iter().zip(att.a.rows()).enumerate() {
@@ -491,318 +493,5 @@ fn argmax(v: ArrayView1<f32>) -> u32 {
     crate::util::argmax(v.iter().copied()).map_or(0, |(i, _)| i as u32)
 }
 
-/// The bottleneck experiment's settings: an 8-wide state holds short sentences but not long
-/// ones (at 16 the fixed context already translates most of the toy grammar); 1,500 steps.
-pub const HIDDEN: usize = 8;
-pub const STEPS: u64 = 1500;
-/// Held-out sentences scored by length.
-pub const HELD_OUT: usize = 400;
-
-/// Exact share at each source length: (length, sentences, right).
-pub type ByLength = Vec<(usize, usize, usize)>;
-
-/// Adam over the translator's parameters (β = 0.9, 0.98; no weight decay), with the global
-/// gradient norm clipped at 1.
-pub struct RnnTrainer {
-    pub model: RnnModel,
-    pub tokenizer: Tokenizer,
-    task: TaskKind,
-    m: Vec<Vec<f32>>,
-    v: Vec<Vec<f32>>,
-    rng: Rng,
-    pub steps: u64,
-    pub lr: f32,
-    pub batch: usize,
-    /// Mean loss per target word, each step.
-    pub losses: Vec<f32>,
-}
-
-/// Source, decoder input (BOS first) and labels (EOS last) of a task pair.
-fn triple(
-    task: TaskKind,
-    tok: &Tokenizer,
-    pair: &super::tasks::Pair,
-) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let ex = make_example(task, tok, pair);
-    (ex.input.source, ex.input.target, ex.labels)
-}
-
-impl RnnTrainer {
-    pub fn new(task: TaskKind, attention: bool, hidden: usize, seed: u64) -> Result<Self> {
-        let spec = TokenizerSpec::with_symbols(task.tokenizer_kind(), task.symbols());
-        let tokenizer = Tokenizer::new(spec)?;
-        let config = RnnConfig {
-            vocab: tokenizer.vocab_size(),
-            embed: 32,
-            hidden,
-            attention_width: hidden,
-            attention,
-        };
-        let mut weights = RnnWeights::random(&config, seed);
-        let sizes: Vec<usize> = weights.named_mut().iter().map(|(_, p)| p.len()).collect();
-        Ok(Self {
-            model: RnnModel { config, weights },
-            tokenizer,
-            task,
-            m: sizes.iter().map(|&n| vec![0.0; n]).collect(),
-            v: sizes.iter().map(|&n| vec![0.0; n]).collect(),
-            rng: Rng::new(seed.wrapping_add(0x5eed)),
-            steps: 0,
-            lr: 3e-3,
-            batch: 16,
-            losses: Vec::new(),
-        })
-    }
-
-    /// One Adam step on a fresh batch; the mean loss per target word.
-    pub fn step(&mut self) -> f32 {
-        let mut g = self.model.weights.zeros_like();
-        let (mut loss, mut words) = (0.0, 0usize);
-        for _ in 0..self.batch {
-            let pair = self.task.sample(&mut self.rng, Split::Train);
-            let (src, tin, labels) = triple(self.task, &self.tokenizer, &pair);
-            let pass = self.model.forward(&src, &tin, &labels);
-            self.model.backward(&src, &tin, &labels, &pass, &mut g);
-            loss += pass.loss;
-            words += labels.len();
-        }
-        let scale = 1.0 / words.max(1) as f32;
-        let mut grads = g.named_mut();
-        let norm = grads
-            .iter()
-            .flat_map(|(_, p)| p.iter())
-            .map(|&x| f64::from(x * scale).powi(2))
-            .sum::<f64>()
-            .sqrt() as f32;
-        let clip = if norm > 1.0 { 1.0 / norm } else { 1.0 };
-        self.steps += 1;
-        let (b1, b2, eps) = (0.9f32, 0.98f32, 1e-9f32);
-        let t = self.steps as i32;
-        let (c1, c2) = (1.0 - b1.powi(t), 1.0 - b2.powi(t));
-        let lr = self.lr;
-        for (((_, p), (_, gr)), (m, v)) in self
-            .model
-            .weights
-            .named_mut()
-            .into_iter()
-            .zip(grads.iter_mut())
-            .zip(self.m.iter_mut().zip(self.v.iter_mut()))
-        {
-            for i in 0..p.len() {
-                let gi = gr[i] * scale * clip;
-                m[i] = b1 * m[i] + (1.0 - b1) * gi;
-                v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-                p[i] -= lr * (m[i] / c1) / ((v[i] / c2).sqrt() + eps);
-            }
-        }
-        let mean = loss * scale;
-        self.losses.push(mean);
-        mean
-    }
-
-    /// Exact-match share by source length in words over `n` held-out sentences (fixed seed):
-    /// (length, sentences, exactly right).
-    pub fn exact_by_length(&self, n: usize) -> ByLength {
-        let mut rng = Rng::new(0xe7a1);
-        let mut by: std::collections::BTreeMap<usize, (usize, usize)> = Default::default();
-        for _ in 0..n {
-            let pair = self.task.sample(&mut rng, Split::HeldOut);
-            let (src, _, labels) = triple(self.task, &self.tokenizer, &pair);
-            let want = &labels[..labels.len() - 1];
-            let (got, _) = self.model.greedy(&src, labels.len() + 2);
-            let e = by.entry(pair.source.len()).or_default();
-            e.0 += 1;
-            e.1 += usize::from(got == want);
-        }
-        by.into_iter().map(|(l, (n, k))| (l, n, k)).collect()
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn tiny(attention: bool) -> RnnModel {
-        let config = RnnConfig {
-            vocab: 9,
-            embed: 4,
-            hidden: 5,
-            attention_width: 3,
-            attention,
-        };
-        RnnModel {
-            weights: RnnWeights::random(&config, 7),
-            config,
-        }
-    }
-
-    /// The loss along a random direction d of all parameters: central differences against
-    /// the backward pass's gradient · d, for both variants (the check the transformer's
-    /// gradients get beside PyTorch's).
-    #[test]
-    fn the_backward_pass_matches_finite_differences() {
-        for attention in [false, true] {
-            let model = tiny(attention);
-            let (src, tin, labels) = (vec![3, 4, 5, 6], vec![BOS, 7, 8], vec![7, 8, EOS]);
-            let pass = model.forward(&src, &tin, &labels);
-            let mut g = model.weights.zeros_like();
-            model.backward(&src, &tin, &labels, &pass, &mut g);
-            let mut rng = Rng::new(3);
-            let mut dir = model.weights.zeros_like();
-            for (_, p) in dir.named_mut() {
-                p.iter_mut().for_each(|x| *x = rng.normal() as f32);
-            }
-            let analytic: f64 = g
-                .named_mut()
-                .into_iter()
-                .zip(dir.named_mut())
-                .map(|((_, a), (_, d))| {
-                    a.iter()
-                        .zip(d.iter())
-                        .map(|(x, y)| f64::from(x * y))
-                        .sum::<f64>()
-                })
-                .sum();
-            let eps = 1e-3f32;
-            let mut shifted = |sign: f32| {
-                let mut m = model.clone();
-                for ((_, p), (_, d)) in m.weights.named_mut().into_iter().zip(dir.named_mut()) {
-                    p.iter_mut()
-                        .zip(d.iter())
-                        .for_each(|(x, y)| *x += sign * eps * y);
-                }
-                f64::from(m.forward(&src, &tin, &labels).loss)
-            };
-            let numeric = (shifted(1.0) - shifted(-1.0)) / (2.0 * f64::from(eps));
-            let rel = (analytic - numeric).abs() / numeric.abs().max(1e-3);
-            assert!(rel < 0.02, "attention {attention}: {analytic} vs {numeric}");
-        }
-    }
-
-    /// Attention weights are a distribution over the source words at every step.
-    #[test]
-    fn alignment_rows_sum_to_one() {
-        let model = tiny(true);
-        let pass = model.forward(&[3, 4, 5], &[BOS, 6], &[6, EOS]);
-        let a = pass.alignment().unwrap();
-        assert_eq!(a.dim(), (2, 3));
-        for row in a.rows() {
-            assert!((row.sum() - 1.0).abs() < 1e-5);
-        }
-        assert!(tiny(false)
-            .forward(&[3], &[BOS], &[EOS])
-            .alignment()
-            .is_none());
-    }
-
-    fn tensors(path: &str) -> std::collections::HashMap<String, Vec<f32>> {
-        let bytes = std::fs::read(path).unwrap();
-        let st = safetensors::SafeTensors::deserialize(&bytes).unwrap();
-        st.tensors()
-            .into_iter()
-            .map(|(name, t)| {
-                let v = t
-                    .data()
-                    .chunks_exact(4)
-                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                    .collect();
-                (name, v)
-            })
-            .collect()
-    }
-
-    /// Loss and every parameter's gradient against PyTorch autograd in f64
-    /// (`tests/reference/make_rnn_fixtures.py`: torch.nn.GRUCell cells, the attention and the
-    /// output layer from the formulas), for a batch of two sentences of different lengths:
-    /// loss within 1e-5 relative, each gradient within 1e-4 of the largest reference value.
-    #[test]
-    fn loss_and_gradients_match_pytorch() {
-        for case in ["fixed", "attention"] {
-            let dir = format!("{}/tests/fixtures/rnn/{case}", env!("CARGO_MANIFEST_DIR"));
-            let batch: serde_json::Value = serde_json::from_str(
-                &std::fs::read_to_string(format!("{dir}/batch.json")).unwrap(),
-            )
-            .unwrap();
-            let size = |k: &str| batch[k].as_u64().unwrap() as usize;
-            let config = RnnConfig {
-                vocab: size("vocab"),
-                embed: size("embed"),
-                hidden: size("hidden"),
-                attention_width: size("attention_width"),
-                attention: batch["attention"].as_bool().unwrap(),
-            };
-            let mut model = RnnModel {
-                weights: RnnWeights::random(&config, 0),
-                config,
-            };
-            let weights = tensors(&format!("{dir}/weights.safetensors"));
-            for (name, p) in model.weights.named_mut() {
-                p.copy_from_slice(&weights[name]);
-            }
-            let reference = tensors(&format!("{dir}/grads.safetensors"));
-            let ids = |v: &serde_json::Value| -> Vec<u32> {
-                v.as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|x| x.as_u64().unwrap() as u32)
-                    .collect()
-            };
-            let mut g = model.weights.zeros_like();
-            let mut loss = 0.0;
-            for ex in batch["batch"].as_array().unwrap() {
-                let (src, tin, labels) = (
-                    ids(&ex["source"]),
-                    ids(&ex["target_in"]),
-                    ids(&ex["labels"]),
-                );
-                let pass = model.forward(&src, &tin, &labels);
-                model.backward(&src, &tin, &labels, &pass, &mut g);
-                loss += pass.loss;
-            }
-            let want = reference["loss"][0];
-            assert!(
-                (loss - want).abs() <= 1e-5 * want.abs(),
-                "{case}: loss {loss} vs {want}"
-            );
-            for (name, got) in g.named_mut() {
-                let want = &reference[name];
-                let scale = want.iter().fold(0f32, |m, v| m.max(v.abs())).max(1e-6);
-                let worst = got
-                    .iter()
-                    .zip(want)
-                    .map(|(a, b)| (a - b).abs())
-                    .fold(0f32, f32::max);
-                assert!(
-                    worst <= 1e-4 * scale,
-                    "{case} {name}: {worst} (largest {scale})"
-                );
-            }
-        }
-    }
-
-    /// The notes: one fixed vector cannot hold a long sentence; attention can look back. On
-    /// the translator with an 8-wide state, 1,500 steps from seed 1, over 400 held-out
-    /// sentences: both get every 2-word sentence right; at 7 words the fixed context gets
-    /// 4 of 39, attention 32 (README).
-    #[test]
-    fn attention_translates_long_sentences_the_fixed_context_cannot() {
-        let trained = |attention| {
-            let mut t = RnnTrainer::new(TaskKind::Translate, attention, HIDDEN, 1).unwrap();
-            for _ in 0..STEPS {
-                t.step();
-            }
-            t.exact_by_length(HELD_OUT)
-        };
-        let share = |by: &ByLength, len: usize| {
-            let (_, n, k) = by.iter().find(|(l, _, _)| *l == len).copied().unwrap();
-            k as f32 / n as f32
-        };
-        let (fixed, attention) = (trained(false), trained(true));
-        assert!(
-            share(&fixed, 2) >= 0.9 && share(&attention, 2) >= 0.9,
-            "{fixed:?} {attention:?}"
-        );
-        assert!(share(&fixed, 7) <= 0.2, "{fixed:?}");
-        assert!(share(&attention, 7) >= 0.6, "{attention:?}");
-    }
-}
+mod tests;

@@ -1,5 +1,6 @@
 //! Small helpers shared by every layer of the crate.
 
+pub mod machine;
 pub mod nested;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod real_models;

@@ -6,13 +6,16 @@
 //! `catch_unwind` as a second guard. Pieces are shown the way readers expect (`display`).
 
 mod display;
+mod encode;
 mod gguf;
+mod gguf_build;
 mod validate;
 
 #[cfg(test)]
 mod tests;
 
 pub use gguf::GgufVocabulary;
+pub use gguf_build::{Built, GgufBuild};
 pub use validate::{MAX_ADDED, MAX_FILE_BYTES, MAX_MERGES, MAX_VOCAB};
 
 use serde::Serialize;
@@ -366,147 +369,6 @@ impl SubwordTokenizer {
             display::piece(self.kind, token)
         }
     }
-
-    /// Encodes `text` (and `pair`, as BERT's second segment), with the model's special tokens when
-    /// `add_special`, then applies the input limit.
-    pub fn encode(
-        &self,
-        text: &str,
-        pair: Option<&str>,
-        add_special: bool,
-    ) -> Result<SubwordEncoding> {
-        for t in std::iter::once(text).chain(pair) {
-            if t.len() > MAX_TEXT_BYTES {
-                return Err(SubwordError::TextTooLong {
-                    len: t.len(),
-                    limit: MAX_TEXT_BYTES,
-                });
-            }
-        }
-        let encoding = guard("encoding the text", || match pair {
-            Some(p) => self.inner.encode((text, p), add_special),
-            None => self.inner.encode(text, add_special),
-        })?
-        .map_err(library)?;
-        let ids = encoding.get_ids().to_vec();
-        let mask = encoding.get_special_tokens_mask();
-        let mut out = SubwordEncoding {
-            special: ids
-                .iter()
-                .enumerate()
-                .map(|(i, id)| mask.get(i) == Some(&1) || self.special_ids.contains(id))
-                .collect(),
-            // From the vocabulary, not the matched text (an added token may have taken the
-            // spaces it strips), so a piece is always `display_piece(id)`.
-            pieces: ids
-                .iter()
-                .zip(encoding.get_tokens())
-                .map(|(&id, t)| match self.inner.id_to_token(id) {
-                    Some(stored) => self.show(id, &stored),
-                    None => self.show(id, t),
-                })
-                .collect(),
-            type_ids: encoding.get_type_ids().to_vec(),
-            attention_mask: encoding.get_attention_mask().to_vec(),
-            offsets: encoding.get_offsets().to_vec(),
-            sequence: encoding.get_sequence_ids(),
-            ids,
-            truncation: None,
-        };
-        let n = out.ids.len();
-        if [
-            out.type_ids.len(),
-            out.attention_mask.len(),
-            out.offsets.len(),
-            out.sequence.len(),
-            out.pieces.len(),
-        ]
-        .iter()
-        .any(|&l| l != n)
-        {
-            return Err(library("an encoding whose parts differ in length"));
-        }
-        if let Some(&id) = out.ids.iter().find(|&&id| id as usize >= self.vocab_size) {
-            return Err(SubwordError::BadId {
-                id,
-                vocab: self.vocab_size,
-            });
-        }
-        self.apply_limit(&mut out)?;
-        Ok(out)
-    }
-
-    fn apply_limit(&self, enc: &mut SubwordEncoding) -> Result<()> {
-        let Some(limit) = self.limit else {
-            return Ok(());
-        };
-        let (len, max) = (enc.ids.len(), limit.max_tokens);
-        if len <= max {
-            return Ok(());
-        }
-        let fixed = enc.sequence.iter().filter(|s| s.is_none()).count();
-        if limit.overflow == Overflow::Refuse || fixed >= max {
-            return Err(SubwordError::TooLong { len, max });
-        }
-        let mut keep = [0usize; 2];
-        for s in enc.sequence.iter().flatten() {
-            keep[(*s).min(1)] += 1;
-        }
-        let total = keep;
-        // Longest first, as Hugging Face does: the pair keeps as much of both texts as it can.
-        while keep[0] + keep[1] > max - fixed {
-            let i = usize::from(keep[1] > keep[0]);
-            keep[i] -= 1;
-        }
-        let mut seen = [0usize; 2];
-        let kept: Vec<bool> = enc
-            .sequence
-            .iter()
-            .map(|s| match s {
-                None => true,
-                Some(s) => {
-                    let i = (*s).min(1);
-                    seen[i] += 1;
-                    seen[i] <= keep[i]
-                }
-            })
-            .collect();
-        fn filter<T>(v: &mut Vec<T>, kept: &[bool]) {
-            let mut i = 0;
-            v.retain(|_| {
-                i += 1;
-                kept[i - 1]
-            });
-        }
-        filter(&mut enc.ids, &kept);
-        filter(&mut enc.type_ids, &kept);
-        filter(&mut enc.attention_mask, &kept);
-        filter(&mut enc.offsets, &kept);
-        filter(&mut enc.sequence, &kept);
-        filter(&mut enc.special, &kept);
-        filter(&mut enc.pieces, &kept);
-        enc.truncation = Some(Truncation {
-            original_len: len,
-            max_tokens: max,
-            dropped: [total[0] - keep[0], total[1] - keep[1]],
-        });
-        Ok(())
-    }
-
-    /// The text `ids` stand for, special tokens included.
-    pub fn decode(&self, ids: &[u32]) -> Result<String> {
-        if let Some(&id) = ids.iter().find(|&&id| self.inner.id_to_token(id).is_none()) {
-            return Err(SubwordError::BadId {
-                id,
-                vocab: self.vocab_size,
-            });
-        }
-        // Some decoders index the last token and fail on none.
-        if ids.is_empty() {
-            return Ok(String::new());
-        }
-        guard("decoding", || self.inner.decode(ids, false))?.map_err(library)
-    }
 }
 
 /// Added tokens are matched in the text as written or, when `normalized`, as the normalizer
@@ -539,83 +401,4 @@ fn check_added_patterns(inner: &Tokenizer, added: &HashMap<u32, AddedToken>) -> 
         }
     }
     Ok(())
-}
-
-/// A GGUF file's tokenizer built in three pieces, so the browser can draw between them (the
-/// whole takes ~150 ms natively for SmolLM2's 49,152 tokens): the `tokenizer.json` the metadata
-/// stands for, that JSON checked, then the library's tokenizer with the file's special ids.
-pub struct GgufBuild {
-    given: SpecialIds,
-    model_vocab: Option<usize>,
-    state: BuildState,
-}
-
-enum BuildState {
-    Json(Value),
-    Checked(Box<validate::Checked>, Value),
-}
-
-/// What one piece of a [`GgufBuild`] left: the next piece, or the tokenizer.
-pub enum Built {
-    Next(GgufBuild),
-    Done(Box<SubwordTokenizer>),
-}
-
-impl GgufBuild {
-    /// The first piece: the JSON, with what the GGUF metadata can get wrong checked.
-    pub fn new(data: &GgufVocabulary, model_vocab: Option<usize>) -> Result<Self> {
-        Ok(Self {
-            given: SpecialIds {
-                bos: data.bos,
-                eos: data.eos,
-                unk: data.unk,
-                pad: data.pad,
-                ..SpecialIds::default()
-            },
-            model_vocab,
-            state: BuildState::Json(gguf::to_json(data)?),
-        })
-    }
-
-    /// Pieces done, of [`GgufBuild::PIECES`].
-    pub fn done(&self) -> usize {
-        match self.state {
-            BuildState::Json(_) => 1,
-            BuildState::Checked(..) => 2,
-        }
-    }
-
-    pub const PIECES: usize = 3;
-
-    pub fn step(self) -> Result<Built> {
-        let Self {
-            given,
-            model_vocab,
-            state,
-        } = self;
-        Ok(match state {
-            BuildState::Json(value) => {
-                let (checked, value) = validate::check(value, model_vocab)?;
-                Built::Next(Self {
-                    given,
-                    model_vocab,
-                    state: BuildState::Checked(Box::new(checked), value),
-                })
-            }
-            BuildState::Checked(checked, value) => {
-                let mut t = SubwordTokenizer::from_checked(&checked, value, model_vocab)?;
-                // The file names its special tokens; those win over names guessed from the
-                // vocabulary.
-                t.specials = SpecialIds {
-                    bos: given.bos.or(t.specials.bos),
-                    eos: given.eos.or(t.specials.eos),
-                    unk: given.unk.or(t.specials.unk),
-                    pad: given.pad.or(t.specials.pad),
-                    ..t.specials
-                };
-                t.kind = SubwordKind::ByteLevelBpe;
-                Built::Done(Box::new(t))
-            }
-        })
-    }
 }

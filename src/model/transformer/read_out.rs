@@ -1,0 +1,84 @@
+//! Reading the residual stream out, and resuming a pass part-way (the logit lens and
+//! activation patching, `crate::analysis`).
+
+use super::stack::{planned_run, StackSoFar};
+use super::{count_forward_pass, ForwardOptions, Model, ModelInput};
+use crate::model::dropout::StackId;
+use crate::model::error::{ModelError, Result};
+use crate::model::layers::norm;
+use crate::model::weights::StackWeights;
+use ndarray::{Array1, Array2, ArrayView2, Axis};
+
+/// Reading the residual stream out, and resuming a pass part-way (the logit lens and
+/// activation patching, `crate::analysis`).
+impl Model {
+    /// Whether the model predicts tokens (a sentence encoder such as MiniLM has no output layer).
+    pub fn has_output_layer(&self) -> bool {
+        self.weights.lm_bias.is_some()
+    }
+
+    /// The stack whose output the output layer reads (the decoder where there is one).
+    pub fn read_stack_weights(&self) -> Option<&StackWeights> {
+        self.weights
+            .decoder
+            .as_ref()
+            .or(self.weights.encoder.as_ref())
+    }
+
+    /// `W_U · final_norm(resid) + b_U` for rows of that stack's residual stream: what the
+    /// model would predict if its stack ended there (`[T, 0]` without an output layer).
+    pub fn read_out(&self, resid: ArrayView2<f32>) -> Array2<f32> {
+        let ln_f = self.read_stack_weights().and_then(|s| s.ln_f.as_ref());
+        let normed = match ln_f {
+            Some(ln) => {
+                norm(
+                    self.config.extensions.norm_kind,
+                    resid,
+                    ln,
+                    self.config.ln_eps,
+                )
+                .output
+            }
+            None => resid.to_owned(),
+        };
+        self.logits(&normed)
+    }
+
+    /// A decoder-only model's pass resumed at block `from` on `x` (that block's input rows),
+    /// with `opts`' interventions, and the logits at `position` only: patching one block
+    /// recomputes neither the blocks before it nor the output layer at the other positions.
+    pub fn resume_decoder(
+        &self,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        from: usize,
+        x: Array2<f32>,
+        position: usize,
+    ) -> Result<Array1<f32>> {
+        let plan = self.plan(input, opts)?;
+        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
+        else {
+            return Err(ModelError::Input(format!(
+                "{} is not a decoder-only model: a pass resumes part-way only there",
+                self.config.name
+            )));
+        };
+        if x.dim() != (p.ids.len(), self.config.d_model) || position >= p.ids.len() {
+            return Err(ModelError::Input(format!(
+                "a resumed pass needs {} rows of {} and a position among them",
+                p.ids.len(),
+                self.config.d_model
+            )));
+        }
+        count_forward_pass();
+        let run = planned_run(p, None, opts, StackId::Decoder, false);
+        let mut so_far = StackSoFar::resumed(p.tokens.clone(), x, from);
+        while so_far.done < stack.blocks.len() {
+            self.next_block(stack, &mut so_far, &run, None)?;
+        }
+        let row = so_far
+            .stream()
+            .slice_axis(Axis(0), ndarray::Slice::from(position..position + 1));
+        Ok(self.read_out(row).row(0).to_owned())
+    }
+}
