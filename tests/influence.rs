@@ -250,3 +250,158 @@ fn bad_input_is_refused_with_the_reason() {
     let e = lens::logit_lens(&sentence_encoder, &trace, 5, None).unwrap_err();
     assert!(e.to_string().contains("no output layer"), "{e}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The command line: `glimpse lens`, `attribute`, `patch` and `rollout` print the JSON of the
+// issue's shapes, a table without `--json`, and refuse bad input on stderr with a failing exit.
+
+fn cli(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_glimpse"))
+        .args(args)
+        .output()
+        .expect("run glimpse")
+}
+
+fn cli_json(args: &[&str]) -> Value {
+    let out = cli(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+#[test]
+fn the_four_commands_print_their_json() {
+    let text = "the cat sat on the mat";
+    let lens = cli_json(&[
+        "lens", "--model", "lm", "--text", text, "--target", "t", "--top", "3", "--json",
+    ]);
+    let layers = lens["layers"].as_array().unwrap();
+    assert_eq!(layers.len(), 3, "lm has 2 blocks: layers 0, 1, 2");
+    let t = lens["tokens"].as_array().unwrap().len();
+    assert_eq!(layers[2]["top"].as_array().unwrap().len(), t);
+    assert_eq!(layers[2]["top"][0].as_array().unwrap().len(), 3);
+    for key in ["token", "id", "p"] {
+        assert!(layers[0]["top"][0][0].get(key).is_some(), "{key}");
+    }
+    assert_eq!(layers[1]["target_p"].as_array().unwrap().len(), t);
+
+    let a = cli_json(&[
+        "attribute",
+        "--model",
+        "lm",
+        "--text",
+        text,
+        "--target",
+        "t",
+        "--contrast",
+        "a",
+        "--json",
+    ]);
+    assert!((f(&a["sum"]) - f(&a["logit_diff"])).abs() < 1e-4 * (1.0 + f(&a["logit_diff"]).abs()));
+    assert_eq!(a["heads"].as_array().unwrap().len(), 2);
+    assert!(a["mlp"].is_array() && a["embed"].is_number() && a["biases"].is_object());
+
+    let p = cli_json(&[
+        "patch",
+        "--model",
+        "lm",
+        "--clean",
+        "the cat sat",
+        "--corrupt",
+        "the dog sat",
+        "--target",
+        "c",
+        "--contrast",
+        "d",
+        "--json",
+    ]);
+    for key in [
+        "tokens_clean",
+        "tokens_corrupt",
+        "ld_clean",
+        "ld_corrupt",
+        "resid",
+        "heads",
+    ] {
+        assert!(p.get(key).is_some(), "{key}");
+    }
+    let r = cli_json(&["rollout", "--model", "lm", "--text", text, "--json"]);
+    let rows = r["rollout"].as_array().unwrap();
+    assert_eq!(rows.len(), r["tokens"].as_array().unwrap().len());
+    for row in rows {
+        let sum: f64 = row.as_array().unwrap().iter().map(f).sum();
+        assert!((sum - 1.0).abs() < 1e-6);
+    }
+    let table = cli(&["lens", "--model", "lm", "--text", text]);
+    assert!(String::from_utf8_lossy(&table.stdout).contains("layer  2"));
+}
+
+#[test]
+fn the_commands_refuse_bad_input_with_the_reason() {
+    let refused = |args: &[&str], needle: &str| {
+        let out = cli(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            !out.status.success() && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    };
+    refused(&["lens", "--model", "lm", "--text", ""], "empty");
+    refused(
+        &[
+            "attribute",
+            "--model",
+            "lm",
+            "--text",
+            "the cat",
+            "--target",
+            "cat",
+        ],
+        "not one token",
+    );
+    refused(
+        &[
+            "patch",
+            "--model",
+            "lm",
+            "--clean",
+            "the cat",
+            "--corrupt",
+            "the cats",
+            "--target",
+            "a",
+            "--contrast",
+            "b",
+        ],
+        "same number of tokens",
+    );
+    refused(
+        &[
+            "patch",
+            "--model",
+            "demo-encoder",
+            "--clean",
+            "a b",
+            "--corrupt",
+            "b a",
+            "--target",
+            "a",
+            "--contrast",
+            "b",
+        ],
+        "decoder-only",
+    );
+    refused(
+        &[
+            "lens",
+            "--model",
+            "translate",
+            "--text",
+            "the european area",
+        ],
+        "--source",
+    );
+}

@@ -159,6 +159,79 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// The logit lens: what the model would predict after each block (l = 0…L), at every
+    /// position: softmax(W_U · final_norm(resid[l]) + b_U).
+    Lens {
+        /// A model with an output layer: built-in name, checkpoint, Hugging Face folder or .gguf.
+        #[arg(long)]
+        model: String,
+        /// The text (the decoder's, for an encoder–decoder model).
+        #[arg(long)]
+        text: String,
+        /// The encoder's input, for an encoder–decoder model.
+        #[arg(long)]
+        source: Option<String>,
+        /// A token whose probability is followed through the layers (one token of the model's).
+        #[arg(long)]
+        target: Option<String>,
+        /// Tokens listed per position and layer.
+        #[arg(long, default_value_t = 5)]
+        top: usize,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Direct logit attribution: each head's, MLP's, the embedding's and each bias's share of
+    /// logit(target) − logit(contrast), through the final norm with its scale frozen.
+    Attribute {
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        text: String,
+        #[arg(long)]
+        source: Option<String>,
+        /// The token A (one token of the model's).
+        #[arg(long)]
+        target: String,
+        /// The token B (one token); without it, the share of logit(A) alone.
+        #[arg(long)]
+        contrast: Option<String>,
+        /// The position read (default: the last).
+        #[arg(long)]
+        position: Option<usize>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Activation patching on a decoder-only model: every residual-stream row and every head's
+    /// output of the clean run copied into the corrupted run, scored by how much of
+    /// logit(target) − logit(contrast) it restores (1: all).
+    Patch {
+        #[arg(long)]
+        model: String,
+        /// The clean text.
+        #[arg(long)]
+        clean: String,
+        /// The corrupted text, with as many tokens as the clean one.
+        #[arg(long)]
+        corrupt: String,
+        #[arg(long)]
+        target: String,
+        #[arg(long)]
+        contrast: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Attention rollout: R = Â_{L−1} ⋯ Â_0 with Â_l = ½·mean_heads(A_l) + ½·I (rows
+    /// renormalised), per stack.
+    Rollout {
+        #[arg(long)]
+        model: String,
+        #[arg(long)]
+        text: String,
+        #[arg(long)]
+        source: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
     /// Heads off: every head of a model switched off alone (what the loss and accuracy lose),
     /// then removed from the least important up; a task model is scored on held-out examples
     /// of its task, a decoder LM on --text.

@@ -13,6 +13,7 @@ mod compare;
 mod eval;
 pub mod generate;
 mod heads;
+mod influence;
 mod pe;
 mod pe_table;
 mod ranges;
@@ -265,6 +266,50 @@ pub fn run(cmd: Command) -> Result<String, String> {
         } => {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             heads::induction(&m, len, seed, json)
+        }
+        Command::Lens {
+            model,
+            text,
+            source,
+            target,
+            top,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            influence::lens(&m, &text, source.as_deref(), target.as_deref(), top, json)
+        }
+        Command::Attribute {
+            model,
+            text,
+            source,
+            target,
+            contrast,
+            position,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            let (source, contrast) = (source.as_deref(), contrast.as_deref());
+            influence::attribute(&m, &text, source, &target, contrast, position, json)
+        }
+        Command::Patch {
+            model,
+            clean,
+            corrupt,
+            target,
+            contrast,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            influence::patch(&m, &clean, &corrupt, &target, &contrast, json)
+        }
+        Command::Rollout {
+            model,
+            text,
+            source,
+            json,
+        } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            influence::rollout(&m, &text, source.as_deref(), json)
         }
         Command::Inspect { model, json } => checkpoints::inspect(&model, json),
         Command::Generate {
