@@ -164,13 +164,16 @@ fn check_patching(model: &Model, want: &Value) {
 }
 
 fn check_causal(name: &str) {
-    let want = fixture(name);
-    let model = tiny(name);
-    let trace = traced(&model, &ids(&want["ids"]));
-    check_lens(&model, &trace, &want["lens"]);
-    check_dla(&model, &trace, &want["dla"]);
+    check_all(&tiny(name), &fixture(name));
+}
+
+/// The four tools on one model against one fixture.
+fn check_all(model: &Model, want: &Value) {
+    let trace = traced(model, &ids(&want["ids"]));
+    check_lens(model, &trace, &want["lens"]);
+    check_dla(model, &trace, &want["dla"]);
     check_rollout(&trace, &want["rollout"]);
-    check_patching(&model, &want["patch"]);
+    check_patching(model, &want["patch"]);
 }
 
 #[test]
@@ -222,11 +225,7 @@ fn smollm2_matches_transformers() {
         ids(&want["ids"]),
         "the same ids"
     );
-    let trace = traced(&model, &ids(&want["ids"]));
-    check_lens(&model, &trace, &want["lens"]);
-    check_dla(&model, &trace, &want["dla"]);
-    check_rollout(&trace, &want["rollout"]);
-    check_patching(&model, &want["patch"]);
+    check_all(&model, &want);
 }
 
 /// Bad input gets a clear message: a target that is not one token, texts of different

@@ -6,12 +6,14 @@
 //! so 1 means "this activation alone restores the clean answer" and 0 "it changes nothing".
 //! Two sweeps: the residual stream `resid[l]` at every block l < L and position p, and each
 //! head's output (its slice of W_O's input) at every position. A patched run resumes the
-//! corrupted run at the patched block (`Model::resume_decoder`): the blocks before it are not
-//! recomputed, and the output layer runs at the last position only. Decoder-only models.
+//! corrupted run at the patched block: the blocks before it are not recomputed, the patches of
+//! one block run side by side as copies of the input (`Model::resume_decoder_copies`: one
+//! matrix product per layer for all of them), and the output layer runs at the last position
+//! only. Decoder-only models.
 
 use super::{quoted, AnalysisError, Result};
 use crate::model::{AttentionKind, ForwardOptions, HeadId, Intervention, Model, ModelInput};
-use ndarray::{Array2, Array3};
+use ndarray::{s, Array2, Array3, Axis};
 use serde::Serialize;
 
 /// A sweep's results so far (`NaN` where a patch has not run yet).
@@ -29,11 +31,17 @@ pub struct Patching {
     pub heads: Vec<Vec<f64>>,
 }
 
-/// One patch of the sweep.
+/// Rows a batch of copies may have: their attention scores are `rows² × heads` floats.
+const MAX_BATCH_ROWS: usize = 512;
+
+/// Patches run together: copies of the corrupted input at block `layer`, one per position
+/// (or head) from `first`, `count` of them.
 #[derive(Debug, Clone, Copy)]
-enum Unit {
-    Residual { layer: usize, position: usize },
-    Head { layer: usize, head: usize },
+struct Unit {
+    heads: bool,
+    layer: usize,
+    first: usize,
+    count: usize,
 }
 
 /// A patching sweep, run a patch at a time (the app spreads it over frames) or all at once.
@@ -43,8 +51,9 @@ pub struct Sweep<'m> {
     /// Each block's input in the clean and the corrupted run.
     clean_resid: Vec<Array2<f32>>,
     corrupt_resid: Vec<Array2<f32>>,
-    /// Each block's per-head outputs `[H, T, d_head]` in the clean run.
+    /// Each block's per-head outputs `[H, T, d_head]` in the clean and the corrupted run.
     clean_heads: Vec<Array3<f32>>,
+    corrupt_heads: Vec<Array3<f32>>,
     units: Vec<Unit>,
     next: usize,
     pub result: Patching,
@@ -123,25 +132,33 @@ impl<'m> Sweep<'m> {
         };
         let clean_resid: Vec<_> = c.blocks.iter().map(|b| b.input.clone()).collect();
         let corrupt_resid: Vec<_> = x.blocks.iter().map(|b| b.input.clone()).collect();
-        let clean_heads: Vec<_> = c
-            .blocks
-            .iter()
-            .map(|b| b.self_attn.inner.head_out.clone())
-            .collect();
+        let head_outs = |s: &crate::model::trace::StackTrace| -> Vec<Array3<f32>> {
+            s.blocks
+                .iter()
+                .map(|b| b.self_attn.inner.head_out.clone())
+                .collect()
+        };
+        let (clean_heads, corrupt_heads) = (head_outs(&c), head_outs(&x));
         let (layers, t, heads) = (clean_resid.len(), clean.len(), model.config.n_heads);
-        let units = (0..layers)
-            .flat_map(|layer| (0..t).map(move |position| Unit::Residual { layer, position }))
-            .chain(
-                (0..layers)
-                    .flat_map(|layer| (0..heads).map(move |head| Unit::Head { layer, head })),
-            )
-            .collect();
+        let per_batch = (MAX_BATCH_ROWS / t).max(1);
+        let batches = move |heads_too: bool, n: usize| {
+            (0..layers).flat_map(move |layer| {
+                (0..n).step_by(per_batch).map(move |first| Unit {
+                    heads: heads_too,
+                    layer,
+                    first,
+                    count: per_batch.min(n - first),
+                })
+            })
+        };
+        let units = batches(false, t).chain(batches(true, heads)).collect();
         Ok(Self {
             model,
             corrupt: corrupt_in,
             clean_resid,
             corrupt_resid,
             clean_heads,
+            corrupt_heads,
             units,
             next: 0,
             result: Patching {
@@ -157,81 +174,111 @@ impl<'m> Sweep<'m> {
         })
     }
 
-    /// Patches in all, and done so far.
+    /// Patches done so far, and in all.
     pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.units.len())
+        let count = |units: &[Unit]| units.iter().map(|u| u.count).sum();
+        (count(&self.units[..self.next]), count(&self.units))
     }
 
     pub fn is_done(&self) -> bool {
         self.next >= self.units.len()
     }
 
-    /// Runs the next patch; false once every patch has run.
+    /// Runs the next batch of patches (one block's); false once every patch has run.
     pub fn step(&mut self) -> Result<bool> {
         let Some(&unit) = self.units.get(self.next) else {
             return Ok(false);
         };
-        let score = self.score(unit)?;
-        self.record(unit, score);
+        let scores = self.scores(unit)?;
+        self.record(unit, &scores);
         self.next += 1;
         Ok(true)
     }
 
-    /// Every patch left (natively spread over the cores, a patch per task).
+    /// Every patch left (natively the batches spread over the cores).
     pub fn run_all(mut self) -> Result<Patching> {
         let left: Vec<Unit> = self.units[self.next..].to_vec();
         #[cfg(not(target_arch = "wasm32"))]
-        let scores: Vec<Result<f64>> = {
+        let scores: Vec<Result<Vec<f64>>> = {
             use rayon::prelude::*;
-            left.par_iter().map(|&u| self.score(u)).collect()
+            left.par_iter().map(|&u| self.scores(u)).collect()
         };
         #[cfg(target_arch = "wasm32")]
-        let scores: Vec<Result<f64>> = left.iter().map(|&u| self.score(u)).collect();
-        for (unit, score) in left.into_iter().zip(scores) {
-            self.record(unit, score?);
+        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|&u| self.scores(u)).collect();
+        for (unit, scores) in left.into_iter().zip(scores) {
+            self.record(unit, &scores?);
         }
         self.next = self.units.len();
         Ok(self.result)
     }
 
-    fn record(&mut self, unit: Unit, score: f64) {
-        match unit {
-            Unit::Residual { layer, position } => self.result.resid[layer][position] = score,
-            Unit::Head { layer, head } => self.result.heads[layer][head] = score,
-        }
+    fn record(&mut self, unit: Unit, scores: &[f64]) {
+        let row = match unit.heads {
+            false => &mut self.result.resid[unit.layer],
+            true => &mut self.result.heads[unit.layer],
+        };
+        row[unit.first..unit.first + unit.count].copy_from_slice(scores);
     }
 
-    /// The corrupted run with one activation from the clean run, scored.
-    fn score(&self, unit: Unit) -> Result<f64> {
-        let last = self.corrupt.target.len() - 1;
-        let (layer, x, opts) = match unit {
-            Unit::Residual { layer, position } => {
-                let mut x = self.corrupt_resid[layer].clone();
-                x.row_mut(position)
-                    .assign(&self.clean_resid[layer].row(position));
-                (layer, x, ForwardOptions::default())
+    /// The corrupted run with one activation from the clean run, once per patch of the unit,
+    /// the copies side by side; each scored.
+    fn scores(&self, unit: Unit) -> Result<Vec<f64>> {
+        let Unit {
+            heads,
+            layer,
+            first,
+            count,
+        } = unit;
+        let base = &self.corrupt_resid[layer];
+        let t = base.nrows();
+        // Copy k starts from the corrupted run's input to the block.
+        let mut x = Array2::zeros((count * t, base.ncols()));
+        for k in 0..count {
+            x.slice_mut(s![k * t..(k + 1) * t, ..]).assign(base);
+        }
+        let mut opts = ForwardOptions::default();
+        if heads {
+            // Copy k takes head first + k's output from the clean run; every other copy keeps
+            // that head's corrupted output, which it computes anyway from the same input.
+            opts.interventions = (first..first + count)
+                .map(|h| {
+                    let mut value = Array2::zeros((count * t, self.clean_heads[layer].shape()[2]));
+                    for k in 0..count {
+                        let run = if first + k == h {
+                            &self.clean_heads[layer]
+                        } else {
+                            &self.corrupt_heads[layer]
+                        };
+                        value
+                            .slice_mut(s![k * t..(k + 1) * t, ..])
+                            .assign(&run.index_axis(Axis(0), h));
+                    }
+                    let head = HeadId {
+                        kind: AttentionKind::DecoderSelf,
+                        layer,
+                        head: h,
+                    };
+                    Intervention::Head { head, value }
+                })
+                .collect();
+        } else {
+            // Copy k takes row first + k of the clean run's input to the block.
+            for k in 0..count {
+                let p = first + k;
+                x.row_mut(k * t + p).assign(&self.clean_resid[layer].row(p));
             }
-            Unit::Head { layer, head } => {
-                let value = self.clean_heads[layer]
-                    .index_axis(ndarray::Axis(0), head)
-                    .to_owned();
-                let head = HeadId {
-                    kind: AttentionKind::DecoderSelf,
-                    layer,
-                    head,
-                };
-                let opts = ForwardOptions {
-                    interventions: vec![Intervention::Head { head, value }],
-                    ..ForwardOptions::default()
-                };
-                (layer, self.corrupt_resid[layer].clone(), opts)
-            }
-        };
+        }
         let logits = self
             .model
-            .resume_decoder(&self.corrupt, &opts, layer, x, last)?;
+            .resume_decoder_copies(&self.corrupt, &opts, layer, x, t - 1)?;
         let r = &self.result;
-        let ld = f64::from(logits[r.target as usize]) - f64::from(logits[r.contrast as usize]);
-        Ok((ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt))
+        Ok(logits
+            .rows()
+            .into_iter()
+            .map(|row| {
+                let ld = f64::from(row[r.target as usize]) - f64::from(row[r.contrast as usize]);
+                (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt)
+            })
+            .collect())
     }
 }

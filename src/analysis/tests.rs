@@ -137,8 +137,9 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
     assert!(all.resid.iter().flatten().all(|s| s.is_finite()));
     assert!(all.heads.iter().flatten().all(|s| s.is_finite()));
     // Positions before the changed token carry the same values in both runs: patching them
-    // restores nothing.
+    // restores nothing (up to rounding: a resumed pass's output layer reads the last row
+    // alone, the whole pass every row, and the products sum in another order).
     for block in &all.resid {
-        assert!(block[..differ].iter().all(|&s| s == 0.0), "{block:?}");
+        assert!(block[..differ].iter().all(|&s| s.abs() < 1e-3), "{block:?}");
     }
 }

@@ -1,6 +1,7 @@
 //! Reading the residual stream out, and resuming a pass part-way (the logit lens and
 //! activation patching, `crate::analysis`).
 
+use super::plan::StackPlan;
 use super::stack::{planned_run, StackSoFar};
 use super::{count_forward_pass, ForwardOptions, Model, ModelInput};
 use crate::model::dropout::StackId;
@@ -80,5 +81,64 @@ impl Model {
             .stream()
             .slice_axis(Axis(0), ndarray::Slice::from(position..position + 1));
         Ok(self.read_out(row).row(0).to_owned())
+    }
+}
+
+impl Model {
+    /// Copies of a decoder-only pass resumed together at block `from`: `x` holds each copy's
+    /// input to that block one after another (`[copies · T, d]`), each copy attends only
+    /// within itself (a block-diagonal mask, positions 0…T−1 in each), and the logits come
+    /// back at `position` of each copy (`[copies, V]`). One matrix product per layer serves
+    /// every copy, so the block's weights are read once, not once a copy.
+    pub fn resume_decoder_copies(
+        &self,
+        input: &ModelInput,
+        opts: &ForwardOptions,
+        from: usize,
+        x: Array2<f32>,
+        position: usize,
+    ) -> Result<Array2<f32>> {
+        let plan = self.plan(input, opts)?;
+        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
+        else {
+            return Err(ModelError::Input(format!(
+                "{} is not a decoder-only model: a pass resumes part-way only there",
+                self.config.name
+            )));
+        };
+        let t = p.ids.len();
+        if t == 0
+            || !x.nrows().is_multiple_of(t)
+            || x.ncols() != self.config.d_model
+            || position >= t
+        {
+            return Err(ModelError::Input(format!(
+                "resumed copies need a multiple of {t} rows of {} and a position among them",
+                self.config.d_model
+            )));
+        }
+        let copies = x.nrows() / t;
+        let repeat =
+            |v: &[usize]| -> Vec<usize> { (0..copies).flat_map(|_| v.iter().copied()).collect() };
+        let batched = StackPlan {
+            ids: (0..copies).flat_map(|_| p.ids.iter().copied()).collect(),
+            types: Vec::new(),
+            tokens: (0..copies).flat_map(|_| p.tokens.iter().cloned()).collect(),
+            positions: repeat(&p.positions),
+            // Copy a's row i sees copy b's key j only when a = b and the model's mask allows.
+            allowed: Array2::from_shape_fn((copies * t, copies * t), |(i, j)| {
+                i / t == j / t && p.allowed[[i % t, j % t]]
+            }),
+            pads: (0..copies).flat_map(|_| p.pads.iter().copied()).collect(),
+            cross_allowed: None,
+        };
+        count_forward_pass();
+        let run = planned_run(&batched, None, opts, StackId::Decoder, false);
+        let mut so_far = StackSoFar::resumed(batched.tokens.clone(), x, from);
+        while so_far.done < stack.blocks.len() {
+            self.next_block(stack, &mut so_far, &run, None)?;
+        }
+        let rows: Vec<usize> = (0..copies).map(|c| c * t + position).collect();
+        Ok(self.read_out(so_far.stream().select(Axis(0), &rows).view()))
     }
 }
