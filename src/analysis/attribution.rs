@@ -92,29 +92,18 @@ pub fn attribute(
         u -= &table.row(b as usize).mapv(f64::from);
     }
     let resid = residual_stream(stack);
-    let last = resid[resid.len() - 1].row(position);
     let eps = f64::from(model.config.ln_eps);
     let kind = model.config.extensions.norm_kind;
     let (gamma, beta) = match &weights.ln_f {
         Some(ln) => (ln.gamma.mapv(f64::from), Some(ln.beta.mapv(f64::from))),
-        None => (Array1::ones(last.len()), None),
+        None => (Array1::ones(model.config.d_model), None),
     };
-    let sigma = match (&weights.ln_f, kind) {
-        (None, _) => 1.0,
-        (Some(_), NormKind::LayerNorm) => {
-            let mean = last.iter().map(|&v| f64::from(v)).sum::<f64>() / last.len() as f64;
-            let var = last
-                .iter()
-                .map(|&v| (f64::from(v) - mean).powi(2))
-                .sum::<f64>()
-                / last.len() as f64;
-            (var + eps).sqrt()
-        }
-        (Some(_), NormKind::RmsNorm) => {
-            let ms = last.iter().map(|&v| f64::from(v).powi(2)).sum::<f64>() / last.len() as f64;
-            (ms + eps).sqrt()
-        }
-    };
+    // σ frozen at the real run: the final norm's own statistic of resid[L] at this position
+    // (LayerNorm: the biased variance; RMSNorm: the mean square).
+    let sigma = stack
+        .final_norm
+        .as_ref()
+        .map_or(1.0, |n| (f64::from(n.var[position]) + eps).sqrt());
     let centring = weights.ln_f.is_some() && kind == NormKind::LayerNorm;
     let direction = &gamma * &u / sigma;
     // share(c) = (γ ⊙ centre(c) / σ) · u

@@ -98,12 +98,8 @@ impl<'m> Sweep<'m> {
             });
         }
         let opts = ForwardOptions::default();
-        let input = |ids: Vec<u32>| ModelInput {
-            source: Vec::new(),
-            source_types: Vec::new(),
-            target: ids,
-        };
-        let (clean_in, corrupt_in) = (input(clean.clone()), input(corrupt.clone()));
+        let input = |ids: &[u32]| model.input_from_ids(ids.to_vec(), Vec::new());
+        let (clean_in, corrupt_in) = (input(&clean), input(&corrupt));
         let clean_trace = model.forward(&clean_in, &opts)?;
         let corrupt_trace = model.forward(&corrupt_in, &opts)?;
         let ld = |logits: &Array2<f32>| -> Result<f64> {

@@ -105,14 +105,16 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
     let corrupt_input = model.input_from_ids(corrupt.clone(), Vec::new());
     let last = clean.len() - 1;
     let logits = model
-        .resume_decoder(
+        .resume_decoder_copies(
             &corrupt_input,
             &ForwardOptions::default(),
             0,
             x0.clone(),
             last,
         )
-        .unwrap();
+        .unwrap()
+        .row(0)
+        .to_owned();
     let r = &sweep.result;
     let ld = f64::from(logits[a as usize]) - f64::from(logits[b as usize]);
     // Resumed from block 0, the output layer runs on one row instead of all: the same numbers

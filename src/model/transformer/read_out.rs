@@ -8,7 +8,7 @@ use crate::model::dropout::StackId;
 use crate::model::error::{ModelError, Result};
 use crate::model::layers::norm;
 use crate::model::weights::StackWeights;
-use ndarray::{Array1, Array2, ArrayView2, Axis};
+use ndarray::{Array2, ArrayView2, Axis};
 
 /// Reading the residual stream out, and resuming a pass part-way (the logit lens and
 /// activation patching, `crate::analysis`).
@@ -44,52 +44,16 @@ impl Model {
         };
         self.logits(&normed)
     }
-
-    /// A decoder-only model's pass resumed at block `from` on `x` (that block's input rows),
-    /// with `opts`' interventions, and the logits at `position` only: patching one block
-    /// recomputes neither the blocks before it nor the output layer at the other positions.
-    pub fn resume_decoder(
-        &self,
-        input: &ModelInput,
-        opts: &ForwardOptions,
-        from: usize,
-        x: Array2<f32>,
-        position: usize,
-    ) -> Result<Array1<f32>> {
-        let plan = self.plan(input, opts)?;
-        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
-        else {
-            return Err(ModelError::Input(format!(
-                "{} is not a decoder-only model: a pass resumes part-way only there",
-                self.config.name
-            )));
-        };
-        if x.dim() != (p.ids.len(), self.config.d_model) || position >= p.ids.len() {
-            return Err(ModelError::Input(format!(
-                "a resumed pass needs {} rows of {} and a position among them",
-                p.ids.len(),
-                self.config.d_model
-            )));
-        }
-        count_forward_pass();
-        let run = planned_run(p, None, opts, StackId::Decoder, false);
-        let mut so_far = StackSoFar::resumed(p.tokens.clone(), x, from);
-        while so_far.done < stack.blocks.len() {
-            self.next_block(stack, &mut so_far, &run, None)?;
-        }
-        let row = so_far
-            .stream()
-            .slice_axis(Axis(0), ndarray::Slice::from(position..position + 1));
-        Ok(self.read_out(row).row(0).to_owned())
-    }
 }
 
 impl Model {
-    /// Copies of a decoder-only pass resumed together at block `from`: `x` holds each copy's
+    /// A decoder-only pass resumed at block `from`, in copies side by side: `x` holds each copy's
     /// input to that block one after another (`[copies · T, d]`), each copy attends only
     /// within itself (a block-diagonal mask, positions 0…T−1 in each), and the logits come
-    /// back at `position` of each copy (`[copies, V]`). One matrix product per layer serves
-    /// every copy, so the block's weights are read once, not once a copy.
+    /// back at `position` of each copy (`[copies, V]`). Patching one block recomputes neither
+    /// the blocks before it nor the output layer at the other positions, and one matrix
+    /// product per layer serves every copy, so the block's weights are read once, not once a
+    /// copy.
     pub fn resume_decoder_copies(
         &self,
         input: &ModelInput,
