@@ -142,7 +142,7 @@ fn check_patching(model: &Model, want: &Value) {
         want["contrast"].as_u64().unwrap() as u32,
     )
     .unwrap()
-    .run_all()
+    .run_all(model)
     .unwrap();
     let close =
         |a: f64, b: f64, what: &str| assert!((a - b).abs() < 1e-3, "{what}: {a} against {b}");

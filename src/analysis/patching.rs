@@ -12,7 +12,7 @@
 //! only. Decoder-only models.
 
 use super::{quoted, AnalysisError, Result};
-use crate::model::{AttentionKind, ForwardOptions, HeadId, Intervention, Model, ModelInput};
+use crate::model::{AttentionKind, ForwardOptions, HeadId, Intervention, Model, ModelInput, Trace};
 use ndarray::{s, Array2, Array3, Axis};
 use serde::Serialize;
 
@@ -45,8 +45,7 @@ struct Unit {
 }
 
 /// A patching sweep, run a patch at a time (the app spreads it over frames) or all at once.
-pub struct Sweep<'m> {
-    model: &'m Model,
+pub struct Sweep {
     corrupt: ModelInput,
     /// Each block's input in the clean and the corrupted run.
     clean_resid: Vec<Array2<f32>>,
@@ -59,16 +58,27 @@ pub struct Sweep<'m> {
     pub result: Patching,
 }
 
-impl<'m> Sweep<'m> {
+impl Sweep {
     /// Runs the clean and corrupted passes and lists the patches. Refuses models that are not
     /// decoder-only, empty or unequal texts, and texts that give the same logit difference.
     pub fn new(
-        model: &'m Model,
+        model: &Model,
         clean: Vec<u32>,
         corrupt: Vec<u32>,
         target: u32,
         contrast: u32,
     ) -> Result<Self> {
+        let opts = ForwardOptions::default();
+        let input = |ids: &[u32]| model.input_from_ids(ids.to_vec(), Vec::new());
+        Self::check(model, &clean, &corrupt)?;
+        let clean_trace = model.forward(&input(&clean), &opts)?;
+        let corrupt_trace = model.forward(&input(&corrupt), &opts)?;
+        Self::from_traces(model, &clean_trace, &corrupt_trace, target, contrast)
+    }
+
+    /// Refuses what cannot be patched: models that are not decoder-only or have no output
+    /// layer, empty texts, texts of different lengths (with both token lists).
+    pub fn check(model: &Model, clean: &[u32], corrupt: &[u32]) -> Result<()> {
         let name = &model.config.name;
         let family = model.config.family;
         if !family.has_decoder() {
@@ -91,17 +101,30 @@ impl<'m> Sweep<'m> {
         let tokens = |ids: &[u32]| model.tokenizer.tokens(ids);
         if clean.len() != corrupt.len() {
             return Err(AnalysisError::Lengths {
-                clean: quoted(&tokens(&clean)),
+                clean: quoted(&tokens(clean)),
                 clean_len: clean.len(),
-                corrupt: quoted(&tokens(&corrupt)),
+                corrupt: quoted(&tokens(corrupt)),
                 corrupt_len: corrupt.len(),
             });
         }
-        let opts = ForwardOptions::default();
-        let input = |ids: &[u32]| model.input_from_ids(ids.to_vec(), Vec::new());
-        let (clean_in, corrupt_in) = (input(&clean), input(&corrupt));
-        let clean_trace = model.forward(&clean_in, &opts)?;
-        let corrupt_trace = model.forward(&corrupt_in, &opts)?;
+        Ok(())
+    }
+
+    /// The sweep over two traced passes of `model` (the app runs them through its store, a
+    /// slice a frame), checked as in [`Sweep::check`].
+    pub fn from_traces(
+        model: &Model,
+        clean_trace: &Trace,
+        corrupt_trace: &Trace,
+        target: u32,
+        contrast: u32,
+    ) -> Result<Self> {
+        let stacks = (&clean_trace.decoder, &corrupt_trace.decoder);
+        let (Some(c), Some(x)) = stacks else {
+            return Err(AnalysisError::Undefined("no decoder stack".to_string()));
+        };
+        let (clean, corrupt) = (c.ids.clone(), x.ids.clone());
+        Self::check(model, &clean, &corrupt)?;
         let ld = |logits: &Array2<f32>| -> Result<f64> {
             let last = logits.nrows() - 1;
             let (a, b) = (target as usize, contrast as usize);
@@ -122,10 +145,6 @@ impl<'m> Sweep<'m> {
                     .to_string(),
             ));
         }
-        let stacks = (clean_trace.decoder, corrupt_trace.decoder);
-        let (Some(c), Some(x)) = stacks else {
-            return Err(AnalysisError::Undefined("no decoder stack".to_string()));
-        };
         let clean_resid: Vec<_> = c.blocks.iter().map(|b| b.input.clone()).collect();
         let corrupt_resid: Vec<_> = x.blocks.iter().map(|b| b.input.clone()).collect();
         let head_outs = |s: &crate::model::trace::StackTrace| -> Vec<Array3<f32>> {
@@ -149,8 +168,7 @@ impl<'m> Sweep<'m> {
         };
         let units = batches(false, t).chain(batches(true, heads)).collect();
         Ok(Self {
-            model,
-            corrupt: corrupt_in,
+            corrupt: model.input_from_ids(corrupt, Vec::new()),
             clean_resid,
             corrupt_resid,
             clean_heads,
@@ -158,8 +176,8 @@ impl<'m> Sweep<'m> {
             units,
             next: 0,
             result: Patching {
-                tokens_clean: c.tokens,
-                tokens_corrupt: x.tokens,
+                tokens_clean: c.tokens.clone(),
+                tokens_corrupt: x.tokens.clone(),
                 target,
                 contrast,
                 ld_clean,
@@ -181,26 +199,26 @@ impl<'m> Sweep<'m> {
     }
 
     /// Runs the next batch of patches (one block's); false once every patch has run.
-    pub fn step(&mut self) -> Result<bool> {
+    pub fn step(&mut self, model: &Model) -> Result<bool> {
         let Some(&unit) = self.units.get(self.next) else {
             return Ok(false);
         };
-        let scores = self.scores(unit)?;
+        let scores = self.scores(model, unit)?;
         self.record(unit, &scores);
         self.next += 1;
         Ok(true)
     }
 
     /// Every patch left (natively the batches spread over the cores).
-    pub fn run_all(mut self) -> Result<Patching> {
+    pub fn run_all(mut self, model: &Model) -> Result<Patching> {
         let left: Vec<Unit> = self.units[self.next..].to_vec();
         #[cfg(not(target_arch = "wasm32"))]
         let scores: Vec<Result<Vec<f64>>> = {
             use rayon::prelude::*;
-            left.par_iter().map(|&u| self.scores(u)).collect()
+            left.par_iter().map(|&u| self.scores(model, u)).collect()
         };
         #[cfg(target_arch = "wasm32")]
-        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|&u| self.scores(u)).collect();
+        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|&u| self.scores(model, u)).collect();
         for (unit, scores) in left.into_iter().zip(scores) {
             self.record(unit, &scores?);
         }
@@ -218,7 +236,7 @@ impl<'m> Sweep<'m> {
 
     /// The corrupted run with one activation from the clean run, once per patch of the unit,
     /// the copies side by side; each scored.
-    fn scores(&self, unit: Unit) -> Result<Vec<f64>> {
+    fn scores(&self, model: &Model, unit: Unit) -> Result<Vec<f64>> {
         let Unit {
             heads,
             layer,
@@ -264,9 +282,7 @@ impl<'m> Sweep<'m> {
                 x.row_mut(k * t + p).assign(&self.clean_resid[layer].row(p));
             }
         }
-        let logits = self
-            .model
-            .resume_decoder_copies(&self.corrupt, &opts, layer, x, t - 1)?;
+        let logits = model.resume_decoder_copies(&self.corrupt, &opts, layer, x, t - 1)?;
         let r = &self.result;
         Ok(logits
             .rows()

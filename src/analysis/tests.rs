@@ -135,7 +135,7 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
     };
     let patched = model.forward(&corrupt_input, &opts).unwrap();
     assert_eq!(patched.logits, clean_trace.logits);
-    let all = sweep.run_all().unwrap();
+    let all = sweep.run_all(&model).unwrap();
     assert!(all.resid.iter().flatten().all(|s| s.is_finite()));
     assert!(all.heads.iter().flatten().all(|s| s.is_finite()));
     // Positions before the changed token carry the same values in both runs: patching them

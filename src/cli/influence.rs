@@ -153,7 +153,7 @@ pub fn patch(
     let (a, b) = (a.map_err(|e| e.to_string())?, b.map_err(|e| e.to_string())?);
     let sweep =
         patching::Sweep::new(model, ids(clean)?, ids(corrupt)?, a, b).map_err(|e| e.to_string())?;
-    let r = sweep.run_all().map_err(|e| e.to_string())?;
+    let r = sweep.run_all(model).map_err(|e| e.to_string())?;
     if as_json {
         return json(&r);
     }
