@@ -5,6 +5,7 @@
 use super::{needs_output_layer, read_stack, residual_stream, Result};
 use crate::model::softmax::log_softmax;
 use crate::model::{Model, Trace};
+use ndarray::Array2;
 use serde::Serialize;
 
 /// One of a position's most likely next tokens at some depth.
@@ -45,31 +46,41 @@ pub fn logit_lens(model: &Model, trace: &Trace, k: usize, target: Option<u32>) -
     let layers = residual_stream(stack)
         .into_iter()
         .enumerate()
-        .map(|(layer, resid)| {
-            let logits = model.read_out(resid.view());
-            let mut top = Vec::with_capacity(logits.nrows());
-            let mut target_p = Vec::with_capacity(logits.nrows());
-            for row in logits.rows() {
-                // p = exp(log softmax), the normaliser summed in f64.
-                let row = row.to_vec();
-                let log_p = log_softmax(&row, 1.0);
-                top.push(likeliest(model, &log_p, k));
-                if let Some(t) = target {
-                    target_p.push(log_p.get(t as usize).map_or(0.0, |lp| lp.exp()));
-                }
-            }
-            LensLayer {
-                layer,
-                top,
-                target_p: target.map(|_| target_p),
-            }
-        })
+        .map(|(layer, resid)| lens_layer(model, layer, resid, k, target))
         .collect();
     Ok(Lens {
         tokens: stack.tokens.clone(),
         target,
         layers,
     })
+}
+
+/// One depth of the lens: `resid` (that is, `resid[layer]`) read through the final norm and
+/// the output layer (the app computes a depth a frame).
+pub fn lens_layer(
+    model: &Model,
+    layer: usize,
+    resid: &Array2<f32>,
+    k: usize,
+    target: Option<u32>,
+) -> LensLayer {
+    let logits = model.read_out(resid.view());
+    let mut top = Vec::with_capacity(logits.nrows());
+    let mut target_p = Vec::with_capacity(logits.nrows());
+    for row in logits.rows() {
+        // p = exp(log softmax), the normaliser summed in f64.
+        let row = row.to_vec();
+        let log_p = log_softmax(&row, 1.0);
+        top.push(likeliest(model, &log_p, k));
+        if let Some(t) = target {
+            target_p.push(log_p.get(t as usize).map_or(0.0, |lp| lp.exp()));
+        }
+    }
+    LensLayer {
+        layer,
+        top,
+        target_p: target.map(|_| target_p),
+    }
 }
 
 /// The `k` largest probabilities of one row, largest first (ties by lower id).

@@ -8,7 +8,9 @@
 //! `resid[L]` the last block's output before the final norm. All four tools work on the stack
 //! that feeds the output layer (the decoder where there is one).
 
+pub mod ablation;
 pub mod attribution;
+pub mod compare;
 pub mod lens;
 pub mod patching;
 pub mod rollout;

@@ -145,3 +145,36 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
         assert!(block[..differ].iter().all(|&s| s.abs() < 1e-3), "{block:?}");
     }
 }
+
+/// A head's ablation effect, run as copies resumed at its block, is the change a whole pass
+/// with that head switched off (`heads_off`, the Heads off lab's computation) makes.
+#[test]
+fn ablation_effects_are_the_heads_off_passes() {
+    let model = builtin::load("lm").unwrap();
+    let trace = traced(&model, "", "<bos> the cat sat on the");
+    let (a, b) = (5u32, 6u32);
+    let mut ablation = ablation::Ablation::new(&model, &trace, a, b).unwrap();
+    while ablation.step(&model).unwrap() {}
+    assert!(ablation.is_done());
+    let input = model.prepare("", "<bos> the cat sat on the").input;
+    let last = trace.logits.nrows() - 1;
+    for (layer, row) in ablation.effects.iter().enumerate() {
+        for (head, effect) in row.iter().enumerate() {
+            let opts = ForwardOptions {
+                heads_off: vec![crate::model::HeadId {
+                    kind: AttentionKind::DecoderSelf,
+                    layer,
+                    head,
+                }],
+                ..ForwardOptions::default()
+            };
+            let off = model.forward(&input, &opts).unwrap().logits;
+            let ld = f64::from(off[[last, a as usize]]) - f64::from(off[[last, b as usize]]);
+            assert!(
+                (effect - (ld - ablation.ld)).abs() < 1e-4,
+                "{layer}.{head}: {effect} against {}",
+                ld - ablation.ld
+            );
+        }
+    }
+}
