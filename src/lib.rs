@@ -146,6 +146,14 @@ pub fn glimpse_decoding() -> String {
     app::probe::decoding()
 }
 
+/// Browser test hook: the influence lab's numbers on screen (lens, attribution, patching
+/// progress and time, sinks).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_influence() -> String {
+    app::probe::influence()
+}
+
 /// Browser benchmark: train the reverse task's default model for `steps` steps inside this
 /// call and return its throughput as JSON (`web/bench_training.mjs` calls it).
 #[cfg(target_arch = "wasm32")]

@@ -46,14 +46,16 @@ pub fn looks(stack: &StackTrace, query: usize) -> Vec<Vec<Look>> {
                     let row = w.index_axis(Axis(0), head);
                     let row = row.row(query.min(row.nrows().saturating_sub(1)));
                     let first = row.first().copied().unwrap_or(0.0);
-                    let (key, weight) = row
-                        .iter()
-                        .enumerate()
-                        .skip(1)
-                        .fold((0, first), |best, (j, &x)| match x > best.1 || best.0 == 0 {
-                            true => (j, x),
-                            false => best,
-                        });
+                    let (key, weight) =
+                        row.iter()
+                            .enumerate()
+                            .skip(1)
+                            .fold((0, first), |best, (j, &x)| {
+                                match x > best.1 || best.0 == 0 {
+                                    true => (j, x),
+                                    false => best,
+                                }
+                            });
                     Look {
                         layer,
                         head,
@@ -75,7 +77,9 @@ pub fn sinks(stack: &StackTrace, query: usize) -> Vec<Sink> {
         let (n_heads, groups) = (attn.weights.shape()[0], attn.v.shape()[0].max(1));
         for look in row.into_iter().filter(|l| l.first >= SINK_MASS) {
             // Query head h reads key/value head h / (H / G) (grouped-query attention).
-            let v = attn.v.index_axis(Axis(0), look.head / (n_heads / groups).max(1));
+            let v = attn
+                .v
+                .index_axis(Axis(0), look.head / (n_heads / groups).max(1));
             let norm = |j: usize| v.row(j).iter().map(|x| x * x).sum::<f32>().sqrt();
             let rest: Vec<f32> = (1..=query.min(v.nrows() - 1)).map(norm).collect();
             found.push(Sink {
@@ -112,7 +116,11 @@ pub fn rank_correlation(a: &[f64], b: &[f64]) -> f64 {
     let (ra, rb) = (ranks(a), ranks(b));
     let n = ra.len() as f64;
     let mean = (n - 1.0) / 2.0;
-    let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - mean) * (y - mean)).sum();
+    let cov: f64 = ra
+        .iter()
+        .zip(&rb)
+        .map(|(x, y)| (x - mean) * (y - mean))
+        .sum();
     let var = |r: &[f64]| r.iter().map(|x| (x - mean).powi(2)).sum::<f64>();
     let d = (var(&ra) * var(&rb)).sqrt();
     if d == 0.0 {
@@ -126,7 +134,12 @@ pub fn rank_correlation(a: &[f64], b: &[f64]) -> f64 {
 /// (first token aside) while its effect is small, the head with the largest effect and how
 /// hard it looks, and the rank correlation over every head. `effects` is `[block][head]`
 /// (`NaN` where not measured yet), described by `what` ("ablation effect").
-pub fn disagreement(looks: &[Vec<Look>], effects: &[Vec<f64>], tokens: &[String], what: &str) -> String {
+pub fn disagreement(
+    looks: &[Vec<Look>],
+    effects: &[Vec<f64>],
+    tokens: &[String],
+    what: &str,
+) -> String {
     let pairs: Vec<(&Look, f64)> = looks
         .iter()
         .flatten()
@@ -203,7 +216,10 @@ mod tests {
         let tokens = vec!["a".to_string(), "b".to_string()];
         let s = disagreement(&looks, &effects, &tokens, "effect");
         assert!(s.contains("Head 0.0 puts 0.90 of its weight on “b”"), "{s}");
-        assert!(s.contains("Head 0.1 has the largest effect (-2.000)"), "{s}");
+        assert!(
+            s.contains("Head 0.1 has the largest effect (-2.000)"),
+            "{s}"
+        );
         assert!(s.contains("rank correlation -1.00"), "{s}");
     }
 }

@@ -153,7 +153,7 @@ impl Sweep {
                 .map(|b| b.self_attn.inner.head_out.clone())
                 .collect()
         };
-        let (clean_heads, corrupt_heads) = (head_outs(&c), head_outs(&x));
+        let (clean_heads, corrupt_heads) = (head_outs(c), head_outs(x));
         let (layers, t, heads) = (clean_resid.len(), clean.len(), model.config.n_heads);
         let per_batch = (MAX_BATCH_ROWS / t).max(1);
         let batches = move |heads_too: bool, n: usize| {

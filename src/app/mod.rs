@@ -209,6 +209,10 @@ impl GlimpseApp {
         } else {
             self.body(ui);
         }
+        if let Some(view) = self.bench.open_view.take() {
+            self.nav.view = view;
+            ui.ctx().request_repaint();
+        }
         // Counted once the views have asked for this frame's passes.
         probe::publish_store_passes(self.store.passes_under_way());
         self.write_probe_file(ui);

@@ -125,6 +125,18 @@ pub fn decoding() -> String {
     read(&DECODING)
 }
 
+/// The influence lab's numbers on screen as JSON (`InfluenceLab::publish`).
+static INFLUENCE: Mutex<String> = Mutex::new(String::new());
+
+pub fn publish_influence(status: &impl Serialize) {
+    store(&INFLUENCE, status);
+}
+
+/// The influence lab's last published numbers, or "" if it was never drawn.
+pub fn influence() -> String {
+    read(&INFLUENCE)
+}
+
 pub fn publish_compute(status: &impl Serialize) {
     store(&COMPUTE, status);
 }

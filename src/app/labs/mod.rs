@@ -4,7 +4,7 @@
 //! and the every-view walk the browser and desktop tests take.
 //!
 //! Every lab is one folder here (`attention`, `masking`, `positions`, `decoding`, `induction`,
-//! `heads`, `depth`, `scoring`, `softmax`, `cost`, `training`, `rnn`), its maths in plain
+//! `heads`, `influence`, `depth`, `scoring`, `softmax`, `cost`, `training`, `rnn`), its maths in plain
 //! functions apart from its drawing; `race` is the side-by-side training the heads and depth
 //! labs share. Adding a lab is one folder implementing [`Lab`] plus one line in that list.
 
@@ -14,6 +14,7 @@ pub mod decoding;
 pub mod depth;
 pub mod heads;
 pub mod induction;
+pub mod influence;
 pub mod masking;
 pub mod positions;
 pub mod race;
@@ -109,6 +110,7 @@ impl Default for Labs {
             Box::new(decoding::DecodingLab::default()),
             Box::new(induction::InductionLab::default()),
             Box::new(heads::HeadsLab::default()),
+            Box::new(influence::InfluenceLab::default()),
             Box::new(depth::DepthLab::default()),
             Box::new(scoring::ScoringLab::default()),
             Box::new(softmax::SoftmaxLab::default()),

@@ -74,6 +74,8 @@ pub struct Workbench {
     cancelled: Option<RunKey>,
     /// How long one frame may compute before it draws; `None`: the whole pass at once.
     pub frame_budget: Option<web_time::Duration>,
+    /// A lab asks for another tab to show the selection (e.g. a head's attention map).
+    pub open_view: Option<&'static str>,
 }
 
 impl Default for Workbench {
@@ -99,6 +101,7 @@ impl Default for Workbench {
             running: None,
             cancelled: None,
             frame_budget: FRAME_BUDGET,
+            open_view: None,
         }
     }
 }

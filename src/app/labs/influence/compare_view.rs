@@ -1,0 +1,301 @@
+//! Attention against influence, for one query token: where the heads look (the mean over
+//! heads per block, and each head's strongest weight), rollout, and one effect per head
+//! (attribution, ablation or the patching sweep's), with a sentence naming where looking and
+//! mattering disagree and the sinks: heads that park half their weight or more on the first
+//! token, with the norms of the values they read there.
+
+use super::background::{Effects, Job, Status};
+use super::{answer, token_id, warn, Clean, Effect, InfluenceLab, Shared};
+use crate::analysis::ablation::Ablation;
+use crate::analysis::compare::{disagreement, looks, sinks, Sink};
+use crate::analysis::{read_stack, rollout};
+use crate::app::export;
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::Heatmap;
+use ndarray::{Array2, Axis};
+
+/// What an ablation runs on: model, ids, A, B.
+type Key = (String, Vec<u32>, u32, u32);
+
+#[derive(Default)]
+pub struct CompareState {
+    key: Option<Key>,
+    job: Option<Job<Ablation>>,
+    status: Option<Status<Effects>>,
+}
+
+/// Height of each of the three grids, so the sentence and the sinks stay in view.
+const GRID_HEIGHT: f32 = 360.0;
+
+const EFFECTS: [(Effect, &str); 3] = [
+    (Effect::Attribution, "direct attribution"),
+    (Effect::Ablation, "ablation (head off)"),
+    (Effect::Patching, "patching score"),
+];
+
+impl InfluenceLab {
+    pub(super) fn compare_section(
+        &mut self,
+        ui: &mut egui::Ui,
+        shared: &mut Shared<'_>,
+        clean: &Clean,
+    ) {
+        let rect = ui.max_rect();
+        ui.label(
+            "A head can look hard at a token and change nothing, and a small weight can carry \
+             the answer. Here the same query's attention (how hard each head looks) stands \
+             beside what each head does to the answer.",
+        );
+        self.token_boxes(ui, clean, true);
+        let Some(stack) = read_stack(&clean.trace) else {
+            return;
+        };
+        let q = clean.position(self.position);
+        let looked = looks(stack, q);
+        let sunk = sinks(stack, q);
+        let roll = rollout::of_stack(stack);
+        let t = clean.tokens.len();
+        // Mean over heads of each block's weights from the query: [block, key].
+        let mean = Array2::from_shape_fn((stack.blocks.len(), t), |(l, j)| {
+            let w = &stack.blocks[l].self_attn.inner.weights;
+            w.index_axis(Axis(1), q).column(j).mean().unwrap_or(0.0)
+        });
+        let mut with_roll = mean.clone();
+        with_roll
+            .push_row(roll.row(q).mapv(|x| x as f32).view())
+            .ok();
+        let rows: Vec<String> = (0..stack.blocks.len())
+            .map(|l| format!("block {l}"))
+            .chain(["rollout".to_string()])
+            .collect();
+        let heads = looked.first().map_or(0, Vec::len);
+        let head_cols: Vec<String> = (0..heads).map(|h| format!("h{h}")).collect();
+        let strongest = Array2::from_shape_fn((looked.len(), heads), |(l, h)| looked[l][h].weight);
+        let effects = self.effects(ui, shared, clean, q);
+        ui.horizontal_wrapped(|ui| {
+            let json = || {
+                serde_json::to_vec_pretty(&serde_json::json!({
+                    "model": clean.name, "tokens": clean.tokens, "query": q,
+                    "mean_attention": mean.outer_iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+                    "rollout": roll.row(q).to_vec(),
+                    "strongest_weight": strongest.outer_iter().map(|r| r.to_vec()).collect::<Vec<_>>(),
+                    "effects": effects.as_ref().ok().map(|e| &e.1),
+                    "sinks": sunk.iter().map(sink_json).collect::<Vec<_>>(),
+                }))
+                .ok()
+            };
+            let files: [export::DataFile<'_>; 1] = [("comparison as JSON", "glimpse-influence.json".into(), &json)];
+            export::view_menu(ui, shared.exporter, rect, "glimpse-influence.png", &files);
+        });
+        let seq = ColorScale::Sequential { min: 0.0, max: 1.0 };
+        // The effect grid, `NaN` (not measured yet) drawn hatched.
+        let effect_grid = effects.as_ref().ok().map(|(what, e)| {
+            let values = Array2::from_shape_fn((e.len(), heads), |(l, h)| {
+                e[l].get(h).copied().unwrap_or(f64::NAN) as f32
+            });
+            let ok = values.mapv(f32::is_finite);
+            (
+                *what,
+                values.mapv(|x| if x.is_finite() { x } else { 0.0 }),
+                ok,
+            )
+        });
+        let blocks = &rows[..looked.len()];
+        crate::app::widgets::fit::columns(ui, 3, 280.0, |cols| {
+            let n = cols.len();
+            let sized = |ui: &mut egui::Ui, title: String, map: Heatmap<'_>, caption: &str| {
+                ui.strong(title);
+                let size = egui::vec2(ui.available_width(), GRID_HEIGHT);
+                ui.allocate_ui(size, |ui| {
+                    map.show_with_legend(ui, GRID_HEIGHT - 40.0, caption)
+                });
+            };
+            let mut m = Heatmap::new(with_roll.view(), &rows, &clean.tokens, seq);
+            m.axis_names = ("block", "key");
+            m.context = "weight from the query (last row: rollout)";
+            let title = format!(
+                "attention from “{}”: mean over heads, and rollout",
+                clean.tokens[q]
+            );
+            sized(&mut cols[0], title, m, "weight");
+            let mut m = Heatmap::new(strongest.view(), blocks, &head_cols, seq);
+            m.axis_names = ("block", "head");
+            m.context = "largest weight from the query on one token other than the first";
+            sized(
+                &mut cols[1.min(n - 1)],
+                "each head's strongest weight (first token aside)".into(),
+                m,
+                "weight",
+            );
+            if let Some((what, values, ok)) = &effect_grid {
+                let mut m = Heatmap::new(
+                    values.view(),
+                    blocks,
+                    &head_cols,
+                    ColorScale::diverging_for(values.iter()),
+                );
+                m.allowed = Some(ok.view());
+                m.axis_names = ("block", "head");
+                m.context = what;
+                sized(
+                    &mut cols[2.min(n - 1)],
+                    format!("each head's {what}"),
+                    m,
+                    "effect",
+                );
+            }
+        });
+        match &effects {
+            Ok((what, e)) => {
+                let sentence = disagreement(&looked, e, &clean.tokens, what);
+                ui.label(egui::RichText::new(&sentence).strong());
+                self.note(
+                    "compare",
+                    serde_json::json!({ "query": q, "effect": what, "sentence": sentence }),
+                );
+            }
+            Err(e) => warn(ui, e.clone()),
+        }
+        sink_table(
+            ui,
+            &sunk,
+            effects.as_ref().ok().map(|e| &e.1),
+            &clean.tokens,
+        );
+        self.note(
+            "sinks",
+            serde_json::Value::Array(sunk.iter().map(sink_json).collect()),
+        );
+    }
+
+    /// The effect per head picked, `[block][head]`, with its name; ablation and patching fill
+    /// in as they run.
+    fn effects(
+        &mut self,
+        ui: &mut egui::Ui,
+        _shared: &mut Shared<'_>,
+        clean: &Clean,
+        q: usize,
+    ) -> Result<(&'static str, Vec<Vec<f64>>), String> {
+        ui.horizontal_wrapped(|ui| {
+            ui.label("effect:");
+            for (e, label) in EFFECTS {
+                let r = ui.selectable_value(&mut self.effect, e, label);
+                crate::app::probe::control(&format!("influence:effect {label}"), r.rect);
+            }
+        });
+        if !clean.model.has_output_layer() {
+            return Err(
+                "This model has no output layer: no effect on an answer to compare with.".into(),
+            );
+        }
+        let a = answer(clean, &self.target, q)?;
+        let b = token_id(&clean.model, &self.contrast)?;
+        match self.effect {
+            Effect::Attribution => {
+                let got = self.attribution.get(clean, a, b, q).clone()?;
+                Ok(("attribution share", got.heads))
+            }
+            Effect::Patching => {
+                let r = self.patching.results_for(&clean.name, &clean.ids);
+                let r = r.ok_or("Run the sweep in the patching section first (its head scores are compared here).")?;
+                Ok(("patching score", r.heads.clone()))
+            }
+            Effect::Ablation => {
+                let b =
+                    b.ok_or("Ablation measures logit(A) − logit(B): type the contrast token B.")?;
+                if q + 1 != clean.tokens.len() {
+                    return Err("Ablation scores the answer at the last position: pick the last token as the query.".into());
+                }
+                let key = (clean.name.clone(), clean.ids.clone(), a, b);
+                if self.compare.key.as_ref() != Some(&key) {
+                    let job = Ablation::new(&clean.model, &clean.trace, a, b)
+                        .map_err(|e| e.to_string())?;
+                    self.compare.job = Some(Job::start(job, clean.model.clone(), ui.ctx().clone()));
+                    self.compare.key = Some(key);
+                    self.compare.status = None;
+                    self.ablate = true;
+                }
+                if let Some(job) = self.compare.job.as_mut() {
+                    if let Some(s) = job.status() {
+                        if s.done || s.error.is_some() {
+                            self.compare.job = None;
+                        }
+                        self.compare.status = Some(s);
+                    }
+                }
+                let s = self.compare.status.as_ref().ok_or("starting…")?;
+                if let Some(e) = &s.error {
+                    return Err(e.clone());
+                }
+                let (done, all) = s.progress;
+                if done < all {
+                    ui.add(
+                        egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                            .text(format!("block {done} of {all} · {:.1} s", s.seconds)),
+                    );
+                }
+                if s.done {
+                    ui.label(format!("With every head on, LD = {:.3}; an effect is LD with the head off minus that.", s.snapshot.ld));
+                }
+                Ok(("ablation effect", s.snapshot.effects.clone()))
+            }
+        }
+    }
+}
+
+fn sink_json(s: &Sink) -> serde_json::Value {
+    serde_json::json!({
+        "layer": s.layer, "head": s.head, "first": s.first,
+        "value_norm_first": s.value_norm_first, "value_norm_rest": s.value_norm_rest,
+    })
+}
+
+/// The sink heads, one line each, with their effect where one is measured.
+fn sink_table(
+    ui: &mut egui::Ui,
+    sinks: &[Sink],
+    effects: Option<&Vec<Vec<f64>>>,
+    tokens: &[String],
+) {
+    let first = tokens.first().map_or("", |t| t.as_str());
+    if sinks.is_empty() {
+        ui.label(format!(
+            "No head puts half its weight or more on the first token (“{first}”) from this query."
+        ));
+        return;
+    }
+    ui.label(format!(
+        "{} heads put half their weight or more on the first token (“{first}”): sinks. The value \
+         they read there is usually small, so the weight parked there adds little to the output.",
+        sinks.len()
+    ));
+    egui::ScrollArea::vertical()
+        .id_salt("sinks")
+        .max_height(180.0)
+        .show(ui, |ui| {
+            egui::Grid::new("sink table").striped(true).show(ui, |ui| {
+                for h in [
+                    "head",
+                    "weight on first",
+                    "‖v‖ of first",
+                    "mean ‖v‖ of the others",
+                    "effect",
+                ] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for s in sinks {
+                    ui.label(format!("{}.{}", s.layer, s.head));
+                    ui.label(format!("{:.2}", s.first));
+                    ui.label(format!("{:.2}", s.value_norm_first));
+                    ui.label(format!("{:.2}", s.value_norm_rest));
+                    let e = effects
+                        .and_then(|e| e.get(s.layer)?.get(s.head))
+                        .filter(|x| x.is_finite());
+                    ui.label(e.map_or("–".to_string(), |x| format!("{x:+.3}")));
+                    ui.end_row();
+                }
+            });
+        });
+}

@@ -1,0 +1,277 @@
+//! Patching: the clean text (the shared input) and a corrupted one of the same length side by
+//! side; every residual-stream position and every head of the corrupted run is given its
+//! clean value in turn, and the heatmaps fill in as the patches run (1 = restores the clean
+//! answer, 0 = changes nothing), with progress and Cancel.
+
+use super::background::{Job, Status};
+use super::{not_ready, token_id, warn, Clean, InfluenceLab, Shared};
+use crate::analysis::patching::{Patching, Sweep};
+use crate::app::export;
+use crate::app::widgets::colormap::ColorScale;
+use crate::app::widgets::heatmap::Heatmap;
+use crate::model::ForwardOptions;
+use ndarray::Array2;
+
+/// What a sweep runs on: model, clean ids, corrupted ids, A, B.
+type Key = (String, Vec<u32>, Vec<u32>, u32, u32);
+
+#[derive(Default)]
+pub struct PatchingState {
+    key: Option<Key>,
+    job: Option<Job<Sweep>>,
+    /// The last results seen (kept after Cancel).
+    pub status: Option<Status<Patching>>,
+}
+
+impl PatchingState {
+    /// The sweep's results so far when they are for `key`.
+    pub fn results_for(&self, name: &str, clean: &[u32]) -> Option<&Patching> {
+        let (k, s) = (self.key.as_ref()?, self.status.as_ref()?);
+        (k.0 == name && k.1 == clean).then_some(&s.snapshot)
+    }
+}
+
+/// Scores as a matrix, `NaN` where a patch has not run (drawn hatched as "not yet").
+fn grid(rows: &[Vec<f64>]) -> (Array2<f32>, Array2<bool>) {
+    let (r, c) = (rows.len(), rows.first().map_or(0, Vec::len));
+    let v = Array2::from_shape_fn((r, c), |(i, j)| rows[i][j] as f32);
+    let ok = v.mapv(f32::is_finite);
+    (v.mapv(|x| if x.is_finite() { x } else { 0.0 }), ok)
+}
+
+/// The `n` best cells of a grid as "name score".
+fn best(rows: &[Vec<f64>], n: usize, name: impl Fn(usize, usize) -> String) -> String {
+    let mut cells: Vec<(usize, usize, f64)> = rows
+        .iter()
+        .enumerate()
+        .flat_map(|(l, r)| r.iter().enumerate().map(move |(i, x)| (l, i, *x)))
+        .filter(|c| c.2.is_finite())
+        .collect();
+    cells.sort_by(|a, b| b.2.total_cmp(&a.2));
+    let named: Vec<String> = cells
+        .iter()
+        .take(n)
+        .map(|&(l, i, x)| format!("{} {x:.2}", name(l, i)))
+        .collect();
+    named.join(", ")
+}
+
+impl InfluenceLab {
+    pub(super) fn patching_section(
+        &mut self,
+        ui: &mut egui::Ui,
+        shared: &mut Shared<'_>,
+        clean: &Clean,
+    ) {
+        let rect = ui.max_rect();
+        ui.label(
+            "Run the corrupted text, then copy one activation from the clean run into it and \
+             see how much of the clean answer comes back: score = (LD_patched − LD_corrupt) / \
+             (LD_clean − LD_corrupt), with LD = logit(A) − logit(B) at the last position. \
+             1 restores the clean answer, 0 changes nothing.",
+        );
+        ui.horizontal_wrapped(|ui| {
+            ui.label("clean (the input on the left):");
+            ui.monospace(crate::analysis::quoted(&clean.tokens));
+        });
+        ui.horizontal(|ui| {
+            ui.label("corrupted:");
+            let r = ui.add(
+                egui::TextEdit::singleline(&mut self.corrupt)
+                    .desired_width(ui.available_width() - 150.0),
+            );
+            crate::app::probe::control("influence:corrupt", r.rect);
+            if ui.button("copy the clean text").clicked() {
+                self.corrupt = shared.bench.target.clone();
+                if self.corrupt.is_empty() {
+                    self.corrupt = shared.bench.source.clone();
+                }
+            }
+        });
+        self.token_boxes(ui, clean, true);
+        if !clean.model.has_output_layer() {
+            return;
+        }
+        let model = &clean.model;
+        let (a, b) = match (token_id(model, &self.target), token_id(model, &self.contrast)) {
+            (Ok(Some(a)), Ok(Some(b))) => (a, b),
+            (Err(e), _) | (_, Err(e)) => return warn(ui, e),
+            _ => return warn(ui, "Type both tokens: the clean answer A and the corrupted run's answer B (e.g. the two names)."),
+        };
+        if self.corrupt.trim().is_empty() {
+            return warn(
+                ui,
+                "Type a corrupted text with as many tokens as the clean one (change a name, say).",
+            );
+        }
+        let corrupt_input = model.prepare("", &self.corrupt).input;
+        let corrupt_ids = corrupt_input.target.clone();
+        if let Err(e) = Sweep::check(model, &clean.ids, &corrupt_ids) {
+            return warn(ui, e.to_string());
+        }
+        let differ: Vec<String> = (0..clean.ids.len())
+            .filter(|&i| clean.ids[i] != corrupt_ids[i])
+            .map(|i| {
+                format!(
+                    "{i}: “{}” → “{}”",
+                    clean.tokens[i],
+                    model.tokenizer.token(corrupt_ids[i])
+                )
+            })
+            .collect();
+        ui.label(format!(
+            "The texts differ at {}.",
+            if differ.is_empty() {
+                "no position".into()
+            } else {
+                differ.join(", ")
+            }
+        ));
+        let key = (clean.name.clone(), clean.ids.clone(), corrupt_ids, a, b);
+        ui.horizontal(|ui| {
+            let running = self.sweep
+                && self.patching.key.as_ref() == Some(&key)
+                && self.patching.job.is_some();
+            let label = if running {
+                "running…"
+            } else {
+                "run the sweep"
+            };
+            let r = ui.add_enabled(!running, egui::Button::new(label));
+            crate::app::probe::control("influence:run sweep", r.rect);
+            if r.clicked() {
+                self.sweep = true;
+                self.patching.key = None;
+            }
+            if running {
+                let r = ui.button("Cancel");
+                crate::app::probe::control("influence:cancel sweep", r.rect);
+                if r.clicked() {
+                    self.sweep = false;
+                    self.patching.job = None;
+                }
+            }
+        });
+        if self.sweep && self.patching.key.as_ref() != Some(&key) {
+            self.patching.job = None;
+            let corrupt =
+                match shared
+                    .store
+                    .forward(&clean.name, &corrupt_input, &ForwardOptions::default())
+                {
+                    Ok(t) => t,
+                    Err(e) => return not_ready(ui, shared.store, &e),
+                };
+            match Sweep::from_traces(model, &clean.trace, &corrupt, a, b) {
+                Ok(sweep) => {
+                    self.patching.status = None;
+                    self.patching.job = Some(Job::start(sweep, model.clone(), ui.ctx().clone()));
+                    self.patching.key = Some(key.clone());
+                }
+                Err(e) => {
+                    self.sweep = false;
+                    return warn(ui, e.to_string());
+                }
+            }
+        }
+        if let Some(job) = self.patching.job.as_mut() {
+            if let Some(s) = job.status() {
+                if s.done || s.error.is_some() {
+                    self.patching.job = None;
+                }
+                self.patching.status = Some(s);
+            }
+        }
+        if self.patching.key.as_ref() != Some(&key) {
+            ui.weak("Press “run the sweep” to patch every position of every block's input and every head.");
+            return;
+        }
+        let Some(status) = self.patching.status.clone() else {
+            return;
+        };
+        draw_results(ui, shared, rect, &status, clean);
+        let r = &status.snapshot;
+        self.note(
+            "patching",
+            serde_json::json!({
+                "progress": [status.progress.0, status.progress.1],
+                "seconds": status.seconds,
+                "done": status.done,
+                "ld_clean": r.ld_clean,
+                "ld_corrupt": r.ld_corrupt,
+                "resid": r.resid,
+                "heads": r.heads,
+            }),
+        );
+    }
+}
+
+fn draw_results(
+    ui: &mut egui::Ui,
+    shared: &mut Shared<'_>,
+    rect: egui::Rect,
+    s: &Status<Patching>,
+    clean: &Clean,
+) {
+    let r = &s.snapshot;
+    let (done, all) = s.progress;
+    if let Some(e) = &s.error {
+        warn(ui, e.clone());
+    }
+    if done < all {
+        ui.add(
+            egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                .text(format!("{done} of {all} patches · {:.1} s", s.seconds)),
+        );
+    } else {
+        ui.strong(format!("All {all} patches in {:.1} s.", s.seconds));
+    }
+    ui.horizontal_wrapped(|ui| {
+        let json = || serde_json::to_vec_pretty(r).ok();
+        let files: [export::DataFile<'_>; 1] =
+            [("scores as JSON", "glimpse-patching.json".into(), &json)];
+        export::view_menu(ui, shared.exporter, rect, "glimpse-patching.png", &files);
+    });
+    ui.label(format!(
+        "LD clean {:.3} · LD corrupted {:.3}",
+        r.ld_clean, r.ld_corrupt
+    ));
+    let (resid, resid_ok) = grid(&r.resid);
+    let (heads, heads_ok) = grid(&r.heads);
+    let limit = resid
+        .iter()
+        .chain(heads.iter())
+        .fold(1.0f32, |m, x| m.max(x.abs()));
+    let scale = ColorScale::Diverging { limit };
+    let rows: Vec<String> = (0..resid.nrows()).map(|l| format!("block {l}")).collect();
+    let head_cols: Vec<String> = (0..heads.ncols()).map(|h| format!("h{h}")).collect();
+    crate::app::widgets::fit::columns(ui, 2, 320.0, |cols| {
+        cols[0].strong("residual stream resid[block] at each position");
+        let mut m = Heatmap::new(resid.view(), &rows, &clean.tokens, scale);
+        m.allowed = Some(resid_ok.view());
+        m.axis_names = ("block", "position");
+        m.context = "patching score (grey: not yet)";
+        m.max_cell = 28.0;
+        m.show_with_legend(&mut cols[0], 240.0, "score");
+        let n = cols.len() - 1;
+        cols[n].strong("each head's output, every position");
+        let mut m = Heatmap::new(heads.view(), &rows, &head_cols, scale);
+        m.allowed = Some(heads_ok.view());
+        m.axis_names = ("block", "head");
+        m.context = "patching score (grey: not yet)";
+        m.max_cell = 28.0;
+        m.show_with_legend(&mut cols[n], 240.0, "score");
+    });
+    let tokens = &clean.tokens;
+    ui.label(format!(
+        "Best residual patches: {}.",
+        best(&r.resid, 4, |l, p| format!(
+            "block {l} at “{}”",
+            tokens.get(p).map_or("?", |t| t.as_str())
+        ))
+    ));
+    ui.label(format!(
+        "Best heads: {}.",
+        best(&r.heads, 5, |l, h| format!("head {l}.{h}"))
+    ));
+}
