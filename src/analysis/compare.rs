@@ -160,22 +160,26 @@ pub fn disagreement(
         .max_by(|a, b| a.0.weight.total_cmp(&b.0.weight))
     {
         text += &format!(
-            "Head {}.{} puts {:.2} of its weight on “{}” yet its {what} is only {:+.3}. ",
+            "Head {}.{} puts {:.2} of its weight on “{}” (position {}) yet its {what} is only \
+             {:+.3}. ",
             looker.0.layer,
             looker.0.head,
             looker.0.weight,
             token(looker.0.key),
+            looker.0.key,
             looker.1
         );
     }
     let (l, e) = strongest;
     text += &format!(
-        "Head {}.{} has the largest {what} ({:+.3}) with at most {:.2} on one token (“{}”). ",
+        "Head {}.{} has the largest {what} ({:+.3}) with at most {:.2} on one token (“{}”, \
+         position {}). ",
         l.layer,
         l.head,
         e,
         l.weight,
-        token(l.key)
+        token(l.key),
+        l.key
     );
     let weight: Vec<f64> = pairs.iter().map(|p| f64::from(p.0.weight)).collect();
     let size: Vec<f64> = pairs.iter().map(|p| p.1.abs()).collect();
@@ -215,7 +219,10 @@ mod tests {
         let effects = vec![vec![0.01, -2.0]];
         let tokens = vec!["a".to_string(), "b".to_string()];
         let s = disagreement(&looks, &effects, &tokens, "effect");
-        assert!(s.contains("Head 0.0 puts 0.90 of its weight on “b”"), "{s}");
+        assert!(
+            s.contains("Head 0.0 puts 0.90 of its weight on “b” (position 1)"),
+            "{s}"
+        );
         assert!(
             s.contains("Head 0.1 has the largest effect (-2.000)"),
             "{s}"

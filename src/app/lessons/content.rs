@@ -1059,4 +1059,5 @@ pub static LESSONS: &[Lesson] = &[
             },
         ],
     },
+    super::influence::WHAT_ATTENTION_DOES,
 ];

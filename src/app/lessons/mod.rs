@@ -4,6 +4,9 @@
 //! There is no other way a lesson sets state.
 
 pub mod content;
+mod influence;
+#[cfg(test)]
+mod influence_tests;
 #[cfg(test)]
 mod tests;
 

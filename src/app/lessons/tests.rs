@@ -30,7 +30,7 @@ fn lessons_tab() -> Harness<'static, GlimpseApp> {
 }
 
 /// Set the app up for `page` as opening it does (its link, then the forward pass).
-fn apply(page: &Page, app: &mut GlimpseApp) {
+pub(super) fn apply(page: &Page, app: &mut GlimpseApp) {
     let (lab, notices) = link::apply_page(app, page.link);
     assert!(notices.is_empty(), "{}: {notices:?}", page.title);
     assert_eq!(lab, Some(page.lab()), "{}", page.title);
@@ -205,7 +205,7 @@ fn selected_weights(app: &GlimpseApp) -> ndarray::Array2<f32> {
 }
 
 /// The page titled `title`.
-fn page(title: &str) -> &'static Page {
+pub(super) fn page(title: &str) -> &'static Page {
     LESSONS
         .iter()
         .flat_map(|l| l.pages)
@@ -214,7 +214,7 @@ fn page(title: &str) -> &'static Page {
 }
 
 /// `x` as the text writes it, to two decimals; the page must say it.
-fn says(title: &str, x: f32) {
+pub(super) fn says(title: &str, x: f32) {
     let text = page_text(title);
     let number = format!("{x:.2}");
     assert!(
@@ -597,7 +597,7 @@ fn walkthrough_pages_open_on_the_step_they_name() {
 }
 
 /// The paragraphs of the page titled `title`, joined.
-fn page_text(title: &str) -> String {
+pub(super) fn page_text(title: &str) -> String {
     page(title).paragraphs.join(" ")
 }
 

@@ -80,6 +80,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
     let cost = &app.lab::<CostLab>().sizes;
     let heads = app.lab::<HeadsLab>();
     let rnn = app.lab::<RnnLab>();
+    let influence = app.lab::<crate::app::labs::influence::InfluenceLab>();
     let depth = app.lab::<DepthLab>();
     let bench = &app.bench;
     match key {
@@ -206,6 +207,14 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "rstep" => rnn.step.to_string(),
         "kvseed" => heads.kv_seed.max(1).to_string(),
         "kvtrain" => (heads.kv_race.running as u8).to_string(),
+        "isec" => (influence.section as u8).to_string(),
+        "itgt" => influence.target.clone(),
+        "icon" => influence.contrast.clone(),
+        "ipos" => influence.position.map_or(String::new(), |p| p.to_string()),
+        "icor" => influence.corrupt.clone(),
+        "isweep" => (influence.sweep as u8).to_string(),
+        "ieff" => (influence.effect as u8).to_string(),
+        "iabl" => (influence.ablate as u8).to_string(),
         "lesson" => app.lessons.lesson.to_string(),
         "page" => app.lessons.page.to_string(),
         "hub" => app.store.hub(),

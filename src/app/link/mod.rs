@@ -37,7 +37,7 @@ impl LinkWriter {
         self.pairs.push((key, value.to_string()));
     }
 
-    fn finish(&self) -> String {
+    pub(crate) fn finish(&self) -> String {
         self.pairs
             .iter()
             .map(|(k, v)| format!("{k}={}", escape(v)))

@@ -27,6 +27,12 @@ pub struct CompareState {
 /// Height of each of the three grids, so the sentence and the sinks stay in view.
 const GRID_HEIGHT: f32 = 360.0;
 
+impl CompareState {
+    pub fn is_done(&self) -> bool {
+        self.status.as_ref().is_some_and(|s| s.done)
+    }
+}
+
 const EFFECTS: [(Effect, &str); 3] = [
     (Effect::Attribution, "direct attribution"),
     (Effect::Ablation, "ablation (head off)"),

@@ -155,6 +155,11 @@ impl InfluenceLab {
         }
     }
 
+    /// Every head's ablation has run (the comparison's effect is complete).
+    pub fn compare_done(&self) -> bool {
+        self.compare.is_done()
+    }
+
     /// What the probe last heard, for the native tests.
     pub fn published(&self) -> &serde_json::Map<String, serde_json::Value> {
         &self.published
@@ -163,25 +168,26 @@ impl InfluenceLab {
     /// The answer and contrast boxes, and the position picked, above every section.
     fn token_boxes(&mut self, ui: &mut egui::Ui, clean: &Clean, contrast_too: bool) {
         ui.horizontal_wrapped(|ui| {
-            ui.label("answer token A:");
+            let label = ui.label("answer token A:");
             let r = ui.add(
                 egui::TextEdit::singleline(&mut self.target)
                     .desired_width(90.0)
                     .hint_text("top guess"),
             );
+            let r = r.labelled_by(label.id);
             crate::app::probe::control("influence:target", r.rect);
             if contrast_too {
-                ui.label("against B:");
+                let label = ui.label("against B:");
                 let r = ui.add(
                     egui::TextEdit::singleline(&mut self.contrast)
                         .desired_width(90.0)
                         .hint_text("none"),
                 );
+                let r = r.labelled_by(label.id);
                 crate::app::probe::control("influence:contrast", r.rect);
             }
-            ui.label("at position:");
             let p = clean.position(self.position);
-            egui::ComboBox::from_id_salt("influence position")
+            egui::ComboBox::from_label("position read")
                 .selected_text(format!("{p} “{}”", clean.tokens[p]))
                 .show_ui(ui, |ui| {
                     for (i, t) in clean.tokens.iter().enumerate() {

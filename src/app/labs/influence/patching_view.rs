@@ -75,17 +75,17 @@ impl InfluenceLab {
             ui.monospace(crate::analysis::quoted(&clean.tokens));
         });
         ui.horizontal(|ui| {
-            ui.label("corrupted:");
-            let r = ui.add(
-                egui::TextEdit::singleline(&mut self.corrupt)
-                    .desired_width(ui.available_width() - 150.0),
-            );
+            let label = ui.label("corrupted:");
+            let width = ui.available_width() - 150.0;
+            let edit = egui::TextEdit::singleline(&mut self.corrupt).desired_width(width);
+            let r = ui.add(edit).labelled_by(label.id);
             crate::app::probe::control("influence:corrupt", r.rect);
             if ui.button("copy the clean text").clicked() {
-                self.corrupt = shared.bench.target.clone();
-                if self.corrupt.is_empty() {
-                    self.corrupt = shared.bench.source.clone();
-                }
+                // The text the shared pass read: the target where there is one.
+                self.corrupt = match shared.bench.target.is_empty() {
+                    true => shared.bench.source.clone(),
+                    false => shared.bench.target.clone(),
+                };
             }
         });
         self.token_boxes(ui, clean, true);
