@@ -2,7 +2,7 @@
 # The whole check, as CI runs it (`bash .ci/run`): installs what is missing, then
 #   fmt -> clippy -> cargo test --release -> trunk build --release -> browser test ->
 #   browser walk -> browser panic overlay -> browser training test -> browser offline test ->
-#   browser real models -> browser walk on the real models -> packaged site (scripts/package.sh)
+#   browser real models -> browser walk on the real models -> browser Influence lab -> packaged site (scripts/package.sh)
 #   -> browser WebGPU test -> desktop test.
 # Cold machine (2 cores): ~15 min of tool installs, ~20 min of builds. Warm: a few minutes.
 set -euo pipefail
@@ -92,6 +92,9 @@ node web/e2e_models.mjs
 
 stage "browser walk on the real models: every shared view on MiniLM and SmolLM2, exports"
 node web/e2e_walk_real.mjs
+
+stage "browser Influence lab on SmolLM2: lens, attribution, the timed patching sweep, ablation"
+node web/e2e_influence.mjs
 
 # The site a teacher hosts: scripts/package.sh on the dist/ built above (no second build),
 # served under a sub-path by python3 -m http.server (then offline) and with its _headers.

@@ -276,21 +276,67 @@ impl Sweep {
                 })
                 .collect();
         } else {
-            // Copy k takes row first + k of the clean run's input to the block.
-            for k in 0..count {
-                let p = first + k;
-                x.row_mut(k * t + p).assign(&self.clean_resid[layer].row(p));
-            }
+            return self.residual_scores(model, layer, first, count);
         }
         let logits = model.resume_decoder_copies(&self.corrupt, &opts, layer, x, t - 1)?;
+        Ok(self.scored(&logits))
+    }
+
+    /// Each row of `logits` (one per patch) scored against the clean and corrupted runs.
+    fn scored(&self, logits: &Array2<f32>) -> Vec<f64> {
         let r = &self.result;
-        Ok(logits
+        logits
             .rows()
             .into_iter()
             .map(|row| {
                 let ld = f64::from(row[r.target as usize]) - f64::from(row[r.contrast as usize]);
                 (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt)
             })
-            .collect())
+            .collect()
+    }
+
+    /// Residual patches at positions `first…first + count` of block `layer`. A causal model's
+    /// rows before the patched position are the corrupted run's, so each patch computes only
+    /// its rows from the patched position on; they attend to one shared copy of the corrupted
+    /// rows before them (computed once for all the patches), which is what they would have
+    /// computed themselves.
+    fn residual_scores(
+        &self,
+        model: &Model,
+        layer: usize,
+        first: usize,
+        count: usize,
+    ) -> Result<Vec<f64>> {
+        let (clean, corrupt) = (&self.clean_resid[layer], &self.corrupt_resid[layer]);
+        let t = corrupt.nrows();
+        let shared = (first + count - 1).min(t);
+        // Rows: the shared prefix 0…shared−1, then patch k's positions first + k…T−1.
+        let mut rows: Vec<usize> = (0..shared).collect();
+        let mut patch_of: Vec<Option<usize>> = vec![None; shared];
+        let mut read = Vec::with_capacity(count);
+        for k in 0..count {
+            rows.extend(first + k..t);
+            patch_of.extend(std::iter::repeat_n(Some(first + k), t - first - k));
+            read.push(rows.len() - 1);
+        }
+        let mut x = Array2::zeros((rows.len(), corrupt.ncols()));
+        for (r, (&pos, patch)) in rows.iter().zip(&patch_of).enumerate() {
+            let source = if *patch == Some(pos) { clean } else { corrupt };
+            x.row_mut(r).assign(&source.row(pos));
+        }
+        // A shared row sees the shared rows before it; a patch's row sees the shared rows
+        // before its patched position and its own rows up to itself.
+        let allowed = Array2::from_shape_fn((rows.len(), rows.len()), |(i, j)| {
+            match (patch_of[i], patch_of[j]) {
+                (None, None) => j <= i,
+                (Some(p), None) => rows[j] < p,
+                (Some(p), Some(q)) => p == q && rows[j] <= rows[i],
+                (None, Some(_)) => false,
+            }
+        });
+        let opts = ForwardOptions::default();
+        let logits =
+            model.resume_decoder_rows(&self.corrupt, &opts, layer, x, &rows, allowed, &read)?;
+        Ok(self.scored(&logits))
     }
 }

@@ -12,6 +12,9 @@ use crate::app::widgets::heatmap::Heatmap;
 use crate::model::ForwardOptions;
 use ndarray::Array2;
 
+/// Height of the two grids, so the best patches stay in view under them.
+const GRID_HEIGHT: f32 = 400.0;
+
 /// What a sweep runs on: model, clean ids, corrupted ids, A, B.
 type Key = (String, Vec<u32>, Vec<u32>, u32, u32);
 
@@ -252,7 +255,10 @@ fn draw_results(
         m.axis_names = ("block", "position");
         m.context = "patching score (grey: not yet)";
         m.max_cell = 28.0;
-        m.show_with_legend(&mut cols[0], 240.0, "score");
+        let size = egui::vec2(cols[0].available_width(), GRID_HEIGHT);
+        cols[0].allocate_ui(size, |ui| {
+            m.show_with_legend(ui, GRID_HEIGHT - 40.0, "score")
+        });
         let n = cols.len() - 1;
         cols[n].strong("each head's output, every position");
         let mut m = Heatmap::new(heads.view(), &rows, &head_cols, scale);
@@ -260,7 +266,10 @@ fn draw_results(
         m.axis_names = ("block", "head");
         m.context = "patching score (grey: not yet)";
         m.max_cell = 28.0;
-        m.show_with_legend(&mut cols[n], 240.0, "score");
+        let size = egui::vec2(cols[n].available_width(), GRID_HEIGHT);
+        cols[n].allocate_ui(size, |ui| {
+            m.show_with_legend(ui, GRID_HEIGHT - 40.0, "score")
+        });
     });
     let tokens = &clean.tokens;
     ui.label(format!(

@@ -1,0 +1,112 @@
+// The Influence lab in headless Chromium on SmolLM2 (served beside the release build), as a
+// student opens it from a lesson's links: the logit lens, the attribution, the whole patching
+// sweep (timed: the figure in docs/benchmarks.md) and attention against ablation. Each view's
+// numbers are read from the app's probe and checked against the native analysis's (the
+// lessons' tests), and each view is photographed:
+//   node web/e2e_influence.mjs            # screenshots in web/out/
+//   node web/e2e_influence.mjs --readme   # also docs/images/influence-*.png (256 colours)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { distinctColours, readPng } from './check_shot.mjs';
+import { closeBrowser, DIST, launchChromium, machineInfo, OUT, poll, printMachine, recorder, REPO, serveDist, sleep, watchPage } from './harness.mjs';
+
+const SMOLLM2 = 'SmolLM2-135M-Instruct.Q4_1';
+const q = encodeURIComponent;
+const IOI = `src=${q('When Mary and John went to the store, John gave a drink to')}&itgt=${q(' Mary')}&icon=${q(' John')}`;
+const CORRUPT = `icor=${q('When Mary and John went to the store, Mary gave a drink to')}`;
+const VIEWS = [
+  {
+    file: 'influence-lens.png', key: 'lens',
+    link: `view=influence&isec=0&model=${SMOLLM2}&src=${q('The Eiffel Tower is in the city of')}&itgt=${q(' Paris')}`,
+    ready: (s) => s.lens,
+    check: (s, record) => {
+      const p = s.lens.target_p;
+      record('lens: " Paris" is the top token from depth 29', s.lens.settles_at === 29, `from ${s.lens.settles_at}`);
+      record('lens: p(" Paris") at the output is 0.656 (native)', Math.abs(p[p.length - 1] - 0.656158) < 1e-3, `${p[p.length - 1]}`);
+    },
+  },
+  {
+    file: 'influence-attribution.png', key: 'attribution',
+    link: `view=influence&isec=1&model=${SMOLLM2}&${IOI}`,
+    ready: (s) => s.attribution,
+    check: (s, record) => {
+      const a = s.attribution;
+      record('attribution: the shares add up to the logit difference', Math.abs(a.sum - a.logit_diff) < 1e-3, `${a.sum} vs ${a.logit_diff}`);
+      record('attribution: logit(" Mary") - logit(" John") is 6.120 (native)', Math.abs(a.logit_diff - 6.11959) < 1e-2, `${a.logit_diff}`);
+      record('attribution: head 23.3 is the largest contributor', a.top[0][0] === 'head 23.3', JSON.stringify(a.top[0]));
+    },
+  },
+  {
+    file: 'influence-patching.png', key: 'patching', timed: true,
+    link: `view=influence&isec=2&isweep=1&model=${SMOLLM2}&${IOI}&${CORRUPT}`,
+    ready: (s) => s.patching?.done && s.patching,
+    check: (s, record) => {
+      const p = s.patching;
+      record('patching: all 690 patches ran', p.progress[0] === 690 && p.progress[1] === 690, JSON.stringify(p.progress));
+      record('patching: head 23.3 restores 0.584 (native)', Math.abs(p.heads[23][3] - 0.58380) < 1e-2, `${p.heads[23][3]}`);
+      record('patching: block 0 at the second " John" restores 1', Math.abs(p.resid[0][9] - 1) < 1e-3, `${p.resid[0][9]}`);
+      console.log(`e2e_influence: the sweep took ${p.seconds.toFixed(1)} s in Chromium (${machineInfo().cpu})`);
+    },
+  },
+  {
+    file: 'influence-compare.png', key: 'compare',
+    link: `view=influence&isec=3&ieff=1&model=${SMOLLM2}&${IOI}`,
+    ready: (s) => s.compare?.effect === 'ablation effect' && s.compare.complete && s.compare,
+    check: (s, record) => {
+      record('compare: the sentence names head 11.1 and head 23.3', /Head 11\.1 puts 0\.86/.test(s.compare.sentence), s.compare.sentence);
+      record('compare: every one of the 270 heads is compared', /Over 270 heads/.test(s.compare.sentence), s.compare.sentence);
+      record('compare: 82 sinks', (s.sinks ?? []).length === 82, `${(s.sinks ?? []).length}`);
+    },
+  },
+];
+
+const json = async (page, fn) => JSON.parse((await page.evaluate(fn)) || 'null');
+
+async function main() {
+  const readme = process.argv.includes('--readme');
+  const { record, finish } = recorder('e2e_influence');
+  printMachine(machineInfo());
+  fs.mkdirSync(OUT, { recursive: true });
+  const server = await serveDist(DIST);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const lines = [];
+  const errors = [];
+  const { context, profile } = await launchChromium(1);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    watchPage(page, lines, errors);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    for (const view of VIEWS) {
+      await page.goto(`${base}#v=1&${view.link}`, { waitUntil: 'load' });
+      const ready = await poll(async () => {
+        const m = (await json(page, () => window.wasmBindings?.glimpse_models?.() ?? 'null')) ?? [];
+        return m.find((x) => x.name === SMOLLM2 && x.state === 'ready');
+      }, 180000);
+      if (!record(`${view.key}: ${SMOLLM2} opens`, !!ready)) continue;
+      const started = Date.now();
+      const status = await poll(async () => view.ready((await json(page, () => window.wasmBindings.glimpse_influence())) ?? {}) && json(page, () => window.wasmBindings.glimpse_influence()), 400000, 500);
+      if (!record(`${view.key}: the view computes its numbers`, !!status, `${((Date.now() - started) / 1000).toFixed(1)} s`)) continue;
+      view.check(status, record);
+      await page.mouse.move(2, 2);
+      await sleep(1200);
+      const file = path.join(OUT, view.file);
+      await page.screenshot({ path: file });
+      const colours = distinctColours(readPng(file));
+      record(`${view.key}: the screenshot is more than a blank canvas`, colours >= 24, `${colours} colours`);
+      if (readme) {
+        const dest = path.join(REPO, 'docs', 'images', view.file);
+        execFileSync('convert', [file, '-colors', '256', `PNG8:${dest}`]);
+        console.log(`e2e_influence: wrote ${dest} (${fs.statSync(dest).size} bytes)`);
+      }
+    }
+  } finally {
+    await closeBrowser({ record, errors, consoleLines: lines, logFile: path.join(OUT, 'e2e_influence.log'), context, server, profile });
+  }
+  finish();
+}
+
+main().catch((e) => {
+  console.error(`e2e_influence: ${e.message}`);
+  process.exit(1);
+});
