@@ -155,10 +155,12 @@ impl InfluenceLab {
             Ok((what, e)) => {
                 let sentence = disagreement(&looked, e, &clean.tokens, what);
                 ui.label(egui::RichText::new(&sentence).strong());
-                self.note(
-                    "compare",
-                    serde_json::json!({ "query": q, "effect": what, "sentence": sentence }),
-                );
+                // Every head measured (ablation and patching fill in step by step).
+                let complete = e.iter().flatten().all(|x| x.is_finite());
+                let note = serde_json::json!({
+                    "query": q, "effect": what, "sentence": sentence, "complete": complete,
+                });
+                self.note("compare", note);
             }
             Err(e) => warn(ui, e.clone()),
         }
