@@ -6,14 +6,17 @@
 //! so 1 means "this activation alone restores the clean answer" and 0 "it changes nothing".
 //! Two sweeps: the residual stream `resid[l]` at every block l < L and position p, and each
 //! head's output (its slice of W_O's input) at every position. A patched run resumes the
-//! corrupted run at the patched block: the blocks before it are not recomputed, the patches of
-//! one block run side by side as copies of the input (`Model::resume_decoder_copies`: one
-//! matrix product per layer for all of them), and the output layer runs at the last position
-//! only. Decoder-only models.
+//! corrupted run at the patched block (`Model::resume_decoder_variants`): the blocks before it
+//! are not recomputed; in a causal decoder a patch leaves the rows before the first one it
+//! changes as they were, so only its rows from there on are computed, attending to the
+//! corrupted run's keys and values before them (a patch that changes no row is the corrupted
+//! run: score 0); one block's patches run side by side (one matrix product per layer for all
+//! of them), and the output layer runs at the last position only. Decoder-only models.
 
 use super::{quoted, AnalysisError, Result};
-use crate::model::{AttentionKind, ForwardOptions, HeadId, Intervention, Model, ModelInput, Trace};
-use ndarray::{s, Array2, Array3, Axis};
+use crate::model::transformer::{BlockKv, Variant};
+use crate::model::{ForwardOptions, Model, ModelInput, Trace};
+use ndarray::{s, Array2, Array3, ArrayView1, Axis};
 use serde::Serialize;
 
 /// A sweep's results so far (`NaN` where a patch has not run yet).
@@ -31,17 +34,21 @@ pub struct Patching {
     pub heads: Vec<Vec<f64>>,
 }
 
-/// Rows a batch of copies may have: their attention scores are `rows² × heads` floats.
+/// Rows a batch of patches may have (a step's work: the app runs a step at a time).
 const MAX_BATCH_ROWS: usize = 512;
 
-/// Patches run together: copies of the corrupted input at block `layer`, one per position
-/// (or head) from `first`, `count` of them.
+/// One activation patched: a row of the residual stream or a head's output.
 #[derive(Debug, Clone, Copy)]
+enum Patch {
+    Resid(usize),
+    Head(usize),
+}
+
+/// Patches run together, side by side, at block `layer`.
+#[derive(Debug, Clone)]
 struct Unit {
-    heads: bool,
     layer: usize,
-    first: usize,
-    count: usize,
+    patches: Vec<Patch>,
 }
 
 /// A patching sweep, run a patch at a time (the app spreads it over frames) or all at once.
@@ -53,6 +60,11 @@ pub struct Sweep {
     /// Each block's per-head outputs `[H, T, d_head]` in the clean and the corrupted run.
     clean_heads: Vec<Array3<f32>>,
     corrupt_heads: Vec<Array3<f32>>,
+    /// Each block's self-attention keys and values in the corrupted run.
+    corrupt_kv: Vec<BlockKv>,
+    /// Whether a patch's rows before the first one it changes are the corrupted run's (a
+    /// causal decoder whose keys and values the corrupted trace holds).
+    from_first_change: bool,
     units: Vec<Unit>,
     next: usize,
     pub result: Patching,
@@ -154,26 +166,30 @@ impl Sweep {
                 .collect()
         };
         let (clean_heads, corrupt_heads) = (head_outs(c), head_outs(x));
-        let (layers, t, heads) = (clean_resid.len(), clean.len(), model.config.n_heads);
-        let per_batch = (MAX_BATCH_ROWS / t).max(1);
-        let batches = move |heads_too: bool, n: usize| {
-            (0..layers).flat_map(move |layer| {
-                (0..n).step_by(per_batch).map(move |first| Unit {
-                    heads: heads_too,
-                    layer,
-                    first,
-                    count: per_batch.min(n - first),
-                })
+        let corrupt_kv: Vec<BlockKv> = x
+            .blocks
+            .iter()
+            .map(|b| BlockKv {
+                k: b.self_attn.inner.k.clone(),
+                v: b.self_attn.inner.v.clone(),
             })
-        };
-        let units = batches(false, t).chain(batches(true, heads)).collect();
-        Ok(Self {
-            corrupt: model.input_from_ids(corrupt, Vec::new()),
+            .collect();
+        let (layers, t, heads) = (clean_resid.len(), clean.len(), model.config.n_heads);
+        let kv_dim = (model.config.n_kv_heads, t, model.config.d_head());
+        let has_kv = corrupt_kv
+            .iter()
+            .all(|kv| kv.k.dim() == kv_dim && kv.v.dim() == kv_dim);
+        let corrupt_input = model.input_from_ids(corrupt, Vec::new());
+        let from_first_change = has_kv && model.decoder_is_causal(&corrupt_input)?;
+        let mut sweep = Self {
+            corrupt: corrupt_input,
             clean_resid,
             corrupt_resid,
             clean_heads,
             corrupt_heads,
-            units,
+            corrupt_kv,
+            from_first_change,
+            units: Vec::new(),
             next: 0,
             result: Patching {
                 tokens_clean: c.tokens.clone(),
@@ -185,12 +201,32 @@ impl Sweep {
                 resid: vec![vec![f64::NAN; t]; layers],
                 heads: vec![vec![f64::NAN; heads]; layers],
             },
-        })
+        };
+        // Each block's patches in batches of at most MAX_BATCH_ROWS rows.
+        for layer in 0..layers {
+            let mut unit = Unit {
+                layer,
+                patches: Vec::new(),
+            };
+            let mut rows = 0;
+            for patch in (0..t).map(Patch::Resid).chain((0..heads).map(Patch::Head)) {
+                let n = sweep.start(layer, patch).map_or(0, |start| t - start);
+                if rows + n > MAX_BATCH_ROWS && !unit.patches.is_empty() {
+                    let patches = std::mem::take(&mut unit.patches);
+                    sweep.units.push(Unit { layer, patches });
+                    rows = 0;
+                }
+                unit.patches.push(patch);
+                rows += n;
+            }
+            sweep.units.push(unit);
+        }
+        Ok(sweep)
     }
 
     /// Patches done so far, and in all.
     pub fn progress(&self) -> (usize, usize) {
-        let count = |units: &[Unit]| units.iter().map(|u| u.count).sum();
+        let count = |units: &[Unit]| units.iter().map(|u| u.patches.len()).sum();
         (count(&self.units[..self.next]), count(&self.units))
     }
 
@@ -200,143 +236,102 @@ impl Sweep {
 
     /// Runs the next batch of patches (one block's); false once every patch has run.
     pub fn step(&mut self, model: &Model) -> Result<bool> {
-        let Some(&unit) = self.units.get(self.next) else {
+        let Some(unit) = self.units.get(self.next) else {
             return Ok(false);
         };
         let scores = self.scores(model, unit)?;
-        self.record(unit, &scores);
+        self.record(self.next, &scores);
         self.next += 1;
         Ok(true)
     }
 
     /// Every patch left (natively the batches spread over the cores).
     pub fn run_all(mut self, model: &Model) -> Result<Patching> {
-        let left: Vec<Unit> = self.units[self.next..].to_vec();
+        let left = &self.units[self.next..];
         #[cfg(not(target_arch = "wasm32"))]
         let scores: Vec<Result<Vec<f64>>> = {
             use rayon::prelude::*;
-            left.par_iter().map(|&u| self.scores(model, u)).collect()
+            left.par_iter().map(|u| self.scores(model, u)).collect()
         };
         #[cfg(target_arch = "wasm32")]
-        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|&u| self.scores(model, u)).collect();
-        for (unit, scores) in left.into_iter().zip(scores) {
-            self.record(unit, &scores?);
+        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|u| self.scores(model, u)).collect();
+        for (i, scores) in (self.next..).zip(scores) {
+            self.record(i, &scores?);
         }
         self.next = self.units.len();
         Ok(self.result)
     }
 
-    fn record(&mut self, unit: Unit, scores: &[f64]) {
-        let row = match unit.heads {
-            false => &mut self.result.resid[unit.layer],
-            true => &mut self.result.heads[unit.layer],
-        };
-        row[unit.first..unit.first + unit.count].copy_from_slice(scores);
-    }
-
-    /// The corrupted run with one activation from the clean run, once per patch of the unit,
-    /// the copies side by side; each scored.
-    fn scores(&self, model: &Model, unit: Unit) -> Result<Vec<f64>> {
-        let Unit {
-            heads,
-            layer,
-            first,
-            count,
-        } = unit;
-        let base = &self.corrupt_resid[layer];
-        let t = base.nrows();
-        // Copy k starts from the corrupted run's input to the block.
-        let mut x = Array2::zeros((count * t, base.ncols()));
-        for k in 0..count {
-            x.slice_mut(s![k * t..(k + 1) * t, ..]).assign(base);
-        }
-        let mut opts = ForwardOptions::default();
-        if heads {
-            // Copy k takes head first + k's output from the clean run; every other copy keeps
-            // that head's corrupted output, which it computes anyway from the same input.
-            opts.interventions = (first..first + count)
-                .map(|h| {
-                    let mut value = Array2::zeros((count * t, self.clean_heads[layer].shape()[2]));
-                    for k in 0..count {
-                        let run = if first + k == h {
-                            &self.clean_heads[layer]
-                        } else {
-                            &self.corrupt_heads[layer]
-                        };
-                        value
-                            .slice_mut(s![k * t..(k + 1) * t, ..])
-                            .assign(&run.index_axis(Axis(0), h));
-                    }
-                    let head = HeadId {
-                        kind: AttentionKind::DecoderSelf,
-                        layer,
-                        head: h,
-                    };
-                    Intervention::Head { head, value }
-                })
-                .collect();
-        } else {
-            return self.residual_scores(model, layer, first, count);
-        }
-        let logits = model.resume_decoder_copies(&self.corrupt, &opts, layer, x, t - 1)?;
-        Ok(self.scored(&logits))
-    }
-
-    /// Each row of `logits` (one per patch) scored against the clean and corrupted runs.
-    fn scored(&self, logits: &Array2<f32>) -> Vec<f64> {
-        let r = &self.result;
-        logits
-            .rows()
-            .into_iter()
-            .map(|row| {
-                let ld = f64::from(row[r.target as usize]) - f64::from(row[r.contrast as usize]);
-                (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt)
-            })
-            .collect()
-    }
-
-    /// Residual patches at positions `first…first + count` of block `layer`. A causal model's
-    /// rows before the patched position are the corrupted run's, so each patch computes only
-    /// its rows from the patched position on; they attend to one shared copy of the corrupted
-    /// rows before them (computed once for all the patches), which is what they would have
-    /// computed themselves.
-    fn residual_scores(
-        &self,
-        model: &Model,
-        layer: usize,
-        first: usize,
-        count: usize,
-    ) -> Result<Vec<f64>> {
-        let (clean, corrupt) = (&self.clean_resid[layer], &self.corrupt_resid[layer]);
-        let t = corrupt.nrows();
-        let shared = (first + count - 1).min(t);
-        // Rows: the shared prefix 0…shared−1, then patch k's positions first + k…T−1.
-        let mut rows: Vec<usize> = (0..shared).collect();
-        let mut patch_of: Vec<Option<usize>> = vec![None; shared];
-        let mut read = Vec::with_capacity(count);
-        for k in 0..count {
-            rows.extend(first + k..t);
-            patch_of.extend(std::iter::repeat_n(Some(first + k), t - first - k));
-            read.push(rows.len() - 1);
-        }
-        let mut x = Array2::zeros((rows.len(), corrupt.ncols()));
-        for (r, (&pos, patch)) in rows.iter().zip(&patch_of).enumerate() {
-            let source = if *patch == Some(pos) { clean } else { corrupt };
-            x.row_mut(r).assign(&source.row(pos));
-        }
-        // A shared row sees the shared rows before it; a patch's row sees the shared rows
-        // before its patched position and its own rows up to itself.
-        let allowed = Array2::from_shape_fn((rows.len(), rows.len()), |(i, j)| {
-            match (patch_of[i], patch_of[j]) {
-                (None, None) => j <= i,
-                (Some(p), None) => rows[j] < p,
-                (Some(p), Some(q)) => p == q && rows[j] <= rows[i],
-                (None, Some(_)) => false,
+    /// Unit `i`'s scores into the result.
+    fn record(&mut self, i: usize, scores: &[f64]) {
+        let unit = &self.units[i];
+        for (&patch, &score) in unit.patches.iter().zip(scores) {
+            match patch {
+                Patch::Resid(p) => self.result.resid[unit.layer][p] = score,
+                Patch::Head(h) => self.result.heads[unit.layer][h] = score,
             }
-        });
-        let opts = ForwardOptions::default();
-        let logits =
-            model.resume_decoder_rows(&self.corrupt, &opts, layer, x, &rows, allowed, &read)?;
-        Ok(self.scored(&logits))
+        }
+    }
+
+    /// The first row `patch` at block `layer` changes (0 where the rows before it may change
+    /// too: a decoder that is not causal); `None` where it changes none.
+    fn start(&self, layer: usize, patch: Patch) -> Option<usize> {
+        let differ = |a: ArrayView1<f32>, b: ArrayView1<f32>| a != b;
+        let first = match patch {
+            Patch::Resid(p) => {
+                let (clean, corrupt) = (&self.clean_resid[layer], &self.corrupt_resid[layer]);
+                differ(clean.row(p), corrupt.row(p)).then_some(p)
+            }
+            Patch::Head(h) => {
+                let clean = self.clean_heads[layer].index_axis(Axis(0), h);
+                let corrupt = self.corrupt_heads[layer].index_axis(Axis(0), h);
+                (0..clean.nrows()).find(|&i| differ(clean.row(i), corrupt.row(i)))
+            }
+        }?;
+        Some(if self.from_first_change { first } else { 0 })
+    }
+
+    /// The corrupted run with `patch` at block `layer`, from the first row it changes.
+    fn variant(&self, layer: usize, patch: Patch) -> Option<Variant> {
+        let start = self.start(layer, patch)?;
+        let mut x = self.corrupt_resid[layer].slice(s![start.., ..]).to_owned();
+        let head = match patch {
+            Patch::Resid(p) => {
+                x.row_mut(p - start).assign(&self.clean_resid[layer].row(p));
+                None
+            }
+            Patch::Head(h) => {
+                let clean = self.clean_heads[layer].index_axis(Axis(0), h);
+                Some((h, clean.slice(s![start.., ..]).to_owned()))
+            }
+        };
+        Some(Variant { start, x, head })
+    }
+
+    /// The unit's patches side by side, each scored; a patch that changes nothing leaves the
+    /// corrupted run as it was (0).
+    fn scores(&self, model: &Model, unit: &Unit) -> Result<Vec<f64>> {
+        let mut scores = vec![0.0; unit.patches.len()];
+        let (which, variants): (Vec<usize>, Vec<Variant>) = unit
+            .patches
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &patch)| Some((i, self.variant(unit.layer, patch)?)))
+            .unzip();
+        if variants.is_empty() {
+            return Ok(scores);
+        }
+        let logits = model.resume_decoder_variants(
+            &self.corrupt,
+            unit.layer,
+            &self.corrupt_kv,
+            &variants,
+        )?;
+        let r = &self.result;
+        for (i, row) in which.into_iter().zip(logits.rows()) {
+            let ld = f64::from(row[r.target as usize]) - f64::from(row[r.contrast as usize]);
+            scores[i] = (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt);
+        }
+        Ok(scores)
     }
 }

@@ -178,3 +178,94 @@ fn ablation_effects_are_the_heads_off_passes() {
         }
     }
 }
+
+/// Every score of a sweep is that of a whole pass with the patch put in as an intervention,
+/// on decoders with each positional scheme, grouped keys and values, post-norm, and a decoder
+/// without the causal mask (where a patch's earlier rows change too). The texts differ at
+/// position 3: the patches before it change nothing.
+#[test]
+fn the_sweep_is_whole_passes_with_the_patch_put_in() {
+    use crate::model::config::{tests::small, Family, NormPlacement, Positional};
+    let mut configs: Vec<_> = [
+        Positional::Learned,
+        Positional::Rope { base: 100.0 },
+        Positional::Alibi,
+        Positional::Relative { max_distance: 4 },
+    ]
+    .into_iter()
+    .map(|p| small(Family::Decoder, p))
+    .collect();
+    let mut post = small(Family::Decoder, Positional::Learned);
+    post.norm = NormPlacement::Post;
+    let mut open = small(Family::Decoder, Positional::Rope { base: 100.0 });
+    open.causal = false;
+    configs.extend([post, open]);
+    for (seed, config) in configs.into_iter().enumerate() {
+        let what = format!("{:?} causal {}", config.positional, config.causal);
+        let model = Model::random(config, 3 + seed as u64).unwrap();
+        let clean = vec![4, 5, 6, 7, 8, 9, 10];
+        let mut corrupt = clean.clone();
+        corrupt[3] = 11;
+        let (a, b) = (5, 9);
+        let got = patching::Sweep::new(&model, clean.clone(), corrupt.clone(), a, b)
+            .unwrap()
+            .run_all(&model)
+            .unwrap();
+        let opts = ForwardOptions::default();
+        let clean_trace = model
+            .forward(&model.input_from_ids(clean, Vec::new()), &opts)
+            .unwrap();
+        let stack = clean_trace.decoder.as_ref().unwrap();
+        let input = model.input_from_ids(corrupt, Vec::new());
+        let ld_of = |interventions: Vec<Intervention>| {
+            let opts = ForwardOptions {
+                interventions,
+                ..ForwardOptions::default()
+            };
+            let logits = model.forward(&input, &opts).unwrap().logits;
+            let last = logits.nrows() - 1;
+            f64::from(logits[[last, a as usize]]) - f64::from(logits[[last, b as usize]])
+        };
+        let span = got.ld_clean - got.ld_corrupt;
+        // Block 0's input at the changed position is all that differs: the clean run (1).
+        assert!((got.resid[0][3] - 1.0).abs() * span.abs() < 1e-5, "{what}");
+        let close = |score: f64, ld: f64, patch: String| {
+            let want = (ld - got.ld_corrupt) / span;
+            assert!(
+                (score - want).abs() * span.abs() < 1e-5,
+                "{what} {patch}: {score} against {want}"
+            );
+        };
+        for (layer, block) in stack.blocks.iter().enumerate() {
+            for (p, &score) in got.resid[layer].iter().enumerate() {
+                let value = block.input.row(p).to_vec();
+                let kind = AttentionKind::DecoderSelf;
+                let patch = Intervention::Residual {
+                    kind,
+                    layer,
+                    position: p,
+                    value,
+                };
+                close(score, ld_of(vec![patch]), format!("resid {layer}.{p}"));
+            }
+            for (h, &score) in got.heads[layer].iter().enumerate() {
+                let head = crate::model::HeadId {
+                    kind: AttentionKind::DecoderSelf,
+                    layer,
+                    head: h,
+                };
+                let value = block
+                    .self_attn
+                    .inner
+                    .head_out
+                    .index_axis(ndarray::Axis(0), h)
+                    .to_owned();
+                close(
+                    score,
+                    ld_of(vec![Intervention::Head { head, value }]),
+                    format!("head {layer}.{h}"),
+                );
+            }
+        }
+    }
+}

@@ -358,7 +358,7 @@ type KeysValues = (Array3<f32>, Array3<f32>);
 
 /// This call's queries `[H, T_q, h]` and, where new ones are computed, keys and values
 /// `[G, T_k, h]`, with RoPE applied to queries and keys of self-attention.
-fn project(
+pub(crate) fn project(
     w: &AttentionWeights,
     shape: AttentionShape,
     x: ArrayView2<f32>,
@@ -435,20 +435,20 @@ fn keys_and_values(
 }
 
 /// The positional bias `[T_q, T_k]` a head adds to its scaled scores, if its scheme has one.
-fn head_bias(
+pub(crate) fn head_bias(
     shape: AttentionShape,
     w: &AttentionWeights,
     head: usize,
     slopes: &Array1<f32>,
-    call: &AttentionCall,
+    (q_pos, k_pos): (&[usize], &[usize]),
 ) -> Option<Array2<f32>> {
     match (shape.positional, &w.rel_bias) {
-        (Positional::Alibi, _) => Some(position::alibi_bias(slopes[head], call.q_pos, call.k_pos)),
+        (Positional::Alibi, _) => Some(position::alibi_bias(slopes[head], q_pos, k_pos)),
         (Positional::Relative { max_distance }, Some(table)) => Some(position::relative_bias(
             table.row(head),
             max_distance,
-            call.q_pos,
-            call.k_pos,
+            q_pos,
+            k_pos,
         )),
         _ => None,
     }
@@ -546,7 +546,7 @@ pub fn multi_head(
         for i in 0..part.items() {
             let head = first + i;
             let g = head / group;
-            let bias = head_bias(shape, w, head, &slopes, &call);
+            let bias = head_bias(shape, w, head, &slopes, (call.q_pos, call.k_pos));
             if let (Some(all), Some(b)) = (part.bias.as_mut(), &bias) {
                 all.index_axis_mut(Axis(0), i).assign(b);
             }

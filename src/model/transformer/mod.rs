@@ -6,7 +6,8 @@
 //! - [`embed`]: the embedding layer, the first block's input;
 //! - [`stack`]: the block template (attention, cross-attention, FFN) and a stack of blocks;
 //! - [`forward`]: the whole-input pass and the output head;
-//! - [`decode`]: incremental decoding with a key/value cache.
+//! - [`decode`]: incremental decoding with a key/value cache;
+//! - [`resume`]: variants of a decoder-only run resumed part-way, side by side (patching).
 
 mod decode;
 mod embed;
@@ -14,6 +15,7 @@ mod forward;
 mod input;
 mod plan;
 mod read_out;
+mod resume;
 mod stack;
 
 pub use decode::{DecodeState, LayerCache, StepOutput};
@@ -22,6 +24,7 @@ pub(crate) use embed::Embedded;
 #[cfg(feature = "webgpu")]
 pub(crate) use plan::cross_attention_mask;
 pub(crate) use plan::{ForwardPlan, StackPlan};
+pub use resume::{BlockKv, Variant};
 pub(super) use stack::{planned_run, StackSoFar};
 
 use super::attention::MaskChoice;

@@ -193,7 +193,7 @@ impl Model {
     }
 
     /// `x + drop(f(LN(x)))` (pre-norm) or `LN(x + drop(f(x)))` (post-norm).
-    fn sublayer<T>(
+    pub(super) fn sublayer<T>(
         &self,
         x: &Array2<f32>,
         ln: &LayerNormWeights,
