@@ -90,7 +90,12 @@ impl InfluenceLab {
                 }))
                 .ok()
             };
-            let files: [export::DataFile<'_>; 1] = [("comparison as JSON", "glimpse-influence.json".into(), &json)];
+            // The query's attention, mean over heads per block, with rollout as the last row.
+            let csv = || Some(export::matrix_csv(with_roll.view(), &rows, &clean.tokens).into_bytes());
+            let files: [export::DataFile<'_>; 2] = [
+                ("comparison as JSON", "glimpse-influence.json".into(), &json),
+                ("attention and rollout as CSV", "glimpse-influence.csv".into(), &csv),
+            ];
             export::view_menu(ui, shared.exporter, rect, "glimpse-influence.png", &files);
         });
         let seq = ColorScale::Sequential { min: 0.0, max: 1.0 };

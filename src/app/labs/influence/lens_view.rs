@@ -128,8 +128,26 @@ impl InfluenceLab {
                 }))
                 .ok()
             };
-            let files: [export::DataFile<'_>; 1] =
-                [("lens as JSON", "glimpse-lens.json".into(), &json)];
+            // p(A) by depth (rows) and position (columns).
+            let csv = || {
+                let p =
+                    ndarray::Array2::from_shape_fn((layers.len(), clean.tokens.len()), |(l, j)| {
+                        layers[l]
+                            .target_p
+                            .as_ref()
+                            .and_then(|v| v.get(j).copied())
+                            .unwrap_or(f32::NAN)
+                    });
+                let rows: Vec<String> = layers
+                    .iter()
+                    .map(|l| format!("depth {}", l.layer))
+                    .collect();
+                Some(export::matrix_csv(p.view(), &rows, &clean.tokens).into_bytes())
+            };
+            let files: [export::DataFile<'_>; 2] = [
+                ("lens as JSON", "glimpse-lens.json".into(), &json),
+                ("p(answer) by depth as CSV", "glimpse-lens.csv".into(), &csv),
+            ];
             export::view_menu(ui, shared.exporter, rect, "glimpse-lens.png", &files);
         });
         if let Some(clicked) = grid(ui, clean, layers, position) {

@@ -231,8 +231,29 @@ fn draw_results(
     }
     ui.horizontal_wrapped(|ui| {
         let json = || serde_json::to_vec_pretty(r).ok();
-        let files: [export::DataFile<'_>; 1] =
-            [("scores as JSON", "glimpse-patching.json".into(), &json)];
+        let csv = |grid_rows: &[Vec<f64>], cols: Vec<String>| {
+            let (values, _) = grid(grid_rows);
+            let rows: Vec<String> = (0..values.nrows()).map(|l| format!("block {l}")).collect();
+            Some(export::matrix_csv(values.view(), &rows, &cols).into_bytes())
+        };
+        let resid_csv = || csv(&r.resid, clean.tokens.clone());
+        let heads_csv = || {
+            let n = r.heads.first().map_or(0, Vec::len);
+            csv(&r.heads, (0..n).map(|h| format!("h{h}")).collect())
+        };
+        let files: [export::DataFile<'_>; 3] = [
+            ("scores as JSON", "glimpse-patching.json".into(), &json),
+            (
+                "residual scores as CSV",
+                "glimpse-patching-resid.csv".into(),
+                &resid_csv,
+            ),
+            (
+                "head scores as CSV",
+                "glimpse-patching-heads.csv".into(),
+                &heads_csv,
+            ),
+        ];
         export::view_menu(ui, shared.exporter, rect, "glimpse-patching.png", &files);
     });
     ui.label(format!(
