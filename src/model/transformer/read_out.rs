@@ -63,9 +63,10 @@ impl Model {
         position: usize,
     ) -> Result<Array2<f32>> {
         let plan = self.plan(input, opts)?;
-        let Some(p) = &plan.decoder else {
+        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
+        else {
             return Err(ModelError::Input(format!(
-                "{} has no decoder: a pass resumes part-way only there",
+                "{} is not a decoder-only model: a pass resumes part-way only there",
                 self.config.name
             )));
         };
@@ -81,57 +82,18 @@ impl Model {
             )));
         }
         let copies = x.nrows() / t;
-        let rows: Vec<usize> = (0..copies).flat_map(|_| 0..t).collect();
-        // Copy a's row i sees copy b's key j only when a = b and the model's mask allows.
-        let allowed = Array2::from_shape_fn((copies * t, copies * t), |(i, j)| {
-            i / t == j / t && p.allowed[[i % t, j % t]]
-        });
-        let read: Vec<usize> = (0..copies).map(|c| c * t + position).collect();
-        self.resume_decoder_rows(input, opts, from, x, &rows, allowed, &read)
-    }
-
-    /// The most general resumed pass: row r of `x` is the input to block `from` at position
-    /// `rows[r]` of `input`, row r may attend to row s where `allowed[[r, s]]`, and the logits
-    /// come back for the rows `read`. Copies side by side are a block-diagonal `allowed`; a
-    /// prefix the copies share is computed once when their rows all attend to its rows.
-    #[allow(clippy::too_many_arguments)]
-    pub fn resume_decoder_rows(
-        &self,
-        input: &ModelInput,
-        opts: &ForwardOptions,
-        from: usize,
-        x: Array2<f32>,
-        rows: &[usize],
-        allowed: Array2<bool>,
-        read: &[usize],
-    ) -> Result<Array2<f32>> {
-        let plan = self.plan(input, opts)?;
-        let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
-        else {
-            return Err(ModelError::Input(format!(
-                "{} is not a decoder-only model: a pass resumes part-way only there",
-                self.config.name
-            )));
-        };
-        let t = p.ids.len();
-        let n = rows.len();
-        if x.dim() != (n, self.config.d_model)
-            || allowed.dim() != (n, n)
-            || rows.iter().any(|&r| r >= t)
-            || read.iter().any(|&r| r >= n)
-        {
-            return Err(ModelError::Input(format!(
-                "a resumed pass needs one row of {} per position and a mask over them",
-                self.config.d_model
-            )));
-        }
+        let repeat =
+            |v: &[usize]| -> Vec<usize> { (0..copies).flat_map(|_| v.iter().copied()).collect() };
         let batched = StackPlan {
-            ids: rows.iter().map(|&r| p.ids[r]).collect(),
+            ids: (0..copies).flat_map(|_| p.ids.iter().copied()).collect(),
             types: Vec::new(),
-            tokens: rows.iter().map(|&r| p.tokens[r].clone()).collect(),
-            positions: rows.iter().map(|&r| p.positions[r]).collect(),
-            allowed,
-            pads: rows.iter().map(|&r| p.pads[r]).collect(),
+            tokens: (0..copies).flat_map(|_| p.tokens.iter().cloned()).collect(),
+            positions: repeat(&p.positions),
+            // Copy a's row i sees copy b's key j only when a = b and the model's mask allows.
+            allowed: Array2::from_shape_fn((copies * t, copies * t), |(i, j)| {
+                i / t == j / t && p.allowed[[i % t, j % t]]
+            }),
+            pads: (0..copies).flat_map(|_| p.pads.iter().copied()).collect(),
             cross_allowed: None,
         };
         count_forward_pass();
@@ -140,7 +102,7 @@ impl Model {
         while so_far.done < stack.blocks.len() {
             self.next_block(stack, &mut so_far, &run, None)?;
         }
-        let rows = read;
-        Ok(self.read_out(so_far.stream().select(Axis(0), rows).view()))
+        let rows: Vec<usize> = (0..copies).map(|c| c * t + position).collect();
+        Ok(self.read_out(so_far.stream().select(Axis(0), &rows).view()))
     }
 }

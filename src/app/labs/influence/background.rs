@@ -187,3 +187,14 @@ mod imp {
 }
 
 pub use imp::Job;
+
+/// Takes the job's news into `status`; a job that finished or failed is dropped (its last
+/// status stays).
+pub fn poll<T: Steps>(job: &mut Option<Job<T>>, status: &mut Option<Status<T::Snapshot>>) {
+    if let Some(s) = job.as_mut().and_then(Job::status) {
+        if s.done || s.error.is_some() {
+            *job = None;
+        }
+        *status = Some(s);
+    }
+}

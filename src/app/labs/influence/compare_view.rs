@@ -4,7 +4,7 @@
 //! mattering disagree and the sinks: heads that park half their weight or more on the first
 //! token, with the norms of the values they read there.
 
-use super::background::{Effects, Job, Status};
+use super::background::{self, Effects, Job, Status};
 use super::{answer, token_id, warn, Clean, Effect, InfluenceLab, Shared};
 use crate::analysis::ablation::Ablation;
 use crate::analysis::compare::{disagreement, looks, sinks, Sink};
@@ -101,15 +101,8 @@ impl InfluenceLab {
         let seq = ColorScale::Sequential { min: 0.0, max: 1.0 };
         // The effect grid, `NaN` (not measured yet) drawn hatched.
         let effect_grid = effects.as_ref().ok().map(|(what, e)| {
-            let values = Array2::from_shape_fn((e.len(), heads), |(l, h)| {
-                e[l].get(h).copied().unwrap_or(f64::NAN) as f32
-            });
-            let ok = values.mapv(f32::is_finite);
-            (
-                *what,
-                values.mapv(|x| if x.is_finite() { x } else { 0.0 }),
-                ok,
-            )
+            let (values, ok) = super::patching_view::grid(e);
+            (*what, values, ok)
         });
         let blocks = &rows[..looked.len()];
         crate::app::widgets::fit::columns(ui, 3, 280.0, |cols| {
@@ -229,14 +222,7 @@ impl InfluenceLab {
                     self.compare.status = None;
                     self.ablate = true;
                 }
-                if let Some(job) = self.compare.job.as_mut() {
-                    if let Some(s) = job.status() {
-                        if s.done || s.error.is_some() {
-                            self.compare.job = None;
-                        }
-                        self.compare.status = Some(s);
-                    }
-                }
+                background::poll(&mut self.compare.job, &mut self.compare.status);
                 let s = self.compare.status.as_ref().ok_or("starting…")?;
                 if let Some(e) = &s.error {
                     return Err(e.clone());

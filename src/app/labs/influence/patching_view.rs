@@ -3,7 +3,7 @@
 //! clean value in turn, and the heatmaps fill in as the patches run (1 = restores the clean
 //! answer, 0 = changes nothing), with progress and Cancel.
 
-use super::background::{Job, Status};
+use super::background::{self, Job, Status};
 use super::{not_ready, token_id, warn, Clean, InfluenceLab, Shared};
 use crate::analysis::patching::{Patching, Sweep};
 use crate::app::export;
@@ -34,10 +34,13 @@ impl PatchingState {
     }
 }
 
-/// Scores as a matrix, `NaN` where a patch has not run (drawn hatched as "not yet").
-fn grid(rows: &[Vec<f64>]) -> (Array2<f32>, Array2<bool>) {
-    let (r, c) = (rows.len(), rows.first().map_or(0, Vec::len));
-    let v = Array2::from_shape_fn((r, c), |(i, j)| rows[i][j] as f32);
+/// Per-block values (patching scores, effects) as a matrix, with a mask of the measured
+/// cells: `NaN` (not run yet) is drawn hatched as "not yet".
+pub(super) fn grid(rows: &[Vec<f64>]) -> (Array2<f32>, Array2<bool>) {
+    let (r, c) = (rows.len(), rows.iter().map(Vec::len).max().unwrap_or(0));
+    let v = Array2::from_shape_fn((r, c), |(i, j)| {
+        rows[i].get(j).copied().unwrap_or(f64::NAN) as f32
+    });
     let ok = v.mapv(f32::is_finite);
     (v.mapv(|x| if x.is_finite() { x } else { 0.0 }), ok)
 }
@@ -177,14 +180,7 @@ impl InfluenceLab {
                 }
             }
         }
-        if let Some(job) = self.patching.job.as_mut() {
-            if let Some(s) = job.status() {
-                if s.done || s.error.is_some() {
-                    self.patching.job = None;
-                }
-                self.patching.status = Some(s);
-            }
-        }
+        background::poll(&mut self.patching.job, &mut self.patching.status);
         if self.patching.key.as_ref() != Some(&key) {
             ui.weak("Press “run the sweep” to patch every position of every block's input and every head.");
             return;
