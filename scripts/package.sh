@@ -147,10 +147,11 @@ bash "$REPO_ROOT/scripts/pwa.sh" "$STAGE"
 LINKS="$(find "$STAGE" -type l | head -n 3)"
 [ -z "$LINKS" ] || die "package.sh: symbolic links left in the package (they would not survive a copy): $LINKS"
 
-# Trunk's content-hashed files, safe to cache for a year: the app (glimpse-<16 hex>.js,
-# glimpse-<16 hex>_bg.wasm) and the initializer (<16 hex>-loader.js).
+# Trunk's content-hashed files, safe to cache for a year: the app (glimpse-<hash>.js,
+# glimpse-<hash>_bg.wasm) and the initializer (<hash>-loader.js). The hash is up to 16 hex
+# digits: Trunk does not pad it, so one build in sixteen has 15.
 mapfile -t HASHED < <(cd "$STAGE" && find . -maxdepth 1 -type f -regextype posix-extended \
-    -regex '\./([A-Za-z0-9_]+-[0-9a-f]{16}(_bg)?|[0-9a-f]{16}-[A-Za-z0-9_]+)\.(js|wasm)' -printf '%P\n' | LC_ALL=C sort)
+    -regex '\./([A-Za-z0-9_]+-[0-9a-f]{1,16}(_bg)?|[0-9a-f]{1,16}-[A-Za-z0-9_]+)\.(js|wasm)' -printf '%P\n' | LC_ALL=C sort)
 [ "${#HASHED[@]}" -gt 0 ] || die "package.sh: found none of Trunk's hashed .js/.wasm files in $DIST_DIR"
 
 # Netlify / Cloudflare Pages. Both join the values of a header set by two matching rules with
@@ -193,7 +194,7 @@ AddType application/octet-stream .safetensors .gguf
         Header set Cache-Control "no-cache"
     </FilesMatch>
     # Trunk's files carry a hash of their content in their name: cached for a year.
-    <FilesMatch "^([A-Za-z0-9_]+-[0-9a-f]{16}(_bg)?|[0-9a-f]{16}-[A-Za-z0-9_]+)\.(js|wasm)$">
+    <FilesMatch "^([A-Za-z0-9_]+-[0-9a-f]{1,16}(_bg)?|[0-9a-f]{1,16}-[A-Za-z0-9_]+)\.(js|wasm)$">
         Header set Cache-Control "public, max-age=31536000, immutable"
     </FilesMatch>
 </IfModule>

@@ -444,8 +444,8 @@ async function main() {
     record('.htaccess: wasm type, isolation headers, and its cache rule matches the hashed .js and .wasm only',
       /AddType application\/wasm \.wasm/.test(htaccess) && /Cross-Origin-Opener-Policy "same-origin"/.test(htaccess) &&
       /Cross-Origin-Embedder-Policy "require-corp"/.test(htaccess) && hashed.some((f) => f.endsWith('_bg.wasm')) &&
-      hashed.some((f) => /^glimpse-[0-9a-f]{16}\.js$/.test(f)) && hashed.some((f) => /^[0-9a-f]{16}-loader\.js$/.test(f)) &&
-      hashed.every((f) => /(-[0-9a-f]{16}(_bg)?|^[0-9a-f]{16}-\w+)\.(js|wasm)$/.test(f)) &&
+      hashed.some((f) => /^glimpse-[0-9a-f]{1,16}\.js$/.test(f)) && hashed.some((f) => /^[0-9a-f]{1,16}-loader\.js$/.test(f)) &&
+      hashed.every((f) => /(-[0-9a-f]{1,16}(_bg)?|^[0-9a-f]{1,16}-\w+)\.(js|wasm)$/.test(f)) &&
       !hashed.includes('sw.js') && !hashed.includes('open_files.js'), `matches ${hashed.join(', ')}`);
 
     // (a) A plain static server, the site under a sub-path: a university web space, a laptop.
