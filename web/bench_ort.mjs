@@ -21,7 +21,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep, waitForModel } from './harness.mjs';
 
 const CACHE = path.join(os.homedir(), '.cache', 'glimpse');
 const ORT_DIR = process.env.ORT_DIR ?? path.join(CACHE, 'tools', 'node_modules', 'onnxruntime-web', 'dist');
@@ -81,10 +81,7 @@ async function main() {
       await page.goto(base + hash, { waitUntil: 'load' });
       await poll(() => page.evaluate(() => !!window.wasmBindings?.glimpse_probe?.()), 60000);
       if (hash) {
-        const ready = await poll(async () => {
-          const m = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_models())) || '[]');
-          return m.some((x) => x.name === name && x.state === 'ready');
-        }, 300000);
+        const ready = await waitForModel(page, name, 300000);
         if (!ready) throw new Error(`${name} did not open in the app`);
         await sleep(2000); // its first trace drawn
       }

@@ -18,7 +18,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep } from './harness.mjs';
+import { DIST, OUT, REPO, launchChromium, machineInfo, poll, printMachine, serveDist, sleep, waitForModel } from './harness.mjs';
 
 const SMOL = 'models/hf/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf';
 const BIN = process.env.GLIMPSE_BIN
@@ -129,10 +129,7 @@ async function main() {
     if (served.some((m) => m.name === 'SmolLM2-135M-Instruct.Q4_1')) {
       const sentence = encodeURIComponent('The cat sat on the mat because it was tired, and the dog slept by the door.');
       await page.evaluate((h) => { window.location.hash = h; }, `v=1&view=attention&model=SmolLM2-135M-Instruct.Q4_1&src=${sentence}&kind=dec&xv=grid`);
-      await poll(async () => {
-        const m = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_models())) || '[]');
-        return m.some((x) => x.name === 'SmolLM2-135M-Instruct.Q4_1' && x.state === 'ready');
-      }, 180000);
+      await waitForModel(page, 'SmolLM2-135M-Instruct.Q4_1', 180000);
       await sleep(3000);
       result.grid_270_frame_ms = await gridFrameTimes(page, 'SmolLM2, 270 heads, 19 tokens');
     }

@@ -189,6 +189,15 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Poll fn until it returns something truthy or time runs out; an exception (a page
  * navigating away mid-evaluate) counts as not yet. */
+// Waits until the app reports model `name` open (`glimpse_models()`); its entry, or
+// undefined after `timeoutMs`.
+export async function waitForModel(page, name, timeoutMs) {
+  return poll(async () => {
+    const models = JSON.parse((await page.evaluate(() => window.wasmBindings?.glimpse_models?.() ?? 'null')) || '[]');
+    return models.find((m) => m.name === name && m.state === 'ready');
+  }, timeoutMs);
+}
+
 export async function poll(fn, timeoutMs, intervalMs = 250) {
   const end = Date.now() + timeoutMs;
   for (;;) {

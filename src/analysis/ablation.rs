@@ -4,26 +4,30 @@
 //!
 //!   effect(l, h) = LD_ablated − LD,   LD = logit(A) − logit(B) at the last position,
 //!
-//! so a head that helped the answer has a negative effect. A block's heads run side by side
-//! as copies resumed at that block (`Model::resume_decoder_copies`), a block per step, so the
-//! app can spread them over frames. Decoder-only models.
+//! so a head that helped the answer has a negative effect. Each ablation is the run resumed at
+//! its block with that head's output zero at every position; a block's heads run side by side
+//! (`super::batched`), a block of the model per step, so the app can spread them over frames.
+//! Decoder-only models.
 
+use super::batched::{Batched, Run, Scored};
 use super::{needs_output_layer, AnalysisError, Result};
-use crate::model::{AttentionKind, ForwardOptions, HeadId, Intervention, Model, ModelInput, Trace};
-use ndarray::{s, Array2, Array3, Axis};
+use crate::model::transformer::Variant;
+use crate::model::{Model, ModelInput, Trace};
+use ndarray::Array2;
 
-/// Every head's effect, filled a block at a time (`NaN` where not yet run).
+/// Every head's effect, filled a unit at a time (`NaN` where not yet run).
 pub struct Ablation {
     input: ModelInput,
+    /// Each block's input in the run.
     resid: Vec<Array2<f32>>,
-    heads: Vec<Array3<f32>>,
+    d_head: usize,
+    batches: Batched<usize>,
     target: u32,
     contrast: u32,
     /// `LD` of the run with every head on.
     pub ld: f64,
     /// `[block][head]`: `LD_ablated − LD`.
     pub effects: Vec<Vec<f64>>,
-    next: usize,
 }
 
 impl Ablation {
@@ -44,71 +48,56 @@ impl Ablation {
             ));
         }
         let ld = f64::from(trace.logits[[last, a]]) - f64::from(trace.logits[[last, b]]);
-        let layers = stack.blocks.len();
+        let (layers, heads, t) = (stack.blocks.len(), model.config.n_heads, stack.ids.len());
         Ok(Self {
             input: model.input_from_ids(stack.ids.clone(), Vec::new()),
             resid: stack.blocks.iter().map(|b| b.input.clone()).collect(),
-            heads: stack
-                .blocks
-                .iter()
-                .map(|b| b.self_attn.inner.head_out.clone())
-                .collect(),
+            d_head: model.config.d_head(),
+            batches: Batched::new(layers, |_| (0..heads).collect(), |_, _| t),
             target,
             contrast,
             ld,
-            effects: vec![vec![f64::NAN; model.config.n_heads]; layers],
-            next: 0,
+            effects: vec![vec![f64::NAN; heads]; layers],
         })
     }
 
-    /// Blocks done, and in all.
+    /// Heads done, and in all.
     pub fn progress(&self) -> (usize, usize) {
-        (self.next, self.effects.len())
+        self.batches.progress()
     }
 
     pub fn is_done(&self) -> bool {
-        self.next >= self.effects.len()
+        self.batches.is_done()
     }
 
-    /// Switches off each head of the next block in turn; false once every block has run.
+    /// Runs the next block of the unit of heads under way; false once every head has run.
     pub fn step(&mut self, model: &Model) -> Result<bool> {
-        let layer = self.next;
-        let Some(base) = self.resid.get(layer) else {
-            return Ok(false);
+        let (resid, d_head) = (&self.resid, self.d_head);
+        let run = Run {
+            model,
+            input: &self.input,
+            kv: &[],
+            variant: |layer: usize, head: usize| {
+                let x: &Array2<f32> = &resid[layer];
+                let off = Array2::zeros((x.nrows(), d_head));
+                Some(Variant {
+                    start: 0,
+                    x: x.clone(),
+                    head: Some((head, off)),
+                })
+            },
+            target: self.target,
+            contrast: self.contrast,
         };
-        let outs = &self.heads[layer];
-        let (n, t, dh) = outs.dim();
-        let mut x = Array2::zeros((n * t, base.ncols()));
-        for k in 0..n {
-            x.slice_mut(s![k * t..(k + 1) * t, ..]).assign(base);
+        if let Some(scored) = self.batches.step(&run)? {
+            record(&mut self.effects, self.ld, &scored);
         }
-        // Copy k has head k zeroed; every other copy keeps that head's own output.
-        let interventions = (0..n)
-            .map(|h| {
-                let mut value = Array2::zeros((n * t, dh));
-                for k in (0..n).filter(|&k| k != h) {
-                    value
-                        .slice_mut(s![k * t..(k + 1) * t, ..])
-                        .assign(&outs.index_axis(Axis(0), h));
-                }
-                let head = HeadId {
-                    kind: AttentionKind::DecoderSelf,
-                    layer,
-                    head: h,
-                };
-                Intervention::Head { head, value }
-            })
-            .collect();
-        let opts = ForwardOptions {
-            interventions,
-            ..ForwardOptions::default()
-        };
-        let logits = model.resume_decoder_copies(&self.input, &opts, layer, x, t - 1)?;
-        let (a, b) = (self.target as usize, self.contrast as usize);
-        for (h, row) in logits.rows().into_iter().enumerate() {
-            self.effects[layer][h] = f64::from(row[a]) - f64::from(row[b]) - self.ld;
-        }
-        self.next += 1;
-        Ok(true)
+        Ok(!self.batches.is_done())
+    }
+}
+
+fn record(effects: &mut [Vec<f64>], ld: f64, scored: &Scored<usize>) {
+    for &(head, ablated) in &scored.scores {
+        effects[scored.layer][head] = ablated.map_or(0.0, |ablated| ablated - ld);
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod ablation;
 pub mod attribution;
+mod batched;
 pub mod compare;
 pub mod lens;
 pub mod patching;

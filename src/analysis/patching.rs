@@ -6,13 +6,14 @@
 //! so 1 means "this activation alone restores the clean answer" and 0 "it changes nothing".
 //! Two sweeps: the residual stream `resid[l]` at every block l < L and position p, and each
 //! head's output (its slice of W_O's input) at every position. A patched run resumes the
-//! corrupted run at the patched block (`Model::resume_decoder_variants`): the blocks before it
-//! are not recomputed; in a causal decoder a patch leaves the rows before the first one it
-//! changes as they were, so only its rows from there on are computed, attending to the
-//! corrupted run's keys and values before them (a patch that changes no row is the corrupted
-//! run: score 0); one block's patches run side by side (one matrix product per layer for all
-//! of them), and the output layer runs at the last position only. Decoder-only models.
+//! corrupted run at the patched block: the blocks before it are not recomputed; in a causal
+//! decoder a patch leaves the rows before the first one it changes as they were, so only its
+//! rows from there on are computed, attending to the corrupted run's keys and values before
+//! them (a patch that changes no row is the corrupted run: score 0). A block's patches run
+//! side by side, in units (`super::batched`), and only the two output columns of A and B are
+//! read, at the last position. Decoder-only models.
 
+use super::batched::{Batched, Run, Scored};
 use super::{quoted, AnalysisError, Result};
 use crate::model::transformer::{BlockKv, Variant};
 use crate::model::{ForwardOptions, Model, ModelInput, Trace};
@@ -34,9 +35,6 @@ pub struct Patching {
     pub heads: Vec<Vec<f64>>,
 }
 
-/// Rows a batch of patches may have (a step's work: the app runs a step at a time).
-const MAX_BATCH_ROWS: usize = 512;
-
 /// One activation patched: a row of the residual stream or a head's output.
 #[derive(Debug, Clone, Copy)]
 enum Patch {
@@ -44,29 +42,27 @@ enum Patch {
     Head(usize),
 }
 
-/// Patches run together, side by side, at block `layer`.
-#[derive(Debug, Clone)]
-struct Unit {
-    layer: usize,
-    patches: Vec<Patch>,
-}
-
-/// A patching sweep, run a patch at a time (the app spreads it over frames) or all at once.
-pub struct Sweep {
-    corrupt: ModelInput,
+/// The clean and corrupted runs' activations a patch is made of.
+struct Runs {
     /// Each block's input in the clean and the corrupted run.
     clean_resid: Vec<Array2<f32>>,
     corrupt_resid: Vec<Array2<f32>>,
     /// Each block's per-head outputs `[H, T, d_head]` in the clean and the corrupted run.
     clean_heads: Vec<Array3<f32>>,
     corrupt_heads: Vec<Array3<f32>>,
-    /// Each block's self-attention keys and values in the corrupted run.
-    corrupt_kv: Vec<BlockKv>,
     /// Whether a patch's rows before the first one it changes are the corrupted run's (a
     /// causal decoder whose keys and values the corrupted trace holds).
     from_first_change: bool,
-    units: Vec<Unit>,
-    next: usize,
+}
+
+/// A patching sweep, run a block of a unit of patches at a time (the app spreads it over
+/// frames) or all at once.
+pub struct Sweep {
+    corrupt: ModelInput,
+    runs: Runs,
+    /// Each block's self-attention keys and values in the corrupted run.
+    corrupt_kv: Vec<BlockKv>,
+    batches: Batched<Patch>,
     pub result: Patching,
 }
 
@@ -181,16 +177,28 @@ impl Sweep {
             .all(|kv| kv.k.dim() == kv_dim && kv.v.dim() == kv_dim);
         let corrupt_input = model.input_from_ids(corrupt, Vec::new());
         let from_first_change = has_kv && model.decoder_is_causal(&corrupt_input)?;
-        let mut sweep = Self {
-            corrupt: corrupt_input,
+        let runs = Runs {
             clean_resid,
             corrupt_resid,
             clean_heads,
             corrupt_heads,
-            corrupt_kv,
             from_first_change,
-            units: Vec::new(),
-            next: 0,
+        };
+        let batches = Batched::new(
+            layers,
+            |_| {
+                (0..t)
+                    .map(Patch::Resid)
+                    .chain((0..heads).map(Patch::Head))
+                    .collect()
+            },
+            |layer, patch| runs.start(layer, patch).map_or(0, |start| t - start),
+        );
+        Ok(Self {
+            corrupt: corrupt_input,
+            runs,
+            corrupt_kv,
+            batches,
             result: Patching {
                 tokens_clean: c.tokens.clone(),
                 tokens_corrupt: x.tokens.clone(),
@@ -201,75 +209,70 @@ impl Sweep {
                 resid: vec![vec![f64::NAN; t]; layers],
                 heads: vec![vec![f64::NAN; heads]; layers],
             },
-        };
-        // Each block's patches in batches of at most MAX_BATCH_ROWS rows.
-        for layer in 0..layers {
-            let mut unit = Unit {
-                layer,
-                patches: Vec::new(),
-            };
-            let mut rows = 0;
-            for patch in (0..t).map(Patch::Resid).chain((0..heads).map(Patch::Head)) {
-                let n = sweep.start(layer, patch).map_or(0, |start| t - start);
-                if rows + n > MAX_BATCH_ROWS && !unit.patches.is_empty() {
-                    let patches = std::mem::take(&mut unit.patches);
-                    sweep.units.push(Unit { layer, patches });
-                    rows = 0;
-                }
-                unit.patches.push(patch);
-                rows += n;
-            }
-            sweep.units.push(unit);
-        }
-        Ok(sweep)
+        })
     }
 
     /// Patches done so far, and in all.
     pub fn progress(&self) -> (usize, usize) {
-        let count = |units: &[Unit]| units.iter().map(|u| u.patches.len()).sum();
-        (count(&self.units[..self.next]), count(&self.units))
+        self.batches.progress()
     }
 
     pub fn is_done(&self) -> bool {
-        self.next >= self.units.len()
+        self.batches.is_done()
     }
 
-    /// Runs the next batch of patches (one block's); false once every patch has run.
+    /// Runs the next block of the unit of patches under way; false once every patch has run.
     pub fn step(&mut self, model: &Model) -> Result<bool> {
-        let Some(unit) = self.units.get(self.next) else {
-            return Ok(false);
-        };
-        let scores = self.scores(model, unit)?;
-        self.record(self.next, &scores);
-        self.next += 1;
-        Ok(true)
+        let run = self
+            .runs
+            .run(model, &self.corrupt, &self.corrupt_kv, &self.result);
+        if let Some(scored) = self.batches.step(&run)? {
+            record(&mut self.result, &scored);
+        }
+        Ok(!self.batches.is_done())
     }
 
-    /// Every patch left (natively the batches spread over the cores).
+    /// Every patch left (natively the units spread over the cores).
     pub fn run_all(mut self, model: &Model) -> Result<Patching> {
-        let left = &self.units[self.next..];
-        #[cfg(not(target_arch = "wasm32"))]
-        let scores: Vec<Result<Vec<f64>>> = {
-            use rayon::prelude::*;
-            left.par_iter().map(|u| self.scores(model, u)).collect()
-        };
-        #[cfg(target_arch = "wasm32")]
-        let scores: Vec<Result<Vec<f64>>> = left.iter().map(|u| self.scores(model, u)).collect();
-        for (i, scores) in (self.next..).zip(scores) {
-            self.record(i, &scores?);
+        let run = self
+            .runs
+            .run(model, &self.corrupt, &self.corrupt_kv, &self.result);
+        for scored in self.batches.run_all(&run)? {
+            record(&mut self.result, &scored);
         }
-        self.next = self.units.len();
         Ok(self.result)
     }
+}
 
-    /// Unit `i`'s scores into the result.
-    fn record(&mut self, i: usize, scores: &[f64]) {
-        let unit = &self.units[i];
-        for (&patch, &score) in unit.patches.iter().zip(scores) {
-            match patch {
-                Patch::Resid(p) => self.result.resid[unit.layer][p] = score,
-                Patch::Head(h) => self.result.heads[unit.layer][h] = score,
-            }
+/// A unit's `LD`s as scores (a patch that changes nothing leaves the corrupted run: 0).
+fn record(result: &mut Patching, scored: &Scored<Patch>) {
+    for &(patch, ld) in &scored.scores {
+        let score = ld.map_or(0.0, |ld| {
+            (ld - result.ld_corrupt) / (result.ld_clean - result.ld_corrupt)
+        });
+        match patch {
+            Patch::Resid(p) => result.resid[scored.layer][p] = score,
+            Patch::Head(h) => result.heads[scored.layer][h] = score,
+        }
+    }
+}
+
+impl Runs {
+    /// What the units need of the corrupted run, and the answer they read (`LD`).
+    fn run<'a>(
+        &'a self,
+        model: &'a Model,
+        corrupt: &'a ModelInput,
+        kv: &'a [BlockKv],
+        result: &Patching,
+    ) -> Run<'a, impl Fn(usize, Patch) -> Option<Variant> + Sync + 'a> {
+        Run {
+            model,
+            input: corrupt,
+            kv,
+            variant: move |layer, patch| self.variant(layer, patch),
+            target: result.target,
+            contrast: result.contrast,
         }
     }
 
@@ -306,32 +309,5 @@ impl Sweep {
             }
         };
         Some(Variant { start, x, head })
-    }
-
-    /// The unit's patches side by side, each scored; a patch that changes nothing leaves the
-    /// corrupted run as it was (0).
-    fn scores(&self, model: &Model, unit: &Unit) -> Result<Vec<f64>> {
-        let mut scores = vec![0.0; unit.patches.len()];
-        let (which, variants): (Vec<usize>, Vec<Variant>) = unit
-            .patches
-            .iter()
-            .enumerate()
-            .filter_map(|(i, &patch)| Some((i, self.variant(unit.layer, patch)?)))
-            .unzip();
-        if variants.is_empty() {
-            return Ok(scores);
-        }
-        let logits = model.resume_decoder_variants(
-            &self.corrupt,
-            unit.layer,
-            &self.corrupt_kv,
-            &variants,
-        )?;
-        let r = &self.result;
-        for (i, row) in which.into_iter().zip(logits.rows()) {
-            let ld = f64::from(row[r.target as usize]) - f64::from(row[r.contrast as usize]);
-            scores[i] = (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt);
-        }
-        Ok(scores)
     }
 }

@@ -103,24 +103,26 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
         .input
         .clone();
     let corrupt_input = model.input_from_ids(corrupt.clone(), Vec::new());
-    let last = clean.len() - 1;
+    let whole = crate::model::transformer::Variant {
+        start: 0,
+        x: x0.clone(),
+        head: None,
+    };
     let logits = model
-        .resume_decoder_copies(
-            &corrupt_input,
-            &ForwardOptions::default(),
-            0,
-            x0.clone(),
-            last,
-        )
+        .resume_decoder_variants(&corrupt_input, 0, &[], vec![whole])
         .unwrap()
         .row(0)
         .to_owned();
     let r = &sweep.result;
     let ld = f64::from(logits[a as usize]) - f64::from(logits[b as usize]);
-    // Resumed from block 0, the output layer runs on one row instead of all: the same numbers
-    // but for the order of a few sums.
-    let score = (ld - r.ld_corrupt) / (r.ld_clean - r.ld_corrupt);
-    assert!((score - 1.0).abs() < 1e-4, "{score}");
+    // Resumed from block 0, the output layer reads two columns of one row instead of every
+    // row: the clean run's LD but for the order of a few sums. (The score itself divides by
+    // LD_clean − LD_corrupt, only 0.002 on this tiny model, so it is no measure of rounding.)
+    assert!(
+        (ld - r.ld_clean).abs() < 1e-5,
+        "{ld} against {}",
+        r.ld_clean
+    );
     // The same through the one forward pass's interventions, every row of block 0 replaced.
     let opts = ForwardOptions {
         interventions: (0..clean.len())

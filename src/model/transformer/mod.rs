@@ -24,7 +24,7 @@ pub(crate) use embed::Embedded;
 #[cfg(feature = "webgpu")]
 pub(crate) use plan::cross_attention_mask;
 pub(crate) use plan::{ForwardPlan, StackPlan};
-pub use resume::{BlockKv, Variant};
+pub use resume::{BlockKv, Resumption, Variant};
 pub(super) use stack::{planned_run, StackSoFar};
 
 use super::attention::MaskChoice;

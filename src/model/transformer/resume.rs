@@ -37,6 +37,68 @@ pub struct BlockKv {
     pub v: Array3<f32>,
 }
 
+/// Variants being resumed, a block at a time.
+pub struct Resumption {
+    allowed: Array2<bool>,
+    rows: Rows,
+    /// Every variant's rows after the blocks run so far (in the last block, only each
+    /// variant's last row goes on past attention).
+    x: Array2<f32>,
+    /// Each variant's head replaced at block `from`.
+    heads: Vec<Option<(usize, Array2<f32>)>>,
+    /// The block under way, and whether its FFN is next (its attention has run).
+    next: usize,
+    ffn_next: bool,
+    from: usize,
+    blocks: usize,
+}
+
+impl Resumption {
+    /// Runs the next half of a block, its attention or its FFN (a step of the app's sweep:
+    /// in the browser the FFN alone is three quarters of a block's weights); false once every
+    /// block has run.
+    pub fn next_part(&mut self, model: &Model, run: &[BlockKv]) -> Result<bool> {
+        let Some(stack) = &model.weights.decoder else {
+            return Err(ModelError::Input("no decoder stack".to_string()));
+        };
+        let layer = self.next;
+        let Some(b) = stack.blocks.get(layer).filter(|_| layer < self.blocks) else {
+            return Ok(false);
+        };
+        let x = std::mem::take(&mut self.x);
+        if self.ffn_next {
+            self.x = model.resumed_ffn(b, x)?;
+            self.ffn_next = false;
+            self.next += 1;
+            return Ok(self.next < self.blocks);
+        }
+        let heads = if layer == self.from {
+            self.heads.as_slice()
+        } else {
+            &[]
+        };
+        // Past attention a row depends on no other: in the last block only each variant's
+        // last row, where the answer is read, goes on.
+        let last_rows: Vec<usize> = self.rows.spans.iter().map(|(_, r)| r.end - 1).collect();
+        let keep = (layer + 1 == self.blocks).then_some(last_rows.as_slice());
+        let (rows, allowed) = (&self.rows, &self.allowed);
+        self.x = model.resumed_attention_part(b, x, rows, run.get(layer), allowed, heads, keep)?;
+        self.ffn_next = true;
+        Ok(true)
+    }
+
+    /// Blocks run, and in all from where the variants resume.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next - self.from, self.blocks - self.from)
+    }
+
+    /// Each variant's last row out of the last block, before the final norm, `[variants, d]`;
+    /// `None` until every block has run.
+    pub fn last_rows(&self) -> Option<ArrayView2<'_, f32>> {
+        (self.next == self.blocks).then(|| self.x.view())
+    }
+}
+
 /// Where each variant's rows lie among all of them, and the position of every row.
 struct Rows {
     /// Each variant's first position and its rows.
@@ -66,8 +128,25 @@ impl Model {
         input: &ModelInput,
         from: usize,
         run: &[BlockKv],
-        variants: &[Variant],
+        variants: Vec<Variant>,
     ) -> Result<Array2<f32>> {
+        let mut resumed = self.resume_variants(input, from, run, variants)?;
+        while resumed.next_part(self, run)? {}
+        let rows = resumed.last_rows().ok_or_else(|| {
+            ModelError::Input("the resumed variants stopped before the last block".to_string())
+        })?;
+        Ok(self.read_out(rows))
+    }
+
+    /// The variants set up to be resumed half a block at a time ([`Resumption::next_part`]),
+    /// so that no step of the app's sweep takes longer than that.
+    pub fn resume_variants(
+        &self,
+        input: &ModelInput,
+        from: usize,
+        run: &[BlockKv],
+        variants: Vec<Variant>,
+    ) -> Result<Resumption> {
         let plan = self.plan(input, &ForwardOptions::default())?;
         let (None, Some(stack), Some(p)) = (&plan.encoder, &self.weights.decoder, &plan.decoder)
         else {
@@ -76,7 +155,7 @@ impl Model {
                 self.config.name
             )));
         };
-        let blocks = &stack.blocks;
+        let blocks = stack.blocks.len();
         let (t, d) = (p.ids.len(), self.config.d_model);
         let shape = self.attention_shape(false);
         let fits = |v: &Variant| {
@@ -86,15 +165,14 @@ impl Model {
                     *h < shape.n_heads && value.dim() == (t - v.start, shape.d_head)
                 })
         };
-        if from >= blocks.len() || variants.is_empty() || !variants.iter().all(fits) {
+        if from >= blocks || variants.is_empty() || !variants.iter().all(fits) {
             return Err(ModelError::Input(format!(
-                "resumed variants need a block below {}, and rows of {d} from their start \
-                 among {t} positions",
-                blocks.len()
+                "resumed variants need a block below {blocks}, and rows of {d} from their start \
+                 among {t} positions"
             )));
         }
         let kv_dim = (shape.n_kv_heads, t, shape.d_head);
-        let has_run = run.len() == blocks.len()
+        let has_run = run.len() == blocks
             && run
                 .iter()
                 .all(|kv| kv.k.dim() == kv_dim && kv.v.dim() == kv_dim);
@@ -109,34 +187,37 @@ impl Model {
             spans: Vec::new(),
             positions: Vec::new(),
         };
-        for v in variants {
+        for v in &variants {
             let first = rows.positions.len();
             rows.positions.extend(v.start..t);
             rows.spans.push((v.start, first..rows.positions.len()));
         }
         let inputs: Vec<_> = variants.iter().map(|v| v.x.view()).collect();
-        let mut x = concatenate(Axis(0), &inputs).map_err(|e| ModelError::Input(e.to_string()))?;
-        let last_rows: Vec<usize> = rows.spans.iter().map(|(_, r)| r.end - 1).collect();
+        let x = concatenate(Axis(0), &inputs).map_err(|e| ModelError::Input(e.to_string()))?;
         count_forward_pass();
-        for (layer, b) in blocks.iter().enumerate().skip(from) {
-            let heads = (layer == from).then_some(variants);
-            let keep = (layer + 1 == blocks.len()).then_some(last_rows.as_slice());
-            x = self.resumed_block(b, x, &rows, run.get(layer), &p.allowed, heads, keep)?;
-        }
-        Ok(self.read_out(x.view()))
+        Ok(Resumption {
+            allowed: p.allowed.clone(),
+            rows,
+            x,
+            heads: variants.into_iter().map(|v| v.head).collect(),
+            next: from,
+            ffn_next: false,
+            from,
+            blocks,
+        })
     }
 
-    /// One block over every variant's rows, with the heads `replaced` names put in; `keep`:
-    /// the only rows to go on past attention (in the last block, each variant's last).
+    /// A block's attention sublayer over every variant's rows, with the heads `replaced` names
+    /// put in; `keep`: the only rows to go on (in the last block, each variant's last).
     #[allow(clippy::too_many_arguments)]
-    fn resumed_block(
+    fn resumed_attention_part(
         &self,
         b: &BlockWeights,
         x: Array2<f32>,
         rows: &Rows,
         run: Option<&BlockKv>,
         allowed: &Array2<bool>,
-        replaced: Option<&[Variant]>,
+        replaced: &[Option<(usize, Array2<f32>)>],
         keep: Option<&[usize]>,
     ) -> Result<Array2<f32>> {
         if b.cross.is_some() {
@@ -148,13 +229,16 @@ impl Model {
             let out = self.resumed_attention(&b.self_attn, h, rows, run, allowed, replaced)?;
             Ok(((), out))
         })?;
-        // Past attention a row depends on no other.
-        let stream = match keep {
+        Ok(match keep {
             Some(r) => attn.residual.select(Axis(0), r),
             None => attn.residual,
-        };
+        })
+    }
+
+    /// A block's FFN sublayer over the rows that went on past its attention.
+    fn resumed_ffn(&self, b: &BlockWeights, x: Array2<f32>) -> Result<Array2<f32>> {
         let act = self.config.activation;
-        let ffn = self.sublayer(&stream, &b.ln_ffn, None, |h| {
+        let ffn = self.sublayer(&x, &b.ln_ffn, None, |h| {
             Ok(((), ffn(h, &b.ffn, act).output))
         })?;
         Ok(ffn.residual)
@@ -171,7 +255,7 @@ impl Model {
         rows: &Rows,
         run: Option<&BlockKv>,
         allowed: &Array2<bool>,
-        replaced: Option<&[Variant]>,
+        replaced: &[Option<(usize, Array2<f32>)>],
     ) -> Result<Array2<f32>> {
         let shape = self.attention_shape(false);
         let (n_heads, dh) = (shape.n_heads, shape.d_head);
@@ -217,8 +301,8 @@ impl Model {
                     .assign(&one.out);
             }
         }
-        for (variant, (_, span)) in replaced.into_iter().flatten().zip(&rows.spans) {
-            if let Some((head, value)) = &variant.head {
+        for (replaced, (_, span)) in replaced.iter().zip(&rows.spans) {
+            if let Some((head, value)) = replaced {
                 head_out
                     .slice_mut(s![*head, span.clone(), ..])
                     .assign(value);

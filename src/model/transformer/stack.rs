@@ -137,29 +137,6 @@ pub(in crate::model) struct StackSoFar {
     pub done: usize,
 }
 
-impl StackSoFar {
-    /// A stack taken up at block `done` on `x`, that block's input (patching resumes a pass
-    /// there); nothing of the blocks before it is kept.
-    pub(super) fn resumed(tokens: Vec<String>, x: Array2<f32>, done: usize) -> Self {
-        Self {
-            tokens,
-            embed: Array2::zeros((0, 0)),
-            embed_dropout: None,
-            positional: None,
-            token_types: None,
-            embed_norm: None,
-            x,
-            blocks: Vec::new(),
-            done,
-        }
-    }
-
-    /// The residual stream after the blocks so far.
-    pub(super) fn stream(&self) -> &Array2<f32> {
-        &self.x
-    }
-}
-
 impl StackRun<'_> {
     fn site(&self, layer: usize, slot: Slot) -> Option<(Dropout, Site)> {
         self.dropout

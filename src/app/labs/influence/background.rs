@@ -1,11 +1,13 @@
 //! Long analyses (a patching sweep, every head's ablation) run a step at a time off the
-//! drawing: natively on a thread of their own, in the browser a few steps a frame (the page
-//! has one thread until the worker of issue 36). Either way the view reads a snapshot of the
-//! results so far, which fills in as they arrive, and can cancel.
+//! drawing: natively on a thread of their own; in the browser, where the page has one thread
+//! until the worker of issue 36, as a task that gives the thread back to the browser after
+//! every step. Either way the view reads a snapshot of the results so far, which fills in as
+//! they arrive, and can cancel.
 
 use crate::analysis::{ablation::Ablation, patching::Patching, patching::Sweep};
 use crate::model::Model;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 /// An analysis that advances a step at a time, with what a view shows of it.
 pub trait Steps: Send + 'static {
@@ -63,130 +65,111 @@ pub struct Status<S> {
     pub seconds: f64,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-mod imp {
-    use super::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    use std::sync::Mutex;
+/// A job under way; dropping it asks it to stop after its step.
+pub struct Job<T: Steps> {
+    status: Arc<Mutex<Status<T::Snapshot>>>,
+    stop: Arc<AtomicBool>,
+}
 
-    /// A job on its own thread; dropping it asks the thread to stop after its step.
-    pub struct Job<T: Steps> {
-        status: Arc<Mutex<Status<T::Snapshot>>>,
-        stop: Arc<AtomicBool>,
+impl<T: Steps> Job<T> {
+    /// Starts `job`: natively on a thread of its own; in the browser as a task on the page's
+    /// thread that yields to the browser after every step (a step is at most half a block of
+    /// the model over one unit of rows), so the page draws and answers meanwhile and the job does
+    /// not wait for frames.
+    pub fn start(job: T, model: Arc<Model>, ctx: egui::Context) -> Self {
+        let status = Arc::new(Mutex::new(Status {
+            snapshot: job.snapshot(),
+            progress: job.progress(),
+            error: None,
+            done: false,
+            seconds: 0.0,
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        let runner = Runner {
+            job,
+            model,
+            status: status.clone(),
+            stop: stop.clone(),
+            ctx,
+            start: web_time::Instant::now(),
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        std::thread::spawn(move || {
+            let mut runner = runner;
+            while runner.step() {}
+        });
+        #[cfg(target_arch = "wasm32")]
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut runner = runner;
+            while runner.step() {
+                yield_to_browser().await;
+            }
+        });
+        Self { status, stop }
     }
 
-    impl<T: Steps> Job<T> {
-        pub fn start(mut job: T, model: Arc<Model>, ctx: egui::Context) -> Self {
-            let status = Arc::new(Mutex::new(Status {
-                snapshot: job.snapshot(),
-                progress: job.progress(),
-                error: None,
-                done: false,
-                seconds: 0.0,
-            }));
-            let stop = Arc::new(AtomicBool::new(false));
-            let (shared, stopped) = (status.clone(), stop.clone());
-            std::thread::spawn(move || {
-                let start = web_time::Instant::now();
-                loop {
-                    if stopped.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let step = job.step(&model);
-                    let Ok(mut s) = shared.lock() else {
-                        return;
-                    };
-                    s.snapshot = job.snapshot();
-                    s.progress = job.progress();
-                    s.seconds = start.elapsed().as_secs_f64();
-                    match step {
-                        Ok(true) => {}
-                        Ok(false) => s.done = true,
-                        Err(e) => s.error = Some(e),
-                    }
-                    let finished = s.done || s.error.is_some();
-                    drop(s);
-                    ctx.request_repaint();
-                    if finished {
-                        return;
-                    }
-                }
-            });
-            Self { status, stop }
-        }
-
-        /// What the thread has done so far (nothing new while a frame lags behind it).
-        pub fn status(&mut self) -> Option<Status<T::Snapshot>> {
-            self.status.lock().ok().map(|s| s.clone())
-        }
-    }
-
-    impl<T: Steps> Drop for Job<T> {
-        fn drop(&mut self) {
-            self.stop.store(true, Ordering::Relaxed);
-        }
+    /// What the job has done so far.
+    pub fn status(&mut self) -> Option<Status<T::Snapshot>> {
+        self.status.lock().ok().map(|s| s.clone())
     }
 }
 
+impl<T: Steps> Drop for Job<T> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The job's side: runs it a step at a time and publishes where it stands.
+struct Runner<T: Steps> {
+    job: T,
+    model: Arc<Model>,
+    status: Arc<Mutex<Status<T::Snapshot>>>,
+    stop: Arc<AtomicBool>,
+    ctx: egui::Context,
+    start: web_time::Instant,
+}
+
+impl<T: Steps> Runner<T> {
+    /// One step and its news; false once the job is done, failed or no longer wanted.
+    fn step(&mut self) -> bool {
+        if self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let step = self.job.step(&self.model);
+        let Ok(mut s) = self.status.lock() else {
+            return false;
+        };
+        s.snapshot = self.job.snapshot();
+        s.progress = self.job.progress();
+        s.seconds = self.start.elapsed().as_secs_f64();
+        match step {
+            Ok(true) => {}
+            Ok(false) => s.done = true,
+            Err(e) => s.error = Some(e),
+        }
+        let finished = s.done || s.error.is_some();
+        drop(s);
+        self.ctx.request_repaint();
+        !finished
+    }
+}
+
+/// Gives the page's thread back to the browser: drawing, input, downloads and the probe's calls
+/// run between two steps. A message to ourselves is a task like any other, queued behind the
+/// ones waiting (`scheduler.yield()` would jump that queue; a chained zero-delay timer waits
+/// 4 ms).
 #[cfg(target_arch = "wasm32")]
-mod imp {
-    use super::*;
-
-    /// A job run on the page's thread a step or more a frame, within the frame's budget.
-    pub struct Job<T: Steps> {
-        job: T,
-        model: Arc<Model>,
-        status: Status<T::Snapshot>,
-        start: web_time::Instant,
-        ctx: egui::Context,
-    }
-
-    impl<T: Steps> Job<T> {
-        pub fn start(job: T, model: Arc<Model>, ctx: egui::Context) -> Self {
-            let status = Status {
-                snapshot: job.snapshot(),
-                progress: job.progress(),
-                error: None,
-                done: false,
-                seconds: 0.0,
-            };
-            Self {
-                job,
-                model,
-                status,
-                start: web_time::Instant::now(),
-                ctx,
-            }
-        }
-
-        /// This frame's steps, then where the job stands.
-        pub fn status(&mut self) -> Option<Status<T::Snapshot>> {
-            let s = &mut self.status;
-            if !s.done && s.error.is_none() {
-                let budget = crate::app::models::running::FRAME_BUDGET
-                    .unwrap_or(web_time::Duration::from_millis(10));
-                crate::app::models::running::within(budget, || match self.job.step(&self.model) {
-                    Ok(true) => true,
-                    Ok(false) => {
-                        s.done = true;
-                        false
-                    }
-                    Err(e) => {
-                        s.error = Some(e);
-                        false
-                    }
-                });
-                s.snapshot = self.job.snapshot();
-                s.progress = self.job.progress();
-                s.seconds = self.start.elapsed().as_secs_f64();
-                self.ctx.request_repaint();
-            }
-            Some(s.clone())
-        }
-    }
+async fn yield_to_browser() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        channel.port1().set_onmessage(Some(&resolve));
+        let _ = channel.port2().post_message(&wasm_bindgen::JsValue::NULL);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
-
-pub use imp::Job;
 
 /// Takes the job's news into `status`; a job that finished or failed is dropped (its last
 /// status stays).

@@ -231,7 +231,7 @@ impl InfluenceLab {
                 if done < all {
                     ui.add(
                         egui::ProgressBar::new(done as f32 / all.max(1) as f32)
-                            .text(format!("block {done} of {all} · {:.1} s", s.seconds)),
+                            .text(format!("head {done} of {all} · {:.1} s", s.seconds)),
                     );
                 }
                 if s.done {
