@@ -63,6 +63,23 @@ const VIEWS = [
       record('compare: 82 sinks', (s.sinks ?? []).length === 82, `${(s.sinks ?? []).length}`);
     },
   },
+  {
+    // Through the lessons view, in a new page as a student opens it (a link that changes only
+    // the fragment would keep the page and its last sweep): the lesson page applies its own
+    // link and draws the lab beside its text, and the numbers its text quotes are the lab's
+    // (src/app/lessons/influence.rs). This sweep has 990 patches, the other 690.
+    file: 'influence-lesson-induction.png', key: 'lesson "Induction, causally"', notReadme: true, fresh: true,
+    link: 'view=lessons&lesson=10&page=3',
+    running: (s) => s.patching?.progress[1] === 990 && !s.patching.done,
+    ready: (s) => s.patching?.progress[1] === 990 && s.patching.done && s.patching,
+    check: (s, record) => {
+      const p = s.patching;
+      const last = p.resid[18].length - 1;
+      const near = (x, want) => Math.abs(x - want) < 5e-3;
+      record('lesson: head 16.0 restores 0.44, head 18.6 0.18', near(p.heads[16][0], 0.44) && near(p.heads[18][6], 0.18), `${p.heads[16][0]}, ${p.heads[18][6]}`);
+      record('lesson: " copper" matters at " velvet" in block 17 (0.53), at the last position from block 18 (0.74)', near(p.resid[17][12], 0.53) && near(p.resid[18][last], 0.74), `${p.resid[17][12]}, ${p.resid[18][last]}`);
+    },
+  },
 ];
 
 const json = async (page, fn) => JSON.parse((await page.evaluate(fn)) || 'null');
@@ -97,6 +114,7 @@ async function main() {
     await page.setViewportSize({ width: 1280, height: 800 });
     await context.addInitScript(observeLongTasks);
     for (const view of VIEWS) {
+      if (view.fresh) await page.goto('about:blank');
       await page.goto(`${base}#v=1&${view.link}`, { waitUntil: 'load' });
       const ready = await waitForModel(page, SMOLLM2, 180000);
       if (!record(`${view.key}: ${SMOLLM2} opens`, !!ready)) continue;
@@ -122,7 +140,7 @@ async function main() {
       await page.screenshot({ path: file });
       const colours = distinctColours(readPng(file));
       record(`${view.key}: the screenshot is more than a blank canvas`, colours >= 24, `${colours} colours`);
-      if (readme) {
+      if (readme && !view.notReadme) {
         const dest = path.join(REPO, 'docs', 'images', view.file);
         execFileSync('convert', [file, '-colors', '256', `PNG8:${dest}`]);
         console.log(`e2e_influence: wrote ${dest} (${fs.statSync(dest).size} bytes)`);
