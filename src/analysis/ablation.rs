@@ -6,7 +6,7 @@
 //!
 //! so a head that helped the answer has a negative effect. Each ablation is the run resumed at
 //! its block with that head's output zero at every position; a block's heads run side by side
-//! (`super::batched`), a block of the model per step, so the app can spread them over frames.
+//! (`super::batched`), half a block of the model per step, so the app can spread them out.
 //! Decoder-only models.
 
 use super::batched::{Batched, Run, Scored};
@@ -70,7 +70,7 @@ impl Ablation {
         self.batches.is_done()
     }
 
-    /// Runs the next block of the unit of heads under way; false once every head has run.
+    /// Runs the next half block of the unit of heads under way; false once every head has run.
     pub fn step(&mut self, model: &Model) -> Result<bool> {
         let (resid, d_head) = (&self.resid, self.d_head);
         let run = Run {

@@ -103,28 +103,23 @@ impl<P: Copy> Batched<P> {
         let Some(unit) = self.units.get(self.next) else {
             return Ok(None);
         };
-        if self.running.is_none() {
-            let (which, variants) = variants(unit, run);
-            if variants.is_empty() {
-                self.next += 1;
-                return Ok(Some(scored(unit, &which, &[])));
-            }
-            let resumed = run
-                .model
-                .resume_variants(run.input, unit.layer, run.kv, variants)?;
-            self.running = Some((which, resumed));
-        }
-        let Some((which, resumed)) = self.running.as_mut() else {
-            return Ok(None);
+        let running = match self.running.take() {
+            Some(running) => running,
+            None => match resume(unit, run)? {
+                Some(started) => started,
+                None => {
+                    self.next += 1;
+                    return Ok(Some(scored(unit, &[], &[])));
+                }
+            },
         };
+        let (which, mut resumed) = running;
         if resumed.next_part(run.model, run.kv)? {
+            self.running = Some((which, resumed));
             return Ok(None);
         }
-        let lds = read(resumed, run)?;
-        let done = scored(unit, which, &lds);
-        self.running = None;
         self.next += 1;
-        Ok(Some(done))
+        Ok(Some(scored(unit, &which, &read(&resumed, run)?)))
     }
 
     /// Every unit left, at once (natively spread over the cores).
@@ -140,13 +135,9 @@ impl<P: Copy> Batched<P> {
         }
         let left = &self.units[self.next..];
         let one = |unit: &Unit<P>| -> Result<Scored<P>> {
-            let (which, variants) = variants(unit, run);
-            if variants.is_empty() {
-                return Ok(scored(unit, &which, &[]));
-            }
-            let mut resumed = run
-                .model
-                .resume_variants(run.input, unit.layer, run.kv, variants)?;
+            let Some((which, mut resumed)) = resume(unit, run)? else {
+                return Ok(scored(unit, &[], &[]));
+            };
             while resumed.next_part(run.model, run.kv)? {}
             Ok(scored(unit, &which, &read(&resumed, run)?))
         };
@@ -165,16 +156,25 @@ impl<P: Copy> Batched<P> {
     }
 }
 
-/// The unit's variants, with the index of the item each belongs to.
-fn variants<P: Copy, F>(unit: &Unit<P>, run: &Run<'_, F>) -> (Vec<usize>, Vec<Variant>)
+/// The unit's variants set up to resume at its block, with the index of the item each belongs
+/// to; `None` where no item makes one (the unit changes nothing).
+fn resume<P: Copy, F>(unit: &Unit<P>, run: &Run<'_, F>) -> Result<Option<(Vec<usize>, Resumption)>>
 where
     F: Fn(usize, P) -> Option<Variant>,
 {
-    unit.items
+    let (which, variants): (Vec<usize>, Vec<Variant>) = unit
+        .items
         .iter()
         .enumerate()
         .filter_map(|(i, &item)| Some((i, (run.variant)(unit.layer, item)?)))
-        .unzip()
+        .unzip();
+    if variants.is_empty() {
+        return Ok(None);
+    }
+    let resumed = run
+        .model
+        .resume_variants(run.input, unit.layer, run.kv, variants)?;
+    Ok(Some((which, resumed)))
 }
 
 /// Each variant's `LD` out of its last row.

@@ -55,8 +55,8 @@ struct Runs {
     from_first_change: bool,
 }
 
-/// A patching sweep, run a block of a unit of patches at a time (the app spreads it over
-/// frames) or all at once.
+/// A patching sweep, run half a block of a unit of patches at a time (the app spreads it out)
+/// or all at once.
 pub struct Sweep {
     corrupt: ModelInput,
     runs: Runs,
@@ -221,7 +221,8 @@ impl Sweep {
         self.batches.is_done()
     }
 
-    /// Runs the next block of the unit of patches under way; false once every patch has run.
+    /// Runs the next half block of the unit of patches under way; false once every patch has
+    /// run.
     pub fn step(&mut self, model: &Model) -> Result<bool> {
         let run = self
             .runs

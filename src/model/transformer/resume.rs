@@ -37,7 +37,7 @@ pub struct BlockKv {
     pub v: Array3<f32>,
 }
 
-/// Variants being resumed, a block at a time.
+/// Variants being resumed, half a block at a time.
 pub struct Resumption {
     allowed: Array2<bool>,
     rows: Rows,
@@ -79,17 +79,12 @@ impl Resumption {
         };
         // Past attention a row depends on no other: in the last block only each variant's
         // last row, where the answer is read, goes on.
-        let last_rows: Vec<usize> = self.rows.spans.iter().map(|(_, r)| r.end - 1).collect();
-        let keep = (layer + 1 == self.blocks).then_some(last_rows.as_slice());
-        let (rows, allowed) = (&self.rows, &self.allowed);
+        let keep: Option<Vec<usize>> = (layer + 1 == self.blocks)
+            .then(|| self.rows.spans.iter().map(|(_, r)| r.end - 1).collect());
+        let (rows, allowed, keep) = (&self.rows, &self.allowed, keep.as_deref());
         self.x = model.resumed_attention_part(b, x, rows, run.get(layer), allowed, heads, keep)?;
         self.ffn_next = true;
         Ok(true)
-    }
-
-    /// Blocks run, and in all from where the variants resume.
-    pub fn progress(&self) -> (usize, usize) {
-        (self.next - self.from, self.blocks - self.from)
     }
 
     /// Each variant's last row out of the last block, before the final norm, `[variants, d]`;

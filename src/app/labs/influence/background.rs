@@ -109,7 +109,7 @@ impl<T: Steps> Job<T> {
     }
 
     /// What the job has done so far.
-    pub fn status(&mut self) -> Option<Status<T::Snapshot>> {
+    pub fn status(&self) -> Option<Status<T::Snapshot>> {
         self.status.lock().ok().map(|s| s.clone())
     }
 }
@@ -174,7 +174,7 @@ async fn yield_to_browser() {
 /// Takes the job's news into `status`; a job that finished or failed is dropped (its last
 /// status stays).
 pub fn poll<T: Steps>(job: &mut Option<Job<T>>, status: &mut Option<Status<T::Snapshot>>) {
-    if let Some(s) = job.as_mut().and_then(Job::status) {
+    if let Some(s) = job.as_ref().and_then(Job::status) {
         if s.done || s.error.is_some() {
             *job = None;
         }
