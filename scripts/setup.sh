@@ -83,13 +83,14 @@ setup_apt() {
 setup_web_node_modules() {
     local dir="$REPO_ROOT/web"
     # node_modules/.package-lock.json is npm's record of what it installed; newer than the
-    # committed lock file and both packages present means there is nothing to do.
+    # committed lock file and every package present means there is nothing to do.
     if [ -f "$dir/node_modules/.package-lock.json" ] &&
         [ -d "$dir/node_modules/playwright-core" ] && [ -d "$dir/node_modules/pngjs" ] &&
+        [ -d "$dir/node_modules/axe-core" ] &&
         [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
         return
     fi
-    log "installing web/ test dependencies (npm ci: playwright-core, pngjs; no browser download)"
+    log "installing web/ test dependencies (npm ci: playwright-core, pngjs, axe-core; no browser download)"
     (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
 }
 

@@ -78,6 +78,9 @@ node web/e2e.mjs
 stage "browser walk: every view on a laptop, a projector and a tablet"
 node web/e2e_walk.mjs
 
+stage "browser accessibility: what a screen reader finds and does, axe-core on every view"
+node web/e2e_a11y.mjs
+
 stage "browser panic overlay test"
 node web/e2e_panic.mjs
 

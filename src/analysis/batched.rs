@@ -10,11 +10,12 @@ use crate::model::transformer::{BlockKv, Resumption, Variant};
 use crate::model::{Model, ModelInput};
 
 /// Rows a unit may have. In the browser a step runs on the page's thread until the worker of
-/// issue 36; fewer rows would not make a step much shorter there (reading a block's weights
-/// costs the same for 32 rows as for 64) but the sweep longer. Natively the units run on
+/// issue 36, and a step's time grows with its rows: the FFN half of a block over 64 rows took
+/// up to 96 ms in Chromium; over 16 rows the longest steps were 41 ms (patching) and 77 ms
+/// (ablation), for a sweep 25 % longer. Natively the units run on
 /// threads of their own, and bigger units read each weight matrix fewer times.
 #[cfg(target_arch = "wasm32")]
-const MAX_UNIT_ROWS: usize = 64;
+const MAX_UNIT_ROWS: usize = 16;
 #[cfg(not(target_arch = "wasm32"))]
 const MAX_UNIT_ROWS: usize = 512;
 

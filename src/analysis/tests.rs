@@ -108,13 +108,14 @@ fn patching_the_clean_runs_own_values_restores_it_exactly() {
         x: x0.clone(),
         head: None,
     };
-    let logits = model
-        .resume_decoder_variants(&corrupt_input, 0, &[], vec![whole])
-        .unwrap()
-        .row(0)
-        .to_owned();
+    let mut resumed = model
+        .resume_variants(&corrupt_input, 0, &[], vec![whole])
+        .unwrap();
+    while resumed.next_part(&model, &[]).unwrap() {}
+    let ld = model
+        .read_out_difference(resumed.last_rows().unwrap(), a, b)
+        .unwrap()[0];
     let r = &sweep.result;
-    let ld = f64::from(logits[a as usize]) - f64::from(logits[b as usize]);
     // Resumed from block 0, the output layer reads two columns of one row instead of every
     // row: the clean run's LD but for the order of a few sums. (The score itself divides by
     // LD_clean − LD_corrupt, only 0.002 on this tiny model, so it is no measure of rounding.)

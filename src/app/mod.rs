@@ -3,6 +3,7 @@
 //! on models from one store (`models`) and the shared input (`workbench`); the address bar's
 //! hash is the view as a link (`link`); `lessons` are pages that set the labs.
 
+pub mod a11y;
 pub mod export;
 pub mod labs;
 pub mod lessons;
@@ -85,6 +86,9 @@ impl Default for GlimpseApp {
 impl GlimpseApp {
     pub fn new(cc: &eframe::CreationContext<'_>) -> Self {
         Self::style(&cc.egui_ctx);
+        // In the browser, the page mirrors egui's accessibility tree for screen readers.
+        #[cfg(target_arch = "wasm32")]
+        cc.egui_ctx.add_plugin(a11y::web::Plugin);
         let mut app = Self::default();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
         app.store.prefetch_builtins(&cc.egui_ctx);

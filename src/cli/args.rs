@@ -162,33 +162,20 @@ pub enum Command {
     /// The logit lens: what the model would predict after each block (l = 0…L), at every
     /// position: softmax(W_U · final_norm(resid[l]) + b_U).
     Lens {
-        /// A model with an output layer: built-in name, checkpoint, Hugging Face folder or .gguf.
-        #[arg(long)]
-        model: String,
-        /// The text (the decoder's, for an encoder–decoder model).
-        #[arg(long)]
-        text: String,
-        /// The encoder's input, for an encoder–decoder model.
-        #[arg(long)]
-        source: Option<String>,
+        #[command(flatten)]
+        on: OnText,
         /// A token whose probability is followed through the layers (one token of the model's).
         #[arg(long)]
         target: Option<String>,
         /// Tokens listed per position and layer.
         #[arg(long, default_value_t = 5)]
         top: usize,
-        #[arg(long)]
-        json: bool,
     },
     /// Direct logit attribution: each head's, MLP's, the embedding's and each bias's share of
     /// logit(target) − logit(contrast), through the final norm with its scale frozen.
     Attribute {
-        #[arg(long)]
-        model: String,
-        #[arg(long)]
-        text: String,
-        #[arg(long)]
-        source: Option<String>,
+        #[command(flatten)]
+        on: OnText,
         /// The token A (one token of the model's).
         #[arg(long)]
         target: String,
@@ -198,8 +185,6 @@ pub enum Command {
         /// The position read (default: the last).
         #[arg(long)]
         position: Option<usize>,
-        #[arg(long)]
-        json: bool,
     },
     /// Activation patching on a decoder-only model: every residual-stream row and every head's
     /// output of the clean run copied into the corrupted run, scored by how much of
@@ -223,14 +208,8 @@ pub enum Command {
     /// Attention rollout: R = Â_{L−1} ⋯ Â_0 with Â_l = ½·mean_heads(A_l) + ½·I (rows
     /// renormalised), per stack.
     Rollout {
-        #[arg(long)]
-        model: String,
-        #[arg(long)]
-        text: String,
-        #[arg(long)]
-        source: Option<String>,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        on: OnText,
     },
     /// Heads off: every head of a model switched off alone (what the loss and accuracy lose),
     /// then removed from the least important up; a task model is scored on held-out examples
@@ -458,4 +437,21 @@ pub enum PeKind {
     Learned,
     Rope,
     Alibi,
+}
+
+/// What the logit lens, attribution and rollout read: a model and one text.
+#[derive(Debug, clap::Args)]
+pub struct OnText {
+    /// A built-in name, Glimpse checkpoint, Hugging Face folder or .gguf (the lens and
+    /// attribution need one with an output layer).
+    #[arg(long)]
+    pub model: String,
+    /// The text (the decoder's, for an encoder–decoder model).
+    #[arg(long)]
+    pub text: String,
+    /// The encoder's input, for an encoder–decoder model.
+    #[arg(long)]
+    pub source: Option<String>,
+    #[arg(long)]
+    pub json: bool,
 }

@@ -1,6 +1,7 @@
 //! `glimpse lens`, `attribute`, `patch` and `rollout`: what attention does (`crate::analysis`),
 //! as JSON with `--json` and as a short table without.
 
+use super::args::OnText;
 use crate::analysis::{attribution, lens, patching, quoted, rollout, single_token, AnalysisError};
 use crate::model::{ForwardOptions, Model, ModelInput, Trace};
 
@@ -25,10 +26,14 @@ fn text_input(model: &Model, text: &str, source: Option<&str>) -> Result<ModelIn
     Ok(prepared.input)
 }
 
-fn traced(model: &Model, input: &ModelInput) -> Result<Trace, String> {
-    model
-        .forward(input, &ForwardOptions::default())
-        .map_err(|e| e.to_string())
+/// The model named on the command line and its traced pass over the text.
+fn traced(on: &OnText) -> Result<(Model, Trace), String> {
+    let model = super::resolve_model(&on.model).map_err(|e| e.to_string())?;
+    let input = text_input(&model, &on.text, on.source.as_deref())?;
+    let trace = model
+        .forward(&input, &ForwardOptions::default())
+        .map_err(|e| e.to_string())?;
+    Ok((model, trace))
 }
 
 fn token(model: &Model, text: Option<&str>) -> Result<Option<u32>, String> {
@@ -42,19 +47,12 @@ fn json(value: &impl serde::Serialize) -> Out {
 }
 
 /// `glimpse lens`: the top tokens at every depth and position.
-pub fn lens(
-    model: &Model,
-    text: &str,
-    source: Option<&str>,
-    target: Option<&str>,
-    top: usize,
-    as_json: bool,
-) -> Out {
-    let input = text_input(model, text, source)?;
-    let trace = traced(model, &input)?;
+pub fn lens(on: &OnText, target: Option<&str>, top: usize) -> Out {
+    let (model, trace) = traced(on)?;
+    let model = &model;
     let target = token(model, target)?;
     let lens = lens::logit_lens(model, &trace, top.max(1), target).map_err(|e| e.to_string())?;
-    if as_json {
+    if on.json {
         return json(&lens);
     }
     let last = lens.tokens.len().saturating_sub(1);
@@ -80,22 +78,18 @@ pub fn lens(
 }
 
 /// `glimpse attribute`: each component's share of the logit (difference).
-#[allow(clippy::too_many_arguments)]
 pub fn attribute(
-    model: &Model,
-    text: &str,
-    source: Option<&str>,
+    on: &OnText,
     target: &str,
     contrast: Option<&str>,
     position: Option<usize>,
-    as_json: bool,
 ) -> Out {
-    let input = text_input(model, text, source)?;
-    let trace = traced(model, &input)?;
+    let (model, trace) = traced(on)?;
+    let model = &model;
     let a = single_token(model, target).map_err(|e| e.to_string())?;
     let b = token(model, contrast)?;
     let r = attribution::attribute(model, &trace, a, b, position).map_err(|e| e.to_string())?;
-    if as_json {
+    if on.json {
         return json(&r);
     }
     let mut rows: Vec<(String, f64)> = vec![("embedding".to_string(), r.embed)];
@@ -185,11 +179,10 @@ pub fn patch(
 }
 
 /// `glimpse rollout`: attention rollout of every stack.
-pub fn rollout(model: &Model, text: &str, source: Option<&str>, as_json: bool) -> Out {
-    let input = text_input(model, text, source)?;
-    let trace = traced(model, &input)?;
+pub fn rollout(on: &OnText) -> Out {
+    let (model, trace) = traced(on)?;
     let r = rollout::rollout(&trace).map_err(|e| e.to_string())?;
-    if as_json {
+    if on.json {
         return json(&r);
     }
     let mut out = format!(

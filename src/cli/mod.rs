@@ -267,30 +267,13 @@ pub fn run(cmd: Command) -> Result<String, String> {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             heads::induction(&m, len, seed, json)
         }
-        Command::Lens {
-            model,
-            text,
-            source,
-            target,
-            top,
-            json,
-        } => {
-            let m = resolve_model(&model).map_err(|e| e.to_string())?;
-            influence::lens(&m, &text, source.as_deref(), target.as_deref(), top, json)
-        }
+        Command::Lens { on, target, top } => influence::lens(&on, target.as_deref(), top),
         Command::Attribute {
-            model,
-            text,
-            source,
+            on,
             target,
             contrast,
             position,
-            json,
-        } => {
-            let m = resolve_model(&model).map_err(|e| e.to_string())?;
-            let (source, contrast) = (source.as_deref(), contrast.as_deref());
-            influence::attribute(&m, &text, source, &target, contrast, position, json)
-        }
+        } => influence::attribute(&on, &target, contrast.as_deref(), position),
         Command::Patch {
             model,
             clean,
@@ -302,15 +285,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             influence::patch(&m, &clean, &corrupt, &target, &contrast, json)
         }
-        Command::Rollout {
-            model,
-            text,
-            source,
-            json,
-        } => {
-            let m = resolve_model(&model).map_err(|e| e.to_string())?;
-            influence::rollout(&m, &text, source.as_deref(), json)
-        }
+        Command::Rollout { on } => influence::rollout(&on),
         Command::Inspect { model, json } => checkpoints::inspect(&model, json),
         Command::Generate {
             model,

@@ -320,7 +320,7 @@ def bert_mlm():
     }
 
 
-def smollm2(timed):
+def smollm2(timed, threads=1):
     d = os.environ.get("GLIMPSE_MODELS", os.path.expanduser("~/.cache/glimpse/models"))
     folder = os.path.join(d, "SmolLM2-135M-Instruct")
     name = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -334,7 +334,7 @@ def smollm2(timed):
     clean = enc("When Mary and John went to the store, John gave a drink to")
     corrupt = enc("When Mary and John went to the store, Mary gave a drink to")
     parts = Parts(model, "llama")
-    torch.set_num_threads(1)
+    torch.set_num_threads(threads)
     rec = traced_run(parts, fact)
     case = {
         "model": "SmolLM2-135M-Instruct.Q4_1",
@@ -352,7 +352,7 @@ def smollm2(timed):
     if timed:
         print(f"PyTorch {torch.__version__} sweep on SmolLM2, {len(clean)} tokens, "
               f"{len(parts.blocks) * len(clean)} residual + {len(parts.blocks) * parts.heads} head patches, "
-              f"1 thread, {platform.processor() or platform.machine()}: {seconds:.2f} s", file=sys.stderr)
+              f"{threads} thread(s), {platform.processor() or platform.machine()}: {seconds:.2f} s", file=sys.stderr)
     return case
 
 
@@ -379,6 +379,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only")
     ap.add_argument("--time", action="store_true", help="time the SmolLM2 patching sweep")
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch threads for the SmolLM2 case")
     a = ap.parse_args()
     torch.set_num_threads(1)
     cases = {
@@ -386,7 +387,7 @@ def main():
         "llama-bias": lambda: tiny_causal("llama-bias", "llama"),
         "llama-gqa": lambda: tiny_causal("llama-gqa", "llama"),
         "bert-mlm": bert_mlm,
-        "smollm2": lambda: smollm2(a.time),
+        "smollm2": lambda: smollm2(a.time, a.threads),
     }
     for name, make in cases.items():
         if a.only and a.only != name:

@@ -3,6 +3,7 @@
 //! of transformers. Small matrices are drawn cell by cell; large ones as one texture.
 
 use super::colormap::{legend, ColorScale};
+use super::heatmap_access;
 use egui::{
     Align2, Color32, ColorImage, FontId, Pos2, Rect, Sense, Stroke, TextureHandle, Ui, Vec2,
 };
@@ -193,13 +194,16 @@ impl Heatmap<'_> {
         let grid = cell * Vec2::new(cols as f32, rows as f32);
         let size = Vec2::new(left, top) + grid;
         let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-        // A name for screen readers and UI tests.
+        let keys = heatmap_access::keyboard(ui, &response, rows, cols);
+        let spoken = keys.map(|k| heatmap_access::announcement(&self, k.cell.0, k.cell.1));
+        // A name for screen readers and UI tests; focused, the keyboard's cell too.
         response.widget_info(|| {
-            egui::WidgetInfo::labeled(
-                egui::Role::Canvas,
-                true,
-                format!("heatmap {}", self.context),
-            )
+            let mut name = format!("heatmap {}", self.context);
+            if let Some(k) = keys {
+                name.push_str(": ");
+                name.push_str(&heatmap_access::cell_words(&self, k.cell.0, k.cell.1));
+            }
+            egui::WidgetInfo::labeled(egui::Role::Canvas, true, name)
         });
         let cells = Rect::from_min_size(rect.min + Vec2::new(left, top), grid);
         let painter = ui.painter_at(rect.expand(2.0));
@@ -221,6 +225,8 @@ impl Heatmap<'_> {
             self.paint_cells(&painter, cells, cell, &colors);
         }
         self.paint_labels(ui, &painter, cells, cell);
+        heatmap_access::add_table(ui, &self, cells, cell);
+        heatmap_access::add_live_region(ui, cells, spoken.unwrap_or_default());
         let cell_at = |p: Pos2| {
             if !cells.contains(p) {
                 return None;
@@ -235,6 +241,8 @@ impl Heatmap<'_> {
         } else {
             None
         };
+        // Enter opens the keyboard's cell as a click would.
+        let clicked = clicked.or(keys.filter(|k| k.entered).map(|k| k.cell));
         let cell_rect = |r: usize, c: usize| {
             Rect::from_min_size(cells.min + Vec2::new(c as f32, r as f32) * cell, cell)
         };
@@ -270,6 +278,18 @@ impl Heatmap<'_> {
         } else {
             1.0
         };
+        if let Some(k) = keys {
+            // The focus ring, and the keyboard's cell.
+            let focus = ui.visuals().selection.stroke;
+            painter.rect_stroke(cells, 0.0, focus, egui::StrokeKind::Outside);
+            let (r, c) = k.cell;
+            painter.rect_stroke(
+                cell_rect(r, c),
+                0.0,
+                Stroke::new(3.0, focus.color),
+                egui::StrokeKind::Inside,
+            );
+        }
         if let Some((r, c)) = hovered {
             painter.rect_stroke(
                 cell_rect(r, c),

@@ -3,6 +3,7 @@
 pub mod colormap;
 pub mod fit;
 pub mod heatmap;
+pub mod heatmap_access;
 
 /// The name of the category at an axis tick: plots of bars per token label their whole-number
 /// ticks with the token, and leave the in-between ticks blank.

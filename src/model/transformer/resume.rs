@@ -114,25 +114,6 @@ impl Model {
         Ok(plan.decoder.is_some_and(|p| is_causal(&p.allowed)))
     }
 
-    /// The decoder-only run over `input` resumed at block `from` once per variant, side by
-    /// side (see the module's page); `run` holds the run's keys and values at every block,
-    /// read where a variant starts after position 0. Returns each variant's logits at the last
-    /// position, `[variants, V]`.
-    pub fn resume_decoder_variants(
-        &self,
-        input: &ModelInput,
-        from: usize,
-        run: &[BlockKv],
-        variants: Vec<Variant>,
-    ) -> Result<Array2<f32>> {
-        let mut resumed = self.resume_variants(input, from, run, variants)?;
-        while resumed.next_part(self, run)? {}
-        let rows = resumed.last_rows().ok_or_else(|| {
-            ModelError::Input("the resumed variants stopped before the last block".to_string())
-        })?;
-        Ok(self.read_out(rows))
-    }
-
     /// The variants set up to be resumed half a block at a time ([`Resumption::next_part`]),
     /// so that no step of the app's sweep takes longer than that.
     pub fn resume_variants(

@@ -63,6 +63,8 @@ pub struct Status<S> {
     pub done: bool,
     /// Seconds from the start to the last step.
     pub seconds: f64,
+    /// Seconds of the longest step so far: in the browser, the longest the job held the page.
+    pub longest_step: f64,
 }
 
 /// A job under way; dropping it asks it to stop after its step.
@@ -83,6 +85,7 @@ impl<T: Steps> Job<T> {
             error: None,
             done: false,
             seconds: 0.0,
+            longest_step: 0.0,
         }));
         let stop = Arc::new(AtomicBool::new(false));
         let runner = Runner {
@@ -136,10 +139,13 @@ impl<T: Steps> Runner<T> {
         if self.stop.load(Ordering::Relaxed) {
             return false;
         }
+        let began = web_time::Instant::now();
         let step = self.job.step(&self.model);
+        let took = began.elapsed().as_secs_f64();
         let Ok(mut s) = self.status.lock() else {
             return false;
         };
+        s.longest_step = s.longest_step.max(took);
         s.snapshot = self.job.snapshot();
         s.progress = self.job.progress();
         s.seconds = self.start.elapsed().as_secs_f64();

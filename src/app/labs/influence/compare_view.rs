@@ -155,8 +155,12 @@ impl InfluenceLab {
                 ui.label(egui::RichText::new(&sentence).strong());
                 // Every head measured (ablation and patching fill in step by step).
                 let complete = e.iter().flatten().all(|x| x.is_finite());
+                let longest_step_ms = (self.effect == Effect::Ablation)
+                    .then(|| self.compare.status.as_ref().map(|s| s.longest_step * 1e3))
+                    .flatten();
                 let note = serde_json::json!({
                     "query": q, "effect": what, "sentence": sentence, "complete": complete,
+                    "longest_step_ms": longest_step_ms,
                 });
                 self.note("compare", note);
             }

@@ -195,6 +195,7 @@ impl InfluenceLab {
             serde_json::json!({
                 "progress": [status.progress.0, status.progress.1],
                 "seconds": status.seconds,
+                "longest_step_ms": status.longest_step * 1e3,
                 "done": status.done,
                 "ld_clean": r.ld_clean,
                 "ld_corrupt": r.ld_corrupt,

@@ -1,0 +1,388 @@
+//! The mirror in the page: eframe's web backend draws egui on a canvas and drops the
+//! AccessKit tree, so this plugin takes the tree from each frame's output and keeps a hidden
+//! layer of real elements over the canvas (`div#glimpse_a11y`: buttons, checkboxes, `<input>`s
+//! for sliders and text, the text itself), each placed over its widget. A screen reader reads
+//! and operates those; what it does to them (click, set a value, focus) goes back to egui as
+//! AccessKit action requests at the next frame. The canvas keeps the keyboard: Tab moves egui's
+//! focus, and the canvas points at the focused element with `aria-activedescendant`.
+
+use super::mirror::{flatten, Cell, Element, Kind, Mirror};
+use egui::accesskit::{Action, ActionData, ActionRequest, NodeId, TreeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{Document, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+
+/// egui's side: hands the page's actions to egui and the frame's tree to the page.
+pub struct Plugin;
+
+impl egui::Plugin for Plugin {
+    fn debug_name(&self) -> &'static str {
+        "glimpse accessibility mirror"
+    }
+
+    fn setup(&mut self, ctx: &egui::Context) {
+        ctx.enable_accesskit();
+        PAGE.with(|p| *p.borrow_mut() = Page::new(ctx.clone()));
+    }
+
+    fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+        let requests = ACTIONS.with(|a| std::mem::take(&mut *a.borrow_mut()));
+        input.events.extend(
+            requests
+                .into_iter()
+                .map(egui::Event::AccessKitActionRequest),
+        );
+    }
+
+    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        let Some(update) = output.platform_output.accesskit_update.take() else {
+            return;
+        };
+        let mirror = flatten(&update, ctx.zoom_factor());
+        PAGE.with(|p| {
+            if let Some(page) = p.borrow_mut().as_mut() {
+                page.show(mirror);
+            }
+        });
+    }
+}
+
+thread_local! {
+    static PAGE: RefCell<Option<Page>> = const { RefCell::new(None) };
+    /// Actions from the page, waiting for the next frame.
+    static ACTIONS: RefCell<Vec<ActionRequest>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The layer over the canvas and what it shows.
+struct Page {
+    document: Document,
+    root: HtmlElement,
+    canvas: Option<HtmlElement>,
+    shown: Mirror,
+    elements: HashMap<u64, HtmlElement>,
+    _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
+}
+
+/// Over the canvas, invisible (a filter, which leaves the elements in the accessibility tree)
+/// and letting the pointer through. Its own colours are white on black, so that tools that
+/// check contrast from the CSS (axe-core) read the text as legible.
+const LAYER_STYLE: &str = "position:absolute;left:0;top:0;width:100%;height:100%;\
+    overflow:hidden;pointer-events:none;filter:opacity(0%);z-index:1;color:#fff;\
+    background:#000;";
+
+impl Page {
+    fn new(ctx: egui::Context) -> Option<Self> {
+        let document = web_sys::window()?.document()?;
+        let root: HtmlElement = document.create_element("main").ok()?.dyn_into().ok()?;
+        root.set_id("glimpse_a11y");
+        root.set_attribute("aria-label", "Glimpse").ok()?;
+        root.set_attribute("style", LAYER_STYLE).ok()?;
+        document.body()?.append_child(&root).ok()?;
+        let canvas = document
+            .get_element_by_id("glimpse_canvas")
+            .and_then(|c| c.dyn_into::<HtmlElement>().ok());
+        if let Some(c) = &canvas {
+            let _ = c.set_attribute("role", "application");
+            let _ = c.set_attribute(
+                "aria-label",
+                "Glimpse: Tab moves between the controls; the page around it reads them",
+            );
+        }
+        let mut listeners = Vec::new();
+        for (event, what) in [
+            ("click", On::Click),
+            ("input", On::Input),
+            ("focusin", On::Focus),
+        ] {
+            let ctx = ctx.clone();
+            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |e: web_sys::Event| {
+                if let Some(request) = request(&e, what) {
+                    ACTIONS.with(|a| a.borrow_mut().push(request));
+                    ctx.request_repaint();
+                }
+            });
+            root.add_event_listener_with_callback(event, listener.as_ref().unchecked_ref())
+                .ok()?;
+            listeners.push(listener);
+        }
+        Some(Self {
+            document,
+            root,
+            canvas,
+            shown: Mirror::default(),
+            elements: HashMap::new(),
+            _listeners: listeners,
+        })
+    }
+
+    /// Brings the layer to `mirror`, touching only what changed.
+    fn show(&mut self, mirror: Mirror) {
+        if mirror == self.shown {
+            return;
+        }
+        let before: HashMap<u64, &Element> =
+            self.shown.elements.iter().map(|e| (e.id, e)).collect();
+        let same_order = self.shown.elements.len() == mirror.elements.len()
+            && self
+                .shown
+                .elements
+                .iter()
+                .zip(&mirror.elements)
+                .all(|(a, b)| a.id == b.id && tag(&a.kind) == tag(&b.kind));
+        let mut kept = HashMap::new();
+        for e in &mirror.elements {
+            let old = before.get(&e.id).filter(|o| tag(&o.kind) == tag(&e.kind));
+            let node = match (old, self.elements.remove(&e.id)) {
+                (Some(_), Some(node)) => node,
+                (_, stale) => {
+                    if let Some(stale) = stale {
+                        stale.remove();
+                    }
+                    match self.create(e) {
+                        Some(node) => node,
+                        None => continue,
+                    }
+                }
+            };
+            if old.is_none_or(|o| *o != e) {
+                self.update(&node, e);
+            }
+            if !same_order {
+                let _ = self.root.append_child(&node);
+            }
+            kept.insert(e.id, node);
+        }
+        for (_, gone) in self.elements.drain() {
+            gone.remove();
+        }
+        self.elements = kept;
+        self.name_text_agent(&mirror);
+        if let Some(canvas) = &self.canvas {
+            let _ = match mirror.focus {
+                Some(id) => canvas.set_attribute("aria-activedescendant", &format!("a11y-{id}")),
+                None => canvas.remove_attribute("aria-activedescendant"),
+            };
+        }
+        self.shown = mirror;
+    }
+
+    /// eframe types into a hidden `<input>` of its own while a text field has egui's focus: it
+    /// takes the focused field's name, so a screen reader says what is being typed into.
+    fn name_text_agent(&self, mirror: &Mirror) {
+        let Ok(Some(agent)) = self
+            .document
+            .query_selector("input[autocapitalize=off]:not([data-a11y])")
+        else {
+            return;
+        };
+        let field = mirror
+            .focus
+            .and_then(|f| mirror.elements.iter().find(|e| e.id == f))
+            .filter(|e| matches!(e.kind, Kind::Text { .. }));
+        let name = field.map_or("text entry", |e| e.name.as_str());
+        let _ = agent.set_attribute("aria-label", name);
+    }
+
+    fn create(&self, e: &Element) -> Option<HtmlElement> {
+        let node: HtmlElement = self
+            .document
+            .create_element(tag(&e.kind))
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        node.set_id(&format!("a11y-{}", e.id));
+        let _ = node.set_attribute("data-a11y", &e.id.to_string());
+        match &e.kind {
+            Kind::Control { role } => {
+                let _ = node.set_attribute("role", role);
+                let _ = node.set_attribute("tabindex", "-1");
+            }
+            Kind::Slider { .. } => {
+                let _ = node.set_attribute("type", "range");
+                let _ = node.set_attribute("tabindex", "-1");
+            }
+            Kind::Number { .. } => {
+                let _ = node.set_attribute("type", "number");
+                let _ = node.set_attribute("tabindex", "-1");
+            }
+            Kind::Text { multiline, .. } => {
+                if !multiline {
+                    let _ = node.set_attribute("type", "text");
+                }
+                let _ = node.set_attribute("tabindex", "-1");
+            }
+            Kind::Progress { .. } => {
+                let _ = node.set_attribute("max", "1");
+            }
+            Kind::Static | Kind::Table { .. } => {}
+        }
+        Some(node)
+    }
+
+    /// Writes `e`'s name, state, value and place into its element.
+    fn update(&self, node: &HtmlElement, e: &Element) {
+        let set = |k: &str, v: &str| {
+            let _ = node.set_attribute(k, v);
+        };
+        let flag = |k: &str, on: bool| {
+            let _ = if on {
+                node.set_attribute(k, "true")
+            } else {
+                node.remove_attribute(k)
+            };
+        };
+        let [x, y, w, h] = e.rect;
+        set(
+            "style",
+            &format!(
+                "position:absolute;left:{x}px;top:{y}px;width:{w}px;height:{h}px;margin:0;\
+                 padding:0;border:0;overflow:hidden;font-size:12px;"
+            ),
+        );
+        flag("aria-disabled", e.disabled);
+        if e.live {
+            set("aria-live", "polite");
+        }
+        let editing = self
+            .document
+            .active_element()
+            .is_some_and(|a| a.is_same_node(Some(node)));
+        match &e.kind {
+            Kind::Static => node.set_text_content(Some(&e.name)),
+            Kind::Control { role } => {
+                set("aria-label", &e.name);
+                match (*role, e.on) {
+                    ("checkbox" | "radio", Some(on)) => set("aria-checked", &on.to_string()),
+                    (_, Some(on)) => set("aria-pressed", &on.to_string()),
+                    _ => {}
+                }
+            }
+            Kind::Slider {
+                min,
+                max,
+                step,
+                value,
+            } => {
+                set("aria-label", &e.name);
+                set("min", &min.to_string());
+                set("max", &max.to_string());
+                set(
+                    "step",
+                    &if *step > 0.0 {
+                        step.to_string()
+                    } else {
+                        "any".into()
+                    },
+                );
+                if let (Some(input), false) = (node.dyn_ref::<HtmlInputElement>(), editing) {
+                    input.set_value(&value.to_string());
+                }
+            }
+            Kind::Number { value } => {
+                set("aria-label", &e.name);
+                if let (Some(input), false) = (node.dyn_ref::<HtmlInputElement>(), editing) {
+                    input.set_value(&value.to_string());
+                }
+            }
+            Kind::Text { value, .. } => {
+                set("aria-label", &e.name);
+                if !editing {
+                    if let Some(input) = node.dyn_ref::<HtmlInputElement>() {
+                        input.set_value(value);
+                    } else if let Some(area) = node.dyn_ref::<HtmlTextAreaElement>() {
+                        area.set_value(value);
+                    }
+                }
+            }
+            Kind::Progress { value } => {
+                set("aria-label", &e.name);
+                set("value", &value.to_string());
+            }
+            Kind::Table { rows } => self.fill_table(node, &e.name, rows),
+        }
+    }
+
+    /// A table's caption and rows; the first row's headers name columns, the others' rows.
+    fn fill_table(&self, table: &HtmlElement, caption: &str, rows: &[Vec<Cell>]) {
+        table.set_text_content(None);
+        let add = |parent: &web_sys::Element, tag: &str, text: Option<&str>| {
+            let child = self.document.create_element(tag).ok()?;
+            child.set_text_content(text);
+            parent.append_child(&child).ok()?;
+            Some(child)
+        };
+        add(table, "caption", Some(caption));
+        let Some(body) = add(table, "tbody", None) else {
+            return;
+        };
+        for (i, row) in rows.iter().enumerate() {
+            let Some(tr) = add(&body, "tr", None) else {
+                return;
+            };
+            for cell in row {
+                let tag = if cell.header { "th" } else { "td" };
+                if let Some(c) = add(&tr, tag, Some(&cell.text)) {
+                    if cell.header {
+                        let _ = c.set_attribute("scope", if i == 0 { "col" } else { "row" });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The element each kind is drawn as.
+fn tag(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Control { .. } => "div",
+        Kind::Slider { .. } | Kind::Number { .. } => "input",
+        Kind::Text {
+            multiline: true, ..
+        } => "textarea",
+        Kind::Text { .. } => "input",
+        Kind::Progress { .. } => "progress",
+        Kind::Static => "p",
+        Kind::Table { .. } => "table",
+    }
+}
+
+#[derive(Clone, Copy)]
+enum On {
+    Click,
+    Input,
+    Focus,
+}
+
+/// The action a page event asks of egui, for the mirror element it happened on.
+fn request(e: &web_sys::Event, on: On) -> Option<ActionRequest> {
+    let target: web_sys::Element = e.target()?.dyn_into().ok()?;
+    let node = target.closest("[data-a11y]").ok()??;
+    let id: u64 = node.get_attribute("data-a11y")?.parse().ok()?;
+    let (action, data) = match on {
+        On::Click => (Action::Click, None),
+        On::Focus => (Action::Focus, None),
+        On::Input => {
+            if let Some(area) = node.dyn_ref::<HtmlTextAreaElement>() {
+                (
+                    Action::SetValue,
+                    Some(ActionData::Value(area.value().into())),
+                )
+            } else {
+                let input = node.dyn_ref::<HtmlInputElement>()?;
+                let data = match input.type_().as_str() {
+                    "range" | "number" => ActionData::NumericValue(input.value().parse().ok()?),
+                    _ => ActionData::Value(input.value().into()),
+                };
+                (Action::SetValue, Some(data))
+            }
+        }
+    };
+    Some(ActionRequest {
+        action,
+        target_tree: TreeId::ROOT,
+        target_node: NodeId(id),
+        data,
+    })
+}

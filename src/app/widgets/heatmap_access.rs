@@ -1,0 +1,211 @@
+//! A heatmap without the picture: for a screen reader, its numbers as a table in the
+//! accessibility tree (the row tokens and the column tokens as headers, each cell's value) and
+//! the keyboard's cell announced as it moves; for the keyboard, a cell moved by the arrows
+//! while the heatmap has the focus, Home and End along its row, Enter to open it as a click
+//! would. The table is built from child `Ui`s so that AccessKit nests it (table, rows, cells),
+//! and only while AccessKit is on.
+
+use super::heatmap::Heatmap;
+use egui::accesskit::{Live, Role};
+use egui::{EventFilter, Key, Modifiers, Rect, Response, Ui, UiBuilder, Vec2};
+
+/// Rows and columns a table reads out at most; a larger matrix gives its first ones and says so.
+pub const MAX_SIDE: usize = 24;
+
+/// The table's title: what the matrix is, what its rows and columns are, and what is left out.
+pub fn caption(map: &Heatmap<'_>) -> String {
+    let (rows, cols) = map.values.dim();
+    let (qn, kn) = map.axis_names;
+    let what = if map.context.is_empty() {
+        "values"
+    } else {
+        map.context
+    };
+    let mut caption = format!("{what}: a {qn} in each row, a {kn} in each column");
+    let (r, c) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
+    if r < rows || c < cols {
+        caption.push_str(&format!(
+            " (the first {r} of {rows} rows and {c} of {cols} columns)"
+        ));
+    }
+    caption
+}
+
+/// What cell (r, c) reads: its value to two decimals, or why it has none.
+pub fn cell_text(map: &Heatmap<'_>, r: usize, c: usize) -> String {
+    match map.allowed {
+        Some(allowed) if !allowed[[r, c]] => "masked".to_string(),
+        _ => format!("{:.2}", map.values[[r, c]]),
+    }
+}
+
+/// A row or column header: the position and the token, quoted as the hover text quotes it.
+fn header(labels: &[String], i: usize) -> String {
+    format!("{i} “{}”", labels.get(i).map_or("?", |s| s.trim()))
+}
+
+/// Adds the table over `cells` (the heatmap's cell area, `cell` points per cell).
+pub fn add_table(ui: &mut Ui, map: &Heatmap<'_>, cells: Rect, cell: Vec2) {
+    // Only while AccessKit is on (every `Ui` then has a node).
+    if !ui.ctx().has_accesskit_node(ui.unique_id()) {
+        return;
+    }
+    let (rows, cols) = map.values.dim();
+    let (rows, cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
+    let place = |r: usize, c: usize, w: usize| {
+        Rect::from_min_size(
+            cells.min + Vec2::new(c as f32, r as f32) * cell,
+            cell * Vec2::new(w as f32, 1.0),
+        )
+    };
+    let mut table = ui.new_child(
+        UiBuilder::new()
+            .id_salt("a11y table")
+            .max_rect(cells)
+            .accessibility_role(Role::Table)
+            .accessibility_label(caption(map)),
+    );
+    let node = |ui: &mut Ui, salt: (usize, usize), role: Role, rect: Rect, label: String| {
+        ui.new_child(
+            UiBuilder::new()
+                .id_salt(salt)
+                .max_rect(rect)
+                .accessibility_role(role)
+                .accessibility_label(label),
+        )
+    };
+    // The header row: a blank corner, then each column's token.
+    let mut head = node(
+        &mut table,
+        (usize::MAX, 0),
+        Role::Row,
+        place(0, 0, cols),
+        String::new(),
+    );
+    node(
+        &mut head,
+        (usize::MAX, usize::MAX),
+        Role::ColumnHeader,
+        place(0, 0, 1),
+        format!("{} \\ {}", map.axis_names.0, map.axis_names.1),
+    );
+    for c in 0..cols {
+        let label = header(map.col_labels, c);
+        node(
+            &mut head,
+            (usize::MAX, c),
+            Role::ColumnHeader,
+            place(0, c, 1),
+            label,
+        );
+    }
+    for r in 0..rows {
+        let mut row = node(
+            &mut table,
+            (r, 0),
+            Role::Row,
+            place(r, 0, cols),
+            String::new(),
+        );
+        let label = header(map.row_labels, r);
+        node(
+            &mut row,
+            (r, usize::MAX),
+            Role::RowHeader,
+            place(r, 0, 1),
+            label,
+        );
+        for c in 0..cols {
+            node(
+                &mut row,
+                (r, c),
+                Role::Cell,
+                place(r, c, 1),
+                cell_text(map, r, c),
+            );
+        }
+    }
+}
+
+/// What the keyboard did to a focused heatmap this frame: the cell it is on, and whether
+/// Enter opened it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KeyboardCell {
+    pub cell: (usize, usize),
+    pub entered: bool,
+}
+
+/// Moves the keyboard's cell of the heatmap `response` belongs to, while it has the focus (the
+/// arrows stay with it instead of moving the focus; Tab leaves it). `None` when unfocused.
+pub fn keyboard(ui: &Ui, response: &Response, rows: usize, cols: usize) -> Option<KeyboardCell> {
+    if !response.has_focus() || rows == 0 || cols == 0 {
+        return None;
+    }
+    let filter = EventFilter {
+        horizontal_arrows: true,
+        vertical_arrows: true,
+        ..Default::default()
+    };
+    ui.memory_mut(|m| m.set_focus_lock_filter(response.id, filter));
+    let id = response.id.with("keyboard cell");
+    let (mut r, mut c) = ui
+        .data(|d| d.get_temp::<(usize, usize)>(id))
+        .unwrap_or((0, 0));
+    // Every press of the frame counts (a fast typist or a slow frame sends several).
+    let entered = ui.input_mut(|i| {
+        let mut pressed = |key| i.count_and_consume_key(Modifiers::NONE, key);
+        r = (r + pressed(Key::ArrowDown)).saturating_sub(pressed(Key::ArrowUp));
+        c = (c + pressed(Key::ArrowRight)).saturating_sub(pressed(Key::ArrowLeft));
+        if pressed(Key::Home) > 0 {
+            c = 0;
+        }
+        if pressed(Key::End) > 0 {
+            c = cols - 1;
+        }
+        pressed(Key::Enter) > 0
+    });
+    let cell = (r.min(rows - 1), c.min(cols - 1));
+    ui.data_mut(|d| d.insert_temp(id, cell));
+    Some(KeyboardCell { cell, entered })
+}
+
+/// Cell (r, c) in words: both tokens and the value.
+pub fn cell_words(map: &Heatmap<'_>, r: usize, c: usize) -> String {
+    let (qn, kn) = map.axis_names;
+    let label = |labels: &[String], i: usize| labels.get(i).map_or("?", |s| s.trim()).to_string();
+    let value = match cell_text(map, r, c).as_str() {
+        "masked" => "masked".to_string(),
+        v => format!("value {v}"),
+    };
+    format!(
+        "{qn} {r} “{}”, {kn} {c} “{}”, {value}",
+        label(map.row_labels, r),
+        label(map.col_labels, c),
+    )
+}
+
+/// What the live region says of cell (r, c): which matrix, then the cell in words.
+pub fn announcement(map: &Heatmap<'_>, r: usize, c: usize) -> String {
+    if map.context.is_empty() {
+        cell_words(map, r, c)
+    } else {
+        format!("{}, {}", map.context, cell_words(map, r, c))
+    }
+}
+
+/// A polite live region under the heatmap that says the keyboard's cell each time it moves
+/// (empty while the heatmap is not focused, so it is in the page before it speaks).
+pub fn add_live_region(ui: &mut Ui, at: Rect, text: String) {
+    if !ui.ctx().has_accesskit_node(ui.unique_id()) {
+        return;
+    }
+    let region = ui.new_child(
+        UiBuilder::new()
+            .id_salt("a11y live cell")
+            .max_rect(at)
+            .accessibility_role(Role::Label)
+            .accessibility_label(text),
+    );
+    ui.ctx()
+        .accesskit_node_builder(region.unique_id(), |n| n.set_live(Live::Polite));
+}

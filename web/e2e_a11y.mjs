@@ -1,0 +1,159 @@
+// What a screen reader finds in the web build, in headless Chromium: the page's accessibility
+// tree (CDP Accessibility.getFullAXTree, what assistive technology is given) names every tab,
+// the sentence's text field, the sliders and the tokens on screen; a screen reader's actions
+// (a click on a tab, a new value for the sentence) reach the app; Tab moves the app's focus and
+// the canvas points at the focused element; a heatmap is a table of its weights, and the
+// keyboard walks its cells, said by a live region; and axe-core finds no serious or critical
+// violation on any view of the every-view walk.
+//   node web/e2e_a11y.mjs        (after `trunk build --release`)
+import fs from 'node:fs';
+import path from 'node:path';
+import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, REPO, serveDist, sleep, watchPage } from './harness.mjs';
+
+const AXE = fs.readFileSync(path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+const LAYER = '#glimpse_a11y';
+
+// The accessibility tree as [role, name, value, focused] rows, ignored nodes left out.
+async function axTree(cdp) {
+  const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+  return nodes
+    .filter((n) => !n.ignored)
+    .map((n) => ({
+      role: n.role?.value ?? '',
+      name: n.name?.value ?? '',
+      value: n.value?.value ?? '',
+      focused: (n.properties ?? []).some((p) => p.name === 'focused' && p.value.value),
+    }));
+}
+
+const has = (tree, role, name) => tree.some((n) => n.role === role && (typeof name === 'string' ? n.name === name : name.test(n.name)));
+
+async function main() {
+  const { record, finish } = recorder('e2e_a11y');
+  const server = await serveDist(DIST);
+  const base = `http://127.0.0.1:${server.address().port}/`;
+  const consoleLines = [];
+  const errors = [];
+  const { context, profile } = await launchChromium(1);
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    watchPage(page, consoleLines, errors);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}#v=1&view=attention`, { waitUntil: 'load' });
+    const views = await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
+    if (!record('the app starts', !!views)) return;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Accessibility.enable');
+    const tabs = ['Lessons', 'Attention', 'Heads off', 'Influence', 'Training'];
+    let tree = await poll(async () => {
+      const t = await axTree(cdp);
+      // The view's controls arrive once the model has run (a frame or two after the tabs).
+      return tabs.every((name) => has(t, 'button', name)) && t.some((n) => n.role === 'slider') && t;
+    }, 30000, 250);
+    if (!record('the tabs are buttons a screen reader names', !!tree, tabs.join(', '))) tree = await axTree(cdp);
+    const named = tree.filter((n) => n.name).length;
+    record('the tree is more than the canvas', named >= 40, `${tree.length} nodes, ${named} named`);
+    record('the open tab is pressed', await page.locator(`${LAYER} [role=button][aria-label="Attention"]`).getAttribute('aria-pressed') === 'true');
+    // The default model translates: the encoder's sentence and the decoder's, named by their labels.
+    const source = tree.find((n) => n.role === 'textbox' && n.name === 'Source (encoder)');
+    record('the source sentence is a named text field with its words', /économique/.test(source?.value ?? ''), JSON.stringify(source));
+    const sliders = tree.filter((n) => n.role === 'slider');
+    record('the sliders are named ranges', sliders.length > 0 && sliders.every((s) => s.name), JSON.stringify(sliders.slice(0, 4)));
+    record('the weights are read as text', has(tree, 'StaticText', /largest weights 0\.\d\d on/));
+    // The heatmap's numbers as a table: its tokens the headers, its weights the cells.
+    record('the heatmap is a table with the tokens as headers', has(tree, 'table', /a query in each row, a key in each column/)
+      && has(tree, 'columnheader', /économique/) && has(tree, 'rowheader', /european/) && tree.filter((n) => n.role === 'cell').length >= 16);
+
+    // A screen reader's click on a tab: the DOM element gets a click event, the app opens it.
+    await page.locator(`${LAYER} [role=button][aria-label="Lessons"]`).dispatchEvent('click');
+    const opened = await poll(() => page.evaluate(() => window.location.hash.includes('view=lessons')), 10000, 100);
+    record('a click on the mirrored "Lessons" tab opens the lessons', !!opened);
+    await page.locator(`${LAYER} [role=button][aria-label="Attention"]`).dispatchEvent('click');
+    await poll(() => page.evaluate(() => window.location.hash.includes('view=attention')), 10000, 100);
+
+    // A screen reader typing into the decoder's field: the app's input becomes it.
+    const typed = 'the european area';
+    const target = page.locator(`${LAYER} input[type=text][aria-label="Target (decoder, after <bos>)"]`);
+    if (record('the decoder\'s sentence is an <input> in the page', await target.count() === 1)) {
+      await target.evaluate((el, v) => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, typed);
+      const changed = await poll(() => page.evaluate((t) => decodeURIComponent(window.location.hash).includes(t), typed), 10000, 100);
+      record('a new value for the field is the app\'s new sentence', !!changed);
+      const after = await poll(async () => {
+        const t = await axTree(cdp);
+        return t.some((n) => n.role === 'textbox' && n.value === typed) && t;
+      }, 10000, 250);
+      record('the field reads the new sentence', !!after);
+    }
+
+    // Tab on the canvas moves egui's focus; the canvas names the focused element.
+    await page.locator('#glimpse_canvas').focus();
+    await page.keyboard.press('Tab');
+    const active = await poll(() => page.evaluate(() => {
+      const id = document.getElementById('glimpse_canvas').getAttribute('aria-activedescendant');
+      const el = id && document.getElementById(id);
+      return el && (el.getAttribute('aria-label') || el.textContent);
+    }), 5000, 100);
+    record('Tab focuses a control and the canvas points at it', !!active, active ?? '');
+
+    // The keyboard in the heatmap: Tab to it, arrows to a cell, which a live region says;
+    // Enter picks the cell's row as the query, as a click does.
+    await page.goto(`${base}#v=1&view=attention`, { waitUntil: 'load' });
+    await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
+    await page.locator('#glimpse_canvas').focus();
+    const focusedName = () => page.evaluate(() => {
+      const id = document.getElementById('glimpse_canvas').getAttribute('aria-activedescendant');
+      return (id && document.getElementById(id)?.getAttribute('aria-label')) || '';
+    });
+    let reached = false;
+    for (let i = 0; i < 80 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      await sleep(60);
+      reached = (await focusedName()).startsWith('heatmap');
+    }
+    if (record('Tab reaches the heatmap', reached)) {
+      for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) {
+        await page.keyboard.press(key);
+        await sleep(60);
+      }
+      const said = await poll(() => page.evaluate((sel) => {
+        const t = document.querySelector(`${sel} [aria-live=polite]`)?.textContent ?? '';
+        return /key 1/.test(t) && t;
+      }, LAYER), 5000, 100);
+      const now = await page.evaluate((sel) => [...document.querySelectorAll(`${sel} [aria-live]`)].map((e) => e.textContent).join(' | '), LAYER);
+      record('the live region says the cell: query 2 "european", key 1 "zone", its weight', /query 2 “european”, key 1 “zone”, value 0\.\d\d/.test(said || ''), `${said || ''} (live regions: ${now}; focused: ${await focusedName()})`);
+      await page.keyboard.press('Enter');
+      const picked = await poll(() => page.evaluate(() => /[&#]q=2(&|$)/.test(window.location.hash)), 5000, 100);
+      record('Enter makes the row the query', !!picked);
+    }
+
+    // axe-core on every view: no serious or critical violation.
+    const bad = [];
+    const bare = [];
+    for (const view of views.split('\n')) {
+      await page.evaluate((h) => { window.location.hash = h; }, `v=1&${view}`);
+      await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);
+      await sleep(400);
+      await page.evaluate(AXE);
+      const found = await page.evaluate(async () => {
+        const r = await window.axe.run(document, { resultTypes: ['violations'] });
+        return r.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 100)} ${n.failureSummary?.replace(/\s+/g, ' ').slice(0, 160)}`).join(' | ')}`);
+      });
+      if (found.length) bad.push(`${view}: ${found.join('; ')}`);
+      // Every view's words and controls are in the page, not only the tabs (16 elements).
+      const mirrored = await page.evaluate((sel) => document.querySelectorAll(`${sel} [data-a11y]`).length, LAYER);
+      if (mirrored < 25) bare.push(`${view}: ${mirrored} elements`);
+    }
+    record('every view mirrors its words and controls (25 elements or more)', bare.length === 0, bare.join(', '));
+    record(`axe-core: no serious or critical violation on ${views.split('\n').length} views`, bad.length === 0, `\n    ${bad.join('\n    ')}`);
+    await sleep(300);
+  } catch (e) {
+    record('e2e_a11y', false, e.stack || String(e));
+  } finally {
+    await closeBrowser({ record, errors, consoleLines, logFile: path.join(OUT, 'e2e_a11y.log'), context, server, profile });
+  }
+  finish();
+}
+
+await main();
