@@ -1,5 +1,6 @@
 //! Generic widgets: they take plain arrays and labels and know nothing of transformers.
 
+pub mod color_vision;
 pub mod colormap;
 pub mod fit;
 pub mod heatmap;
