@@ -120,11 +120,15 @@ fn element(
     css_per_point: f32,
 ) -> Option<Element> {
     let name = name(node, nodes);
+    let live = node.live().is_some_and(|l| l != Live::Off);
     let kind = match node.role() {
-        Role::Button | Role::DefaultButton | Role::ComboBox | Role::DisclosureTriangle => {
-            Kind::Control { role: "button" }
-        }
-        Role::Tab | Role::MenuItem | Role::ListBoxOption => Kind::Control { role: "button" },
+        Role::Button
+        | Role::DefaultButton
+        | Role::ComboBox
+        | Role::DisclosureTriangle
+        | Role::Tab
+        | Role::MenuItem
+        | Role::ListBoxOption => Kind::Control { role: "button" },
         Role::CheckBox | Role::Switch => Kind::Control { role: "checkbox" },
         Role::RadioButton => Kind::Control { role: "radio" },
         Role::Link => Kind::Control { role: "link" },
@@ -150,13 +154,12 @@ fn element(
         // A picture (a heatmap): named, and focusable for its keyboard cell.
         Role::Canvas if !name.is_empty() => Kind::Control { role: "img" },
         Role::Label | Role::Heading | Role::Paragraph | Role::Image | Role::Window
-            if !name.is_empty() || node.live().is_some() =>
+            if !name.is_empty() || live =>
         {
             Kind::Static
         }
         _ => return None,
     };
-    let live = node.live().is_some_and(|l| l != Live::Off);
     let has_name =
         live || !name.is_empty() || matches!(kind, Kind::Text { .. } | Kind::Slider { .. });
     if !has_name {
@@ -187,14 +190,9 @@ fn name(node: &Node, nodes: &HashMap<NodeId, &Node>) -> String {
     if let Some(label) = node.label().filter(|l| !l.is_empty()) {
         return label.to_string();
     }
-    let by: Vec<String> = node
-        .labelled_by()
-        .iter()
-        .filter_map(|id| nodes.get(id))
-        .filter_map(|n| n.label().or(n.value()).map(str::to_string))
-        .collect();
+    let by = texts(node.labelled_by(), nodes);
     if !by.is_empty() {
-        return by.join(" ");
+        return by;
     }
     if let Some(hint) = node.placeholder().filter(|h| !h.is_empty()) {
         return hint.to_string();
@@ -204,15 +202,19 @@ fn name(node: &Node, nodes: &HashMap<NodeId, &Node>) -> String {
     }
     if is_control(node.role()) && !matches!(node.role(), Role::TextInput | Role::MultilineTextInput)
     {
-        let texts: Vec<String> = node
-            .children()
-            .iter()
-            .filter_map(|id| nodes.get(id))
-            .filter_map(|n| n.label().or(n.value()).map(str::to_string))
-            .collect();
-        return texts.join(" ");
+        return texts(node.children(), nodes);
     }
     String::new()
+}
+
+/// The text of the nodes `ids` (each one's label, else its value), joined by spaces.
+fn texts(ids: &[NodeId], nodes: &HashMap<NodeId, &Node>) -> String {
+    let texts: Vec<&str> = ids
+        .iter()
+        .filter_map(|id| nodes.get(id))
+        .filter_map(|n| n.label().or(n.value()))
+        .collect();
+    texts.join(" ")
 }
 
 /// A table node's rows (its `Row` children) and their cells.

@@ -61,9 +61,7 @@ impl Page {
                 data,
             }));
     }
-}
 
-impl Page {
     fn press(&mut self, key: egui::Key) -> Mirror {
         for pressed in [true, false] {
             self.events.push(egui::Event::Key {
@@ -198,14 +196,7 @@ fn places_follow_the_zoom_and_the_focus_is_named() {
         assert!((b.rect[i] - 2.0 * a.rect[i]).abs() < 1e-3, "{a:?} {b:?}");
     }
     // Tab moves egui's focus; the mirror names the focused element (the canvas points at it).
-    page.events.push(egui::Event::Key {
-        key: egui::Key::Tab,
-        physical_key: None,
-        pressed: true,
-        repeat: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    let mirror = page.frames(2, 1.0);
+    let mirror = page.press(egui::Key::Tab);
     let focus = mirror.focus.expect("Tab focuses a control");
     assert!(mirror
         .elements

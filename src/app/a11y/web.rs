@@ -1,6 +1,6 @@
 //! The mirror in the page: eframe's web backend draws egui on a canvas and drops the
 //! AccessKit tree, so this plugin takes the tree from each frame's output and keeps a hidden
-//! layer of real elements over the canvas (`div#glimpse_a11y`: buttons, checkboxes, `<input>`s
+//! layer of real elements over the canvas (`main#glimpse_a11y`: buttons, checkboxes, `<input>`s
 //! for sliders and text, the text itself), each placed over its widget. A screen reader reads
 //! and operates those; what it does to them (click, set a value, focus) goes back to egui as
 //! AccessKit action requests at the next frame. The canvas keeps the keyboard: Tab moves egui's
@@ -194,29 +194,27 @@ impl Page {
             .ok()?;
         node.set_id(&format!("a11y-{}", e.id));
         let _ = node.set_attribute("data-a11y", &e.id.to_string());
-        match &e.kind {
-            Kind::Control { role } => {
-                let _ = node.set_attribute("role", role);
-                let _ = node.set_attribute("tabindex", "-1");
-            }
-            Kind::Slider { .. } => {
-                let _ = node.set_attribute("type", "range");
-                let _ = node.set_attribute("tabindex", "-1");
-            }
-            Kind::Number { .. } => {
-                let _ = node.set_attribute("type", "number");
-                let _ = node.set_attribute("tabindex", "-1");
-            }
-            Kind::Text { multiline, .. } => {
-                if !multiline {
-                    let _ = node.set_attribute("type", "text");
-                }
-                let _ = node.set_attribute("tabindex", "-1");
-            }
-            Kind::Progress { .. } => {
-                let _ = node.set_attribute("max", "1");
-            }
-            Kind::Static | Kind::Table { .. } => {}
+        let fixed = match &e.kind {
+            Kind::Control { role } => Some(("role", *role)),
+            Kind::Slider { .. } => Some(("type", "range")),
+            Kind::Number { .. } => Some(("type", "number")),
+            Kind::Text {
+                multiline: false, ..
+            } => Some(("type", "text")),
+            Kind::Progress { .. } => Some(("max", "1")),
+            Kind::Text { .. } | Kind::Static | Kind::Table { .. } => None,
+        };
+        if let Some((attribute, value)) = fixed {
+            let _ = node.set_attribute(attribute, value);
+        }
+        // What one operates, a screen reader may focus, outside the Tab order (Tab stays with
+        // the canvas).
+        let operated = matches!(
+            e.kind,
+            Kind::Control { .. } | Kind::Slider { .. } | Kind::Number { .. } | Kind::Text { .. }
+        );
+        if operated {
+            let _ = node.set_attribute("tabindex", "-1");
         }
         Some(node)
     }

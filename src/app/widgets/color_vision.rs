@@ -55,7 +55,7 @@ fn linear(c: u8) -> f64 {
     }
 }
 
-/// Linear RGB, clamped to the displayable range.
+/// Linear RGB of an sRGB colour.
 pub fn linear_rgb(c: Color32) -> [f64; 3] {
     [linear(c.r()), linear(c.g()), linear(c.b())]
 }
@@ -155,6 +155,11 @@ mod tests {
     use super::*;
     use crate::app::widgets::colormap::ColorScale;
 
+    /// Typical colour vision, then each dichromacy.
+    fn every_vision() -> impl Iterator<Item = Option<Deficiency>> {
+        std::iter::once(None).chain(Deficiency::ALL.map(Some))
+    }
+
     /// Sharma, Wu and Dalal's test pairs (their table 1, rows 1–3, 7 and 17).
     #[test]
     fn ciede2000_matches_the_published_test_data() {
@@ -200,7 +205,7 @@ mod tests {
         let steps: Vec<Color32> = (0..=8)
             .map(|i| scale.color(-1.0 + 2.0 * i as f32 / 8.0))
             .collect();
-        for d in std::iter::once(None).chain(Deficiency::ALL.map(Some)) {
+        for d in every_vision() {
             let closest = steps
                 .windows(2)
                 .map(|w| distance(w[0], w[1], d))
@@ -216,7 +221,7 @@ mod tests {
     #[test]
     fn the_series_palette_keeps_every_pair_apart_for_every_colour_vision() {
         let colors = crate::app::widgets::SERIES_COLORS;
-        for d in std::iter::once(None).chain(Deficiency::ALL.map(Some)) {
+        for d in every_vision() {
             for (i, &x) in colors.iter().enumerate() {
                 for &y in &colors[i + 1..] {
                     let e = distance(x, y, d);
