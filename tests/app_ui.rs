@@ -564,23 +564,34 @@ fn clipped_views(size: egui::Vec2, extra: &str) -> Vec<String> {
     clipped
 }
 
-#[test]
-fn every_view_fits_a_projector_in_presenter_mode() {
-    let clipped = clipped_views(egui::vec2(1280.0, 720.0), "&present=1");
+/// Fails with the list of clipped views, if any, in a window of `size`.
+fn assert_every_view_fits(size: egui::Vec2, extra: &str, room: &str) {
+    let clipped = clipped_views(size, extra);
     assert!(
         clipped.is_empty(),
-        "clipped at 1280×720:\n{}",
+        "clipped {room}:\n{}",
         clipped.join("\n")
     );
 }
 
 #[test]
+fn every_view_fits_a_projector_in_presenter_mode() {
+    assert_every_view_fits(egui::vec2(1280.0, 720.0), "&present=1", "at 1280×720");
+}
+
+#[test]
 fn every_view_fits_a_tablet() {
-    let clipped = clipped_views(egui::vec2(768.0, 1024.0), "");
-    assert!(
-        clipped.is_empty(),
-        "clipped at 768×1024:\n{}",
-        clipped.join("\n")
+    assert_every_view_fits(egui::vec2(768.0, 1024.0), "", "at 768×1024");
+}
+
+/// Browser zoom at 200 % on a 1280×800 laptop leaves the page 640×400 CSS pixels: every
+/// view must still fit, scrolling where it must.
+#[test]
+fn every_view_fits_at_200_percent_zoom() {
+    assert_every_view_fits(
+        egui::vec2(640.0, 400.0),
+        "",
+        "at 640×400 (1280×800 at 200 %)",
     );
 }
 

@@ -25,7 +25,7 @@ export function readPng(file) {
   return PNG.sync.read(fs.readFileSync(file));
 }
 
-function pixelAt(png, x, y) {
+export function pixelAt(png, x, y) {
   const i = (png.width * y + x) << 2;
   return [png.data[i], png.data[i + 1], png.data[i + 2], png.data[i + 3]];
 }

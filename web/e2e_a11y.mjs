@@ -3,11 +3,13 @@
 // the sentence's text field, the sliders and the tokens on screen; a screen reader's actions
 // (a click on a tab, a new value for the sentence) reach the app; Tab moves the app's focus and
 // the canvas points at the focused element; a heatmap is a table of its weights, and the
-// keyboard walks its cells, said by a live region; and axe-core finds no serious or critical
-// violation on any view of the every-view walk.
+// keyboard walks its cells, said by a live region; a plot is a summary and a table; `?` lists
+// every shortcut; a lesson and a beam search are done with the keyboard alone; and axe-core finds
+// no serious or critical violation on any view of the every-view walk.
 //   node web/e2e_a11y.mjs        (after `trunk build --release`)
 import fs from 'node:fs';
 import path from 'node:path';
+import { pixelAt, readPng } from './check_shot.mjs';
 import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, REPO, serveDist, sleep, watchPage } from './harness.mjs';
 
 const AXE = fs.readFileSync(path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -26,7 +28,9 @@ async function axTree(cdp) {
     }));
 }
 
-const has = (tree, role, name) => tree.some((n) => n.role === role && (typeof name === 'string' ? n.name === name : name.test(n.name)));
+// A node of `role` named `name` (each a string to match exactly, or a RegExp).
+const matches = (want, got) => (typeof want === 'string' ? got === want : want.test(got));
+const has = (tree, role, name) => tree.some((n) => matches(role, n.role) && matches(name, n.name));
 
 async function main() {
   const { record, finish } = recorder('e2e_a11y');
@@ -105,7 +109,7 @@ async function main() {
       return (id && document.getElementById(id)?.getAttribute('aria-label')) || '';
     });
     let reached = false;
-    for (let i = 0; i < 80 && !reached; i++) {
+    for (let i = 0; i < 200 && !reached; i++) {
       await page.keyboard.press('Tab');
       await sleep(60);
       reached = (await focusedName()).startsWith('heatmap');
@@ -124,6 +128,100 @@ async function main() {
       await page.keyboard.press('Enter');
       const picked = await poll(() => page.evaluate(() => /[&#]q=2(&|$)/.test(window.location.hash)), 5000, 100);
       record('Enter makes the row the query', !!picked);
+    }
+
+    // A plot in words: its one-sentence summary, and its numbers as a table.
+    await page.evaluate(() => { window.location.hash = 'v=1&view=cost'; });
+    const plotted = await poll(async () => {
+      const t = await axTree(cdp);
+      const summary = t.find((n) => n.name.startsWith('log₁₀ multiply-adds per layer for mixing: “self-attention'));
+      return summary && has(t, 'table', 'log₁₀ multiply-adds per layer for mixing, the numbers') && summary.name;
+    }, 10000, 250);
+    record('a plot is read as a sentence and a table of its numbers', !!plotted, plotted || '');
+
+    // The high-contrast theme from a link: the ground turns black as soon as the view opens
+    // (the frame is laid out again with the new colours, with no input needed).
+    await page.evaluate(() => { window.location.hash = 'v=1&view=cost&theme=contrast'; });
+    await sleep(800);
+    const shot = path.join(OUT, 'e2e_a11y_contrast.png');
+    await page.screenshot({ path: shot });
+    const png = readPng(shot);
+    const corners = [[2, 2], [1277, 2], [2, 797], [1277, 797]].map(([x, y]) => pixelAt(png, x, y).slice(0, 3));
+    const black = corners.filter((c) => c.every((v) => v === 0)).length;
+    record('theme=contrast paints a black ground', black >= 3, `corners ${JSON.stringify(corners)}`);
+
+    // The keyboard alone, from a fresh page: `?` lists the shortcuts, Escape closes the list.
+    const fresh = async (hash) => {
+      await page.goto(`${base}#${hash}`, { waitUntil: 'load' });
+      await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
+      await page.locator('#glimpse_canvas').focus();
+      await sleep(300);
+    };
+    const shortcutsShown = async () => has(await axTree(cdp), /heading|StaticText/, 'Keyboard shortcuts');
+    await fresh('v=1&view=attention');
+    await page.keyboard.press('Shift+Slash');
+    const listed = await poll(shortcutsShown, 5000, 200);
+    await page.keyboard.press('Escape');
+    const closed = await poll(async () => !(await shortcutsShown()), 5000, 200);
+    record('? lists every shortcut and Escape closes the list', !!listed && !!closed);
+
+    // A whole lesson by keyboard: Tab to the Lessons tab, Enter, then Page Down through every
+    // page of the first lesson to the second lesson's first page.
+    const tabTo = async (test, most = 150) => {
+      for (let i = 0; i < most; i++) {
+        if (test(await focusedName())) return true;
+        await page.keyboard.press('Tab');
+        await sleep(50);
+      }
+      return test(await focusedName());
+    };
+    const hashHas = (re) => poll(() => page.evaluate((src) => new RegExp(src).test(window.location.hash), re.source), 5000, 100);
+    if (record('Tab reaches the Lessons tab', await tabTo((n) => n === 'Lessons'))) {
+      await page.keyboard.press('Enter');
+      const inLessons = await hashHas(/view=lessons/);
+      // "lesson.page" from the address bar, which the app keeps in step with the view.
+      const where = () => page.evaluate(() => {
+        const h = window.location.hash;
+        return `${h.match(/[&#]lesson=(\d+)/)?.[1] ?? 0}.${h.match(/[&#]page=(\d+)/)?.[1] ?? 0}`;
+      });
+      let at = await where();
+      const seen = [at];
+      for (let i = 0; i < 12 && at !== '1.0'; i++) {
+        await page.keyboard.press('PageDown');
+        const next = await poll(async () => { const w = await where(); return w !== at && w; }, 3000, 50);
+        if (!next) break;
+        at = next;
+        seen.push(at);
+      }
+      // 0.0, 0.1, …, 0.last, then 1.0: each page of the first lesson once, in order.
+      const inOrder = seen.every((w, i) => i === 0 || w === (i < seen.length - 1 ? `0.${i}` : '1.0'));
+      record('a whole lesson by Enter and Page Down alone', !!inLessons && seen[0] === '0.0' && at === '1.0' && inOrder && seen.length >= 3, `pages: ${seen.join(' → ')}`);
+    }
+
+    // A beam search by keyboard: Tab to the Decoding tab, Enter, Escape (the tab lets go of
+    // the focus), → until the search is done; then Tab to the tree and ← to a box's parent.
+    await fresh('v=1&view=attention&model=translate');
+    if (record('Tab reaches the Decoding tab', await tabTo((n) => n === 'Decoding'))) {
+      await page.keyboard.press('Enter');
+      await hashHas(/view=decoding/);
+      await page.keyboard.press('Escape');
+      let finished = false;
+      for (let i = 0; i < 30 && !finished; i++) {
+        await page.keyboard.press('ArrowRight');
+        await sleep(250);
+        finished = has(await axTree(cdp), /StaticText|paragraph/, /\(done\)/);
+      }
+      record('→ alone runs the beam search to the end', finished);
+      // A box past the first step, so it has a parent.
+      const onBox = await tabTo((n) => /^node \d+ .*: step [1-9]/.test(n), 200);
+      const from = await focusedName();
+      let to = from;
+      if (onBox) {
+        await page.keyboard.press('ArrowLeft');
+        to = await poll(async () => { const n = await focusedName(); return n !== from && n; }, 3000, 100);
+      }
+      const step = (n) => Number((n || '').match(/: step (\d+)/)?.[1]);
+      record('Tab reaches the beam tree and ← goes to the parent box', onBox && step(to) === step(from) - 1, `${from} → ${to}`);
     }
 
     // axe-core on every view: no serious or critical violation.

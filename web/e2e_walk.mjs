@@ -1,6 +1,6 @@
-// Walks every view, lab section and lesson page of the web build in headless Chromium, in three
-// rooms: a laptop (1280 × 800), a projector in presenter mode (1280 × 720) and a tablet
-// (768 × 1024). Each view is opened the way a shared link opens it in an open tab (only the
+// Walks every view, lab section and lesson page of the web build in headless Chromium, in four
+// rooms: a laptop (1280 × 800), a projector in presenter mode (1280 × 720), a tablet
+// (768 × 1024) and the laptop at 200 % zoom (640 × 400 CSS pixels). Each view is opened the way a shared link opens it in an open tab (only the
 // hash changes) and screenshotted to OUT_DIR/walk/<room>/. Fails on any console error, page
 // error or panic, on a blank view, and on any panel whose content the app reports clipped
 // (`glimpse_overflow`, from `app::probe::check_fits`).
@@ -20,6 +20,8 @@ const ROOMS = [
   { name: 'laptop', size: { width: 1280, height: 800 }, extra: '' },
   { name: 'projector', size: { width: 1280, height: 720 }, extra: '&present=1' },
   { name: 'tablet', size: { width: 768, height: 1024 }, extra: '' },
+  // The laptop at 200 % browser zoom: half the CSS pixels each way.
+  { name: 'zoom200', size: { width: 640, height: 400 }, extra: '' },
 ];
 
 // Views that compute over several frames (the extrapolation curve, the KV-cache timing).

@@ -32,6 +32,8 @@ pub struct Navigation {
     pub notices: Vec<String>,
     /// The hash last written to the address bar (browser).
     last_hash: String,
+    /// The list of keyboard shortcuts is open (`?`).
+    pub shortcuts_open: bool,
 }
 
 pub struct GlimpseApp {
@@ -64,6 +66,7 @@ impl Default for GlimpseApp {
                 hidden: Default::default(),
                 notices: Vec::new(),
                 last_hash: String::new(),
+                shortcuts_open: false,
             },
             look: Look::default(),
             store: ModelStore::default(),
@@ -161,6 +164,7 @@ impl GlimpseApp {
         self.frames += 1;
         probe::start_frame(ui.ctx());
         self.look(ui.ctx());
+        self.shortcuts(ui.ctx());
         self.store.take_arrivals();
         for request in self.open_dialog.requests(ui.ctx()) {
             self.open_request(request);

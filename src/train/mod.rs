@@ -9,6 +9,7 @@ pub mod backward;
 pub mod bpe;
 pub mod compare;
 pub mod depth;
+pub mod evaluation;
 pub mod lm;
 pub mod loss;
 pub mod mlm;

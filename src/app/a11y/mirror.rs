@@ -104,6 +104,7 @@ fn is_control(role: Role) -> bool {
             | Role::MenuItem
             | Role::ListBoxOption
             | Role::Slider
+            | Role::Splitter
             | Role::SpinButton
             | Role::TextInput
             | Role::MultilineTextInput
@@ -132,7 +133,9 @@ fn element(
         Role::CheckBox | Role::Switch => Kind::Control { role: "checkbox" },
         Role::RadioButton => Kind::Control { role: "radio" },
         Role::Link => Kind::Control { role: "link" },
-        Role::Slider => Kind::Slider {
+        // A panel's divider ("Resize panel"): a range of the panel's share of the window, which
+        // a screen reader sets or steps as egui's own AccessKit actions allow.
+        Role::Slider | Role::Splitter => Kind::Slider {
             min: node.min_numeric_value().unwrap_or(0.0),
             max: node.max_numeric_value().unwrap_or(1.0),
             step: node.numeric_value_step().unwrap_or(0.0),

@@ -292,3 +292,80 @@ fn the_keyboard_walks_a_heatmap_cell_by_cell_and_enter_opens_the_row() {
     page.press(egui::Key::Enter);
     assert_eq!(page.app.bench.sel.query, 2);
 }
+
+/// A plot is an image named by its one-sentence summary, with its numbers as a table. On the
+/// Cost tab the numbers follow the closed forms: log(L²·D) = 2·log L + log D and
+/// log(L·D²) = log L + 2·log D.
+#[test]
+fn a_plot_is_summarised_and_its_numbers_are_a_table() {
+    let mut page = Page::open("v=1&view=cost");
+    let mirror = page.frames(4, 1.0);
+    let title = "log₁₀ multiply-adds per layer for mixing";
+    let summary = mirror
+        .elements
+        .iter()
+        .find(|e| e.name.starts_with(&format!("{title}: ")))
+        .unwrap_or_else(|| panic!("no summary: {:?}", mirror.elements));
+    for line in [
+        "“self-attention L²·D”",
+        "“recurrent L·D²”",
+        "log₁₀ L now at",
+    ] {
+        assert!(summary.name.contains(line), "{}", summary.name);
+    }
+    let table = of_kind(&mirror, |k| matches!(k, Kind::Table { .. }))
+        .into_iter()
+        .find(|t| t.name == format!("{title}, the numbers"))
+        .expect("the plot's table");
+    let Kind::Table { rows } = &table.kind else {
+        unreachable!()
+    };
+    let head: Vec<&str> = rows[0].iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(
+        head[..3],
+        ["log₁₀ L", "self-attention L²·D", "recurrent L·D²"]
+    );
+    assert!(rows.len() > 10 && rows.len() <= crate::app::widgets::plot_words::MAX_ROWS + 1);
+    let number = |c: &super::mirror::Cell| c.text.parse::<f64>().unwrap();
+    let log_d: Vec<f64> = rows[1..]
+        .iter()
+        .map(|r| number(&r[1]) - 2.0 * number(&r[0]))
+        .collect();
+    // Three significant figures: values up to 13 round by at most 0.05.
+    for (row, d) in rows[1..].iter().zip(&log_d) {
+        assert!((d - log_d[0]).abs() < 0.06, "{row:?}");
+        let recurrent = number(&row[0]) + 2.0 * log_d[0];
+        assert!((number(&row[2]) - recurrent).abs() < 0.1, "{row:?}");
+    }
+}
+
+/// Every control Tab reaches, through the top bar, the controls and the view, is named: a
+/// screen reader never lands on a nameless stop.
+#[test]
+fn every_stop_of_the_tab_order_is_named() {
+    for link in ["v=1&view=attention", "v=1&view=decoding&ds=table"] {
+        let mut page = Page::open(link);
+        page.frames(4, 1.0);
+        let mut nameless = Vec::new();
+        let mut stops = 0;
+        for _ in 0..70 {
+            let mirror = page.press(egui::Key::Tab);
+            let Some(focus) = mirror.focus else {
+                let node = page.ctx.memory(|m| m.focused());
+                nameless.push(format!("no element ({node:?})"));
+                continue;
+            };
+            stops += 1;
+            let named = mirror
+                .elements
+                .iter()
+                .any(|e| e.id == focus && !e.name.is_empty());
+            if !named {
+                let node = page.ctx.memory(|m| m.focused());
+                nameless.push(format!("{focus} ({node:?})"));
+            }
+        }
+        assert!(stops > 40, "{link}: {stops} stops");
+        assert!(nameless.is_empty(), "{link}: nameless stops {nameless:?}");
+    }
+}

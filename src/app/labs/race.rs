@@ -4,11 +4,12 @@
 //! trains a slice per frame, so the page keeps drawing.
 
 use super::training::chunk_means;
-use crate::app::widgets::{series_color, series_key};
+use crate::app::widgets::plot_words::PlotWords;
+use crate::app::widgets::series_key;
 use crate::train::compare::{Contender, Experiment, Race};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints};
+use egui_plot::Plot;
 
 /// How long one frame may train before it draws.
 const FRAME_BUDGET: web_time::Duration = web_time::Duration::from_millis(30);
@@ -160,17 +161,20 @@ impl RaceView {
         series_key(ui, race.contenders.iter().map(|c| c.label.as_str()));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (log₁₀, per token)");
-            Plot::new(format!("{id}_loss"))
+            let mut words = PlotWords::new("training loss (log₁₀, per token)", "step");
+            let plot = Plot::new(format!("{id}_loss"))
                 .height(170.0)
                 .allow_scroll(false)
                 .x_axis_label("step")
                 .show(&mut cols[0], |p| {
-                    for (i, (c, points)) in race.contenders.iter().zip(curves).enumerate() {
-                        p.line(Line::new(c.label.clone(), points.clone()).color(series_color(i)));
+                    for (c, points) in race.contenders.iter().zip(curves) {
+                        p.line(words.line(c.label.clone(), points.clone()));
                     }
                 });
+            words.add(&mut cols[0], &plot.response);
             cols[1].label("held-out exact match");
-            Plot::new(format!("{id}_exact"))
+            let mut words = PlotWords::new("held-out exact match", "step");
+            let plot = Plot::new(format!("{id}_exact"))
                 .height(170.0)
                 .allow_scroll(false)
                 .include_y(0.0)
@@ -178,15 +182,16 @@ impl RaceView {
                 .include_x(spec.steps as f64)
                 .x_axis_label("step")
                 .show(&mut cols[1], |p| {
-                    for (i, c) in race.contenders.iter().enumerate() {
-                        let points: PlotPoints = c
+                    for c in &race.contenders {
+                        let points = c
                             .evals
                             .iter()
                             .map(|(s, e)| [*s as f64, e.exact_match as f64])
                             .collect();
-                        p.line(Line::new(c.label.clone(), points).color(series_color(i)));
+                        p.line(words.line(c.label.clone(), points));
                     }
                 });
+            words.add(&mut cols[1], &plot.response);
         });
         table(ui, id, race, extra);
     }

@@ -157,8 +157,9 @@ pub fn uses_shared_model(app: &GlimpseApp) -> bool {
 
 /// The Lessons view: the page's text and navigation on the left, its live lab on the right.
 pub fn show(app: &mut GlimpseApp, ui: &mut Ui) {
-    // Page keys are taken before the labs draw, so their scroll areas never see them.
-    if !ui.ctx().egui_wants_keyboard_input() {
+    // Page keys are taken before the labs draw, so their scroll areas never see them. Only a
+    // text field keeps them: a focused button (the Lessons tab just pressed) does not.
+    if !ui.ctx().text_edit_focused() {
         if ui.input_mut(|i| i.consume_key(Modifiers::NONE, Key::PageDown)) {
             app.lessons.next();
         }

@@ -174,6 +174,19 @@ fn page_keys_move_between_pages() {
     h.get_by_label_contains("page 1 of");
 }
 
+/// A keyboard user has a button focused (the Lessons tab they pressed): the page keys still
+/// turn the page.
+#[test]
+fn page_keys_work_while_a_button_has_the_focus() {
+    let mut h = lessons_tab();
+    h.get_by_label("Lessons").focus();
+    h.run_steps(2);
+    assert!(h.get_by_label("Lessons").is_focused());
+    h.key_press(egui::Key::PageDown);
+    h.run_steps(2);
+    h.get_by_label_contains("page 2 of");
+}
+
 #[test]
 fn a_setup_is_applied_once_so_the_student_can_change_it() {
     use crate::app::labs::attention::ExplorerView;

@@ -219,7 +219,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "page" => app.lessons.page.to_string(),
         "hub" => app.store.hub(),
         "present" => (app.look.presenter as u8).to_string(),
-        "theme" => if app.look.light { "light" } else { "dark" }.into(),
+        "theme" => app.look.theme.name().into(),
         "hide" => [
             ("controls", app.nav.hidden.controls),
             ("tabs", app.nav.hidden.tabs),

@@ -6,6 +6,7 @@
 //! notices). The shared input writes its own keys (`Workbench`), every lab its own
 //! (`Lab::save`/`Lab::load`), the lessons theirs.
 
+use crate::app::shell::themes::Theme;
 use crate::app::GlimpseApp;
 
 /// The link format's version; a newer link is read as far as this version understands it.
@@ -199,8 +200,8 @@ pub fn encode(app: &GlimpseApp) -> String {
     if app.look.presenter {
         w.put("present", 1);
     }
-    if app.look.light {
-        w.put("theme", "light");
+    if app.look.theme != Theme::default() {
+        w.put("theme", app.look.theme.name());
     }
     w.finish()
 }
@@ -242,13 +243,8 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     if let Some(x) = r.flag("present") {
         app.look.presenter = x;
     }
-    let theme = r.read("theme", |v| match v {
-        "light" => Some(true),
-        "dark" => Some(false),
-        _ => None,
-    });
-    if let Some(x) = theme {
-        app.look.light = x;
+    if let Some(theme) = r.read("theme", Theme::from_name) {
+        app.look.theme = theme;
     }
     if let Some(v) = r.get("hide").map(str::to_string) {
         app.nav.hidden = Hidden::default();

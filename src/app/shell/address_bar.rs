@@ -31,7 +31,7 @@ impl GlimpseApp {
         // Links leave out these three at their defaults; start from the defaults so the view
         // is the one the link was copied from.
         self.look.presenter = false;
-        self.look.light = false;
+        self.look.theme = Default::default();
         self.nav.hidden = link::Hidden::default();
         self.open_link(hash);
         self.nav.last_hash = hash.to_string();

@@ -24,7 +24,17 @@ impl GlimpseApp {
                     ui.separator();
                     ui.toggle_value(&mut self.look.presenter, "presenter (F)")
                         .on_hover_text("large type for a projector");
-                    ui.toggle_value(&mut self.look.light, "light");
+                    ui.toggle_value(&mut self.nav.shortcuts_open, "keys (?)")
+                        .on_hover_text("every keyboard shortcut");
+                    // One button that cycles, so the top bar keeps to one row.
+                    let theme = self.look.theme;
+                    if ui
+                        .button(format!("theme: {}", theme.name()))
+                        .on_hover_text("dark, light or high contrast (a link keeps it as theme=)")
+                        .clicked()
+                    {
+                        self.look.theme = theme.next();
+                    }
                     ui.separator();
                     let shared_model = if self.nav.view == link::LESSONS {
                         lessons::uses_shared_model(self)
@@ -79,7 +89,9 @@ impl GlimpseApp {
             egui::Panel::left("controls")
                 .default_size(width)
                 .show(ui, |ui| {
-                    shared.bench.controls(ui);
+                    // Scrolls when the window is short (a laptop at 200 % zoom is 400 points
+                    // tall) rather than cutting off the lower controls.
+                    scrolling_view(ui, "controls", |ui| shared.bench.controls(ui));
                     probe::check_fits("controls", ui);
                 });
         }

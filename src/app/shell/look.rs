@@ -1,43 +1,36 @@
 //! How the app looks: presenter mode (large type, strongest text colour) and the theme.
 
 use crate::app::shell::fonts;
+use crate::app::shell::themes::Theme;
 use crate::app::GlimpseApp;
 
 /// How the app looks: presenter mode (large type for a projector; F toggles it) and theme.
 #[derive(Default)]
 pub struct Look {
     pub presenter: bool,
-    /// Light theme instead of dark.
-    pub light: bool,
+    pub theme: Theme,
     /// The zoom and theme last applied to the context.
-    applied: Option<(bool, bool)>,
+    applied: Option<(bool, Theme)>,
 }
 
 impl GlimpseApp {
     /// Zoom and theme for presenter mode and the light theme; F toggles presenter mode.
     pub(crate) fn look(&mut self, ctx: &egui::Context) {
         let look = &mut self.look;
-        if !ctx.egui_wants_keyboard_input() && ctx.input(|i| i.key_pressed(egui::Key::F)) {
+        if !ctx.text_edit_focused() && ctx.input(|i| i.key_pressed(egui::Key::F)) {
             look.presenter = !look.presenter;
         }
-        let want = (look.presenter, look.light);
+        let want = (look.presenter, look.theme);
         if look.applied != Some(want) {
             ctx.set_zoom_factor(if look.presenter { 1.5 } else { 1.0 });
             // On a projector faint grey text disappears: presenter mode writes everything in
             // the theme's strongest colour.
-            let presenter = look.presenter;
-            ctx.style_mut_of(egui::Theme::Dark, |s| {
-                s.visuals.override_text_color = presenter.then_some(egui::Color32::WHITE);
-            });
-            ctx.style_mut_of(egui::Theme::Light, |s| {
-                s.visuals.override_text_color = presenter.then_some(egui::Color32::BLACK);
-            });
-            ctx.set_theme(if look.light {
-                egui::Theme::Light
-            } else {
-                egui::Theme::Dark
-            });
+            let slot = look.theme.egui_theme();
+            ctx.set_visuals_of(slot, look.theme.visuals(look.presenter));
+            ctx.set_theme(slot);
             look.applied = Some(want);
+            // This frame's widgets already took the old style: lay the frame out again.
+            ctx.request_discard("the look changed");
         }
     }
 

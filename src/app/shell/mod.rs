@@ -6,3 +6,5 @@ pub mod crash;
 pub mod fonts;
 pub mod frame;
 pub mod look;
+pub mod shortcuts;
+pub mod themes;

@@ -144,6 +144,18 @@ pub fn ciede2000(lab1: [f64; 3], lab2: [f64; 3]) -> f64 {
     (l * l + c * c + h * h + r_t * c * h).sqrt()
 }
 
+/// WCAG 2 relative luminance of an sRGB colour.
+pub fn relative_luminance(c: Color32) -> f64 {
+    let [r, g, b] = linear_rgb(c);
+    0.2126 * r + 0.7152 * g + 0.0722 * b
+}
+
+/// WCAG 2 contrast ratio between two colours, from 1 (none) to 21 (black on white).
+pub fn contrast_ratio(x: Color32, y: Color32) -> f64 {
+    let (a, b) = (relative_luminance(x), relative_luminance(y));
+    (a.max(b) + 0.05) / (a.min(b) + 0.05)
+}
+
 /// How far apart two colours look with deficiency `d` (`None`: typical colour vision).
 pub fn distance(x: Color32, y: Color32, d: Option<Deficiency>) -> f64 {
     let seen = |c| d.map_or_else(|| linear_rgb(c), |d| simulate(c, d));
@@ -196,25 +208,37 @@ mod tests {
         }
     }
 
-    /// The diverging map read in eight steps (−1, −0.75, …, 1): adjacent steps stay at least
-    /// ΔE₀₀ 10 apart, for typical vision and under each simulated dichromacy. (Viridis does
-    /// not yet: docs/accessibility.md has its figures.)
+    /// Each map at the steps its legend marks (fifths of inferno, eighths of red–blue):
+    /// adjacent steps stay at least ΔE₀₀ 10 apart, for typical vision and under each simulated
+    /// dichromacy.
     #[test]
-    fn the_diverging_map_keeps_its_steps_apart_for_every_colour_vision() {
-        let scale = ColorScale::Diverging { limit: 1.0 };
-        let steps: Vec<Color32> = (0..=8)
-            .map(|i| scale.color(-1.0 + 2.0 * i as f32 / 8.0))
-            .collect();
-        for d in every_vision() {
-            let closest = steps
-                .windows(2)
-                .map(|w| distance(w[0], w[1], d))
-                .fold(f64::INFINITY, f64::min);
-            assert!(
-                closest >= 10.0,
-                "red–blue under {d:?}: adjacent steps ΔE {closest:.1}"
-            );
+    fn both_maps_keep_their_marked_steps_apart_for_every_colour_vision() {
+        let scales = [
+            ColorScale::Sequential { min: 0.0, max: 1.0 },
+            ColorScale::Diverging { limit: 1.0 },
+        ];
+        for scale in scales {
+            let steps: Vec<Color32> = scale.marks().iter().map(|&v| scale.color(v)).collect();
+            for d in every_vision() {
+                let closest = steps
+                    .windows(2)
+                    .map(|w| distance(w[0], w[1], d))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(
+                    closest >= 10.0,
+                    "{scale:?} under {d:?}: adjacent steps ΔE {closest:.1}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn contrast_ratios_match_wcag_examples() {
+        assert!((contrast_ratio(Color32::BLACK, Color32::WHITE) - 21.0).abs() < 1e-9);
+        assert!((contrast_ratio(Color32::WHITE, Color32::WHITE) - 1.0).abs() < 1e-9);
+        // #767676 on white is the lightest grey that passes AA: 4.54:1.
+        let grey = Color32::from_gray(0x76);
+        assert!((contrast_ratio(grey, Color32::WHITE) - 4.54).abs() < 0.01);
     }
 
     /// The lines of a chart: every two colours of the palette stay at least ΔE₀₀ 10 apart.

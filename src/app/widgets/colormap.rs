@@ -1,11 +1,13 @@
-//! Colour scales: perceptually uniform viridis for weights in [0, 1], a diverging red–blue
-//! map centred on 0 for signed values. Both read well for colour-blind students.
+//! Colour scales: perceptually uniform inferno for weights in [0, 1], a diverging red–blue
+//! map centred on 0 for signed values. Each legend marks the steps that stay at least ΔE₀₀ 10
+//! apart under every simulated colour-vision deficiency (`color_vision`'s tests), and numbers
+//! written on a colour take the ink with the higher WCAG contrast.
 
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ColorScale {
-    /// Viridis from `min` (dark purple) to `max` (yellow).
+    /// Inferno from `min` (black) to `max` (pale yellow).
     Sequential { min: f32, max: f32 },
     /// Blue for negative, white at 0, red for positive; symmetric around 0 up to `limit`.
     Diverging { limit: f32 },
@@ -28,7 +30,7 @@ impl ColorScale {
     pub fn color(&self, v: f32) -> Color32 {
         let t = self.position(v) as f64;
         let c = match self {
-            ColorScale::Sequential { .. } => colorous::VIRIDIS.eval_continuous(t),
+            ColorScale::Sequential { .. } => colorous::INFERNO.eval_continuous(t),
             // RdBu runs red → blue; flip it so positive is red.
             ColorScale::Diverging { .. } => colorous::RED_BLUE.eval_continuous(1.0 - t),
         };
@@ -40,6 +42,20 @@ impl ColorScale {
             ColorScale::Sequential { min, max } => (min, max),
             ColorScale::Diverging { limit } => (-limit, limit),
         }
+    }
+
+    /// The values the legend marks: fifths of a sequential scale, eighths of a diverging one.
+    /// Viridis, magma and cividis fail in fifths under protanopia, so the map is inferno;
+    /// the red–blue map passes in eighths (docs/accessibility.md has the figures).
+    pub fn marks(&self) -> Vec<f32> {
+        let steps = match self {
+            ColorScale::Sequential { .. } => 5,
+            ColorScale::Diverging { .. } => 8,
+        };
+        let (lo, hi) = self.range();
+        (0..=steps)
+            .map(|i| lo + (hi - lo) * i as f32 / steps as f32)
+            .collect()
     }
 
     /// A diverging scale wide enough for every finite value given.
@@ -54,7 +70,18 @@ impl ColorScale {
     }
 }
 
-/// A vertical colour bar with its range written beside it.
+/// Black or white, whichever is more legible on `background` (WCAG contrast; the better of the
+/// two is always at least 4.58:1).
+pub fn ink_on(background: Color32) -> Color32 {
+    use super::color_vision::contrast_ratio;
+    if contrast_ratio(Color32::BLACK, background) >= contrast_ratio(Color32::WHITE, background) {
+        Color32::BLACK
+    } else {
+        Color32::WHITE
+    }
+}
+
+/// A vertical colour bar with its marked steps ticked and its range written beside it.
 pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
     let width = 18.0;
     let (rect, _) = ui.allocate_exact_size(Vec2::new(width + 60.0, height + 24.0), Sense::hover());
@@ -82,28 +109,31 @@ pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
     let (lo, hi) = scale.range();
     let text = ui.visuals().text_color();
     let font = egui::FontId::proportional(12.0);
-    painter.text(
-        bar.right_top() + Vec2::new(4.0, 0.0),
-        egui::Align2::LEFT_CENTER,
-        format!("{hi:.2}"),
-        font.clone(),
-        text,
-    );
-    painter.text(
-        bar.right_bottom() + Vec2::new(4.0, 0.0),
-        egui::Align2::LEFT_CENTER,
-        format!("{lo:.2}"),
-        font.clone(),
-        text,
-    );
-    if let ColorScale::Diverging { .. } = scale {
-        painter.text(
-            bar.right_center() + Vec2::new(4.0, 0.0),
-            egui::Align2::LEFT_CENTER,
-            "0",
-            font.clone(),
-            text,
+    // A tick at each marked step, and its value where the bar leaves room for every label.
+    let marks = scale.marks();
+    let room = bar.height() / (marks.len() - 1) as f32 >= 14.0;
+    for (i, &v) in marks.iter().enumerate() {
+        let y = bar.bottom() - bar.height() * (v - lo) / (hi - lo).max(f32::EPSILON);
+        painter.line_segment(
+            [Pos2::new(bar.right(), y), Pos2::new(bar.right() + 3.0, y)],
+            Stroke::new(1.0, text),
         );
+        let ends = i == 0 || i == marks.len() - 1;
+        let zero = matches!(scale, ColorScale::Diverging { .. }) && 2 * i == marks.len() - 1;
+        if room || ends || zero {
+            let label = if zero {
+                "0".to_string()
+            } else {
+                format!("{v:.2}")
+            };
+            painter.text(
+                Pos2::new(bar.right() + 5.0, y),
+                egui::Align2::LEFT_CENTER,
+                label,
+                font.clone(),
+                text,
+            );
+        }
     }
     painter.text(
         Pos2::new(bar.left(), bar.bottom() + 4.0),
@@ -119,12 +149,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sequential_ends_are_viridis_ends() {
+    fn sequential_ends_are_inferno_ends() {
         let s = ColorScale::Sequential { min: 0.0, max: 1.0 };
-        assert_eq!(s.color(0.0), Color32::from_rgb(68, 1, 84));
-        assert_eq!(s.color(1.0), Color32::from_rgb(253, 231, 37));
+        assert_eq!(s.color(0.0), Color32::from_rgb(0, 0, 4));
+        assert_eq!(s.color(1.0), Color32::from_rgb(252, 255, 164));
         assert_eq!(s.color(f32::NAN), s.color(0.0));
         assert_eq!(s.color(7.0), s.color(1.0));
+    }
+
+    #[test]
+    fn the_marks_run_from_end_to_end_in_equal_steps() {
+        let s = ColorScale::Sequential { min: 0.0, max: 1.0 };
+        let want = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0];
+        assert!(s
+            .marks()
+            .iter()
+            .zip(want)
+            .all(|(a, b)| (a - b).abs() < 1e-6));
+        let d = ColorScale::Diverging { limit: 2.0 }.marks();
+        assert_eq!((d.len(), d[0], d[4], d[8]), (9, -2.0, 0.0, 2.0));
+    }
+
+    /// Numbers written on any colour of either scale meet WCAG AA (4.5:1).
+    #[test]
+    fn the_ink_on_every_colour_of_both_scales_meets_4_5_to_1() {
+        use crate::app::widgets::color_vision::contrast_ratio;
+        let scales = [
+            ColorScale::Sequential { min: 0.0, max: 1.0 },
+            ColorScale::Diverging { limit: 1.0 },
+        ];
+        for scale in scales {
+            let (lo, hi) = scale.range();
+            for i in 0..=255 {
+                let c = scale.color(lo + (hi - lo) * i as f32 / 255.0);
+                let r = contrast_ratio(ink_on(c), c);
+                assert!(r >= 4.5, "{scale:?} at step {i} ({c:?}): {r:.2}:1");
+            }
+        }
     }
 
     #[test]

@@ -352,16 +352,9 @@ impl Heatmap<'_> {
                 } else if let Some((text, size)) =
                     cell_number(self.values[[r, c]], cell.min_elem()).filter(|_| self.show_numbers)
                 {
-                    // Ink by the cell's brightness, not its place on the scale: a diverging
+                    // Ink by the cell's luminance, not its place on the scale: a diverging
                     // scale is dark at both ends.
-                    let luma = 0.299 * color.r() as f32
-                        + 0.587 * color.g() as f32
-                        + 0.114 * color.b() as f32;
-                    let ink = if luma > 140.0 {
-                        Color32::BLACK
-                    } else {
-                        Color32::WHITE
-                    };
+                    let ink = super::colormap::ink_on(color);
                     painter.text(
                         cr.center(),
                         Align2::CENTER_CENTER,

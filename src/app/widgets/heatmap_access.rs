@@ -2,9 +2,9 @@
 //! accessibility tree (the row tokens and the column tokens as headers, each cell's value) and
 //! the keyboard's cell announced as it moves; for the keyboard, a cell moved by the arrows
 //! while the heatmap has the focus, Home and End along its row, Enter to open it as a click
-//! would. The table is built from child `Ui`s so that AccessKit nests it (table, rows, cells),
-//! and only while AccessKit is on.
+//! would. The table is `access_table`'s, built only while AccessKit is on.
 
+use super::access_table::{self, AccessTable};
 use super::heatmap::Heatmap;
 use egui::accesskit::{Live, Role};
 use egui::{EventFilter, Key, Modifiers, Rect, Response, Ui, UiBuilder, Vec2};
@@ -46,85 +46,25 @@ fn header(labels: &[String], i: usize) -> String {
 
 /// Adds the table over `cells` (the heatmap's cell area, `cell` points per cell).
 pub fn add_table(ui: &mut Ui, map: &Heatmap<'_>, cells: Rect, cell: Vec2) {
-    // Only while AccessKit is on (every `Ui` then has a node).
-    if !ui.ctx().has_accesskit_node(ui.unique_id()) {
-        return;
-    }
     let (rows, cols) = map.values.dim();
     let (rows, cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
-    let place = |r: usize, c: usize, w: usize| {
-        Rect::from_min_size(
-            cells.min + Vec2::new(c as f32, r as f32) * cell,
-            cell * Vec2::new(w as f32, 1.0),
-        )
+    let table = AccessTable {
+        caption: caption(map),
+        corner: format!("{} \\ {}", map.axis_names.0, map.axis_names.1),
+        columns: (0..cols).map(|c| header(map.col_labels, c)).collect(),
+        rows: (0..rows)
+            .map(|r| {
+                let cells = (0..cols).map(|c| cell_text(map, r, c)).collect();
+                (header(map.row_labels, r), cells)
+            })
+            .collect(),
     };
-    let mut table = ui.new_child(
-        UiBuilder::new()
-            .id_salt("a11y table")
-            .max_rect(cells)
-            .accessibility_role(Role::Table)
-            .accessibility_label(caption(map)),
-    );
-    let node = |ui: &mut Ui, salt: (usize, usize), role: Role, rect: Rect, label: String| {
-        ui.new_child(
-            UiBuilder::new()
-                .id_salt(salt)
-                .max_rect(rect)
-                .accessibility_role(role)
-                .accessibility_label(label),
-        )
+    // The header row and the header column sit on the first data row and column.
+    let place = |r: usize, c: usize| {
+        let at = Vec2::new(c.saturating_sub(1) as f32, r.saturating_sub(1) as f32);
+        Rect::from_min_size(cells.min + at * cell, cell)
     };
-    // The header row: a blank corner, then each column's token.
-    let mut head = node(
-        &mut table,
-        (usize::MAX, 0),
-        Role::Row,
-        place(0, 0, cols),
-        String::new(),
-    );
-    node(
-        &mut head,
-        (usize::MAX, usize::MAX),
-        Role::ColumnHeader,
-        place(0, 0, 1),
-        format!("{} \\ {}", map.axis_names.0, map.axis_names.1),
-    );
-    for c in 0..cols {
-        let label = header(map.col_labels, c);
-        node(
-            &mut head,
-            (usize::MAX, c),
-            Role::ColumnHeader,
-            place(0, c, 1),
-            label,
-        );
-    }
-    for r in 0..rows {
-        let mut row = node(
-            &mut table,
-            (r, 0),
-            Role::Row,
-            place(r, 0, cols),
-            String::new(),
-        );
-        let label = header(map.row_labels, r);
-        node(
-            &mut row,
-            (r, usize::MAX),
-            Role::RowHeader,
-            place(r, 0, 1),
-            label,
-        );
-        for c in 0..cols {
-            node(
-                &mut row,
-                (r, c),
-                Role::Cell,
-                place(r, c, 1),
-                cell_text(map, r, c),
-            );
-        }
-    }
+    access_table::add(ui, "heatmap", table, place);
 }
 
 /// What the keyboard did to a focused heatmap this frame: the cell it is on, and whether

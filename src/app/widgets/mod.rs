@@ -1,10 +1,12 @@
 //! Generic widgets: they take plain arrays and labels and know nothing of transformers.
 
+pub mod access_table;
 pub mod color_vision;
 pub mod colormap;
 pub mod fit;
 pub mod heatmap;
 pub mod heatmap_access;
+pub mod plot_words;
 
 /// The name of the category at an axis tick: plots of bars per token label their whole-number
 /// ticks with the token, and leave the in-between ticks blank.
@@ -33,12 +35,20 @@ pub fn series_color(i: usize) -> egui::Color32 {
     SERIES_COLORS[i % SERIES_COLORS.len()]
 }
 
+/// A chart line's dash pattern as text, for its key: solid, dashed, dotted.
+fn dash(i: usize) -> &'static str {
+    ["——", "– –", "···"][i % 3]
+}
+
 /// A chart's key as one row of coloured names above it, where a legend inside the chart would
 /// cover the curves (loss curves fill their whole box early in a run).
 pub fn series_key<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str>) {
     ui.horizontal_wrapped(|ui| {
         for (i, name) in names.into_iter().enumerate() {
-            ui.label(egui::RichText::new(format!("━ {name}")).color(series_color(i)));
+            // The colour and the dash are drawn; the name stays in the text colour, legible on
+            // any theme (a yellow line's name in yellow is not).
+            ui.label(egui::RichText::new(dash(i)).color(series_color(i)));
+            ui.label(name);
         }
     });
 }

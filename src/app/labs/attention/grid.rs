@@ -68,7 +68,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
     };
     let heads = first.weights.len_of(Axis(0));
     ui.label(format!(
-        "{}: {layers} layers × {heads} heads, and the mean over heads. Each thumbnail is a query × key map (viridis, 0 to 1; grey = masked). Click one to open it.",
+        "{}: {layers} layers × {heads} heads, and the mean over heads. Each thumbnail is a query × key map (inferno, black 0 to pale yellow 1; hatched grey = masked). Click one to open it.",
         kind.label()
     ));
     let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);

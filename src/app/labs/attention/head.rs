@@ -115,7 +115,7 @@ fn query_readout(
 }
 
 /// The weights of one head as a heatmap: query rows, key columns, masked cells hatched,
-/// viridis from 0 to 1. Callers adjust size and numbers with struct update syntax.
+/// inferno from 0 to 1. Callers adjust size and numbers with struct update syntax.
 pub fn weights_heatmap<'a>(attn: &'a AttentionTrace, head: usize, context: &'a str) -> Heatmap<'a> {
     Heatmap {
         allowed: Some(attn.mask.view()),

@@ -11,8 +11,9 @@ pub mod maths;
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::widgets::plot_words::PlotWords;
 use egui::{RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Corner, Legend, Plot, VLine};
 use maths::{count, grouped, Sizes};
 
 const LENGTHS: std::ops::RangeInclusive<u64> = 1..=100_000;
@@ -162,7 +163,7 @@ fn layer_table(ui: &mut Ui, s: &Sizes) {
 
 /// log₁₀ of each layer's work against log₁₀ L at the current D and K: the crossover at L = D.
 fn cost_plot(ui: &mut Ui, s: &Sizes) {
-    let curve = |f: &dyn Fn(u64) -> u128| -> PlotPoints {
+    let curve = |f: &dyn Fn(u64) -> u128| -> Vec<[f64; 2]> {
         (0..=100)
             .map(|i| {
                 let l = 10f64.powf(i as f64 * 5.0 / 100.0).round().max(1.0) as u64;
@@ -171,7 +172,9 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
             .collect()
     };
     let at = |l: u64| Sizes { l, ..*s };
-    Plot::new("cost_curves")
+    let mut words = PlotWords::new("log₁₀ multiply-adds per layer for mixing", "log₁₀ L");
+    words.mark("log₁₀ L now", (s.l as f64).log10());
+    let plot = Plot::new("cost_curves")
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftTop))
         .x_axis_label("log₁₀ L")
@@ -187,10 +190,11 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
             .enumerate()
             {
                 let points = curve(&|l| maths::layer_costs(&at(l))[i].mixing);
-                plot.line(Line::new(name, points));
+                plot.line(words.line(name, points));
             }
             plot.vline(VLine::new("L now", (s.l as f64).log10()));
         });
+    words.add(ui, &plot.response);
 }
 
 /// Rows of (what, formula, count) as a striped grid; `extra` adds a column from the count.

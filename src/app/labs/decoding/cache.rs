@@ -3,10 +3,11 @@
 
 use super::session::{build, GreedyRun, Models, Settings, SourceKind};
 use super::tree::visible;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::decode::source::Work;
 use crate::model::ModelConfig;
 use egui::{RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Plot};
 
 /// One greedy step of both runs.
 #[derive(Debug, Clone, PartialEq)]
@@ -330,14 +331,16 @@ fn plot(ui: &mut Ui, run: &KvRun) {
     let cached = cumulative(|r| r.cached.positions);
     let plain = cumulative(|r| r.plain.positions);
     ui.label("positions computed so far, against step");
-    Plot::new("decoding_kv_plot")
+    let mut words = PlotWords::new("positions computed so far", "step");
+    let plot = Plot::new("decoding_kv_plot")
         .height(180.0)
         .allow_scroll(false)
         .legend(Legend::default().position(Corner::LeftTop))
         .show(ui, |p| {
-            p.line(Line::new("with the cache", PlotPoints::from(cached)));
-            p.line(Line::new("recomputing", PlotPoints::from(plain)));
+            p.line(words.line("with the cache", cached));
+            p.line(words.line("recomputing", plain));
         });
+    words.add(ui, &plot.response);
 }
 
 #[cfg(test)]

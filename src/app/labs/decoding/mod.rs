@@ -460,12 +460,16 @@ impl DecodingLab {
     }
 
     /// Right arrow steps, left goes back, space plays or pauses, unless a widget (a text
-    /// box) has the keyboard.
+    /// box, the beam tree) has the keyboard.
     fn keyboard(&mut self, ui: &mut Ui) {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
         let pressed = |key| ui.input_mut(|i| i.consume_key(Modifiers::NONE, key));
+        // A focused box of the beam tree keeps the arrows to walk the tree.
+        if tree::has_focus(ui) {
+            return;
+        }
         if pressed(Key::ArrowRight) {
             self.step();
         }
@@ -522,7 +526,7 @@ impl DecodingLab {
                 self.run_to_end();
             }
             ui.label(self.progress());
-            ui.weak("keys: → step · ← back · space play/pause");
+            ui.weak("keys: → step · ← back · space play/pause · Tab to a box, then arrows walk the tree");
         });
     }
 

@@ -2,7 +2,7 @@
 
 use super::session::SourceKind;
 use super::DecodingLab;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 
 fn harness(lab: DecodingLab) -> Harness<'static, DecodingLab> {
@@ -237,4 +237,66 @@ fn a_sliced_attention_pass_can_be_cancelled_and_ends_as_the_whole_pass() {
             whole.attention(kind, layer).unwrap().weights
         );
     }
+}
+
+/// The beam tree by keyboard: once a box has the focus, ← goes to its parent, → to its child
+/// drawn highest, ↓ and ↑ along its step, and the search does not step meanwhile.
+#[test]
+fn the_arrows_walk_the_beam_tree_from_a_focused_box() {
+    let mut h = harness(textbook());
+    h.run_steps(2);
+    h.get_by_label("Run to end").click();
+    h.run_steps(2);
+    let beam = h.state().current().unwrap().beam.clone();
+    let steps = h.state().steps();
+    let best = beam.ranking()[0];
+    let parent = beam.nodes[best].parent.unwrap();
+    h.get_by_label_contains(&format!("node {best} ")).focus();
+    h.run_steps(2);
+    let press = |h: &mut Harness<'static, DecodingLab>, key| {
+        h.key_press(key);
+        h.run_steps(2);
+        h.state().selected
+    };
+    assert_eq!(press(&mut h, egui::Key::ArrowLeft), Some(parent));
+    assert!(h
+        .get_by_label_contains(&format!("node {parent} "))
+        .is_focused());
+    // Right goes back down to one of the parent's children, the one drawn highest.
+    let cells = super::layout::layout(&beam);
+    let child = press(&mut h, egui::Key::ArrowRight).unwrap();
+    assert_eq!(beam.nodes[child].parent, Some(parent));
+    let mut siblings = beam.nodes.iter().filter(|n| n.parent == Some(parent));
+    assert!(siblings.all(|n| cells[n.id].row >= cells[child].row));
+    // Down then up (or up then down, at the bottom) returns to the same box; the box between
+    // is the nearest one in the same step.
+    let nearest = |below: bool| {
+        (0..cells.len())
+            .filter(|&i| cells[i].col == cells[child].col && i != child)
+            .filter(|&i| (cells[i].row > cells[child].row) == below)
+            .min_by(|&x, &y| {
+                let d = |i: usize| (cells[i].row - cells[child].row).abs();
+                d(x).total_cmp(&d(y))
+            })
+    };
+    let (there, back, below) = match nearest(true) {
+        Some(_) => (egui::Key::ArrowDown, egui::Key::ArrowUp, true),
+        None => (egui::Key::ArrowUp, egui::Key::ArrowDown, false),
+    };
+    let expected = nearest(below).expect("two boxes in the step");
+    assert_eq!(press(&mut h, there), Some(expected));
+    assert_eq!(press(&mut h, back), Some(child));
+    assert_eq!(
+        h.state().steps(),
+        steps,
+        "the arrows walked the tree, not the search"
+    );
+    // Every box's name carries its numbers.
+    let name = format!("node {best} ");
+    let node = h.get_by_label_contains(&name);
+    let label = node.accesskit_node().label().unwrap_or_default();
+    assert!(
+        label.contains("cumulative") && label.contains("finished"),
+        "{label}"
+    );
 }

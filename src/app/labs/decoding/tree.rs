@@ -1,11 +1,15 @@
 //! The beam tree painted: one column per step, a rounded box per hypothesis, edges from
 //! parent to child, the greedy path in orange. Every box is also a button (hover for the
-//! numbers, click to select), named for screen readers and tests.
+//! numbers, click to select), named with its numbers for screen readers, and walked with the
+//! arrows once Tab has reached it: ← parent, → first child, ↑ ↓ the box above or below.
 
 use super::layout::{layout, Cell};
 use super::session::Search;
+use crate::decode::BeamSearch;
 use crate::decode::{Node, NodeState};
-use egui::{Color32, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2};
+use egui::{
+    Color32, EventFilter, Id, Key, Modifiers, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2,
+};
 
 const COLUMN: f32 = 132.0;
 const ROW: f32 = 30.0;
@@ -82,6 +86,39 @@ fn node_rect(origin: Pos2, cell: Cell) -> Rect {
     Rect::from_min_size(min, BOX)
 }
 
+/// Where the tree says whether one of its boxes had the keyboard focus last frame.
+fn focus_flag() -> Id {
+    Id::unique("decoding tree has focus")
+}
+
+/// Whether a box of the tree has the keyboard focus (the arrows then walk the tree instead of
+/// stepping the search).
+pub fn has_focus(ui: &Ui) -> bool {
+    ui.data(|d| d.get_temp(focus_flag())).unwrap_or(false)
+}
+
+/// The node the arrow `key` leads to from node `from`: ← its parent, → its child drawn
+/// highest, ↑ ↓ the nearest box above or below in the same step. `None` at an edge.
+pub fn neighbour(beam: &BeamSearch, cells: &[Cell], from: usize, key: Key) -> Option<usize> {
+    let here = cells[from];
+    let highest = |ids: &mut dyn Iterator<Item = usize>| {
+        ids.min_by(|&a, &b| cells[a].row.total_cmp(&cells[b].row))
+    };
+    let lowest = |ids: &mut dyn Iterator<Item = usize>| {
+        ids.max_by(|&a, &b| cells[a].row.total_cmp(&cells[b].row))
+    };
+    let column = (0..cells.len()).filter(|&i| cells[i].col == here.col);
+    match key {
+        Key::ArrowLeft => beam.nodes[from].parent,
+        Key::ArrowRight => {
+            highest(&mut (0..cells.len()).filter(|&i| beam.nodes[i].parent == Some(from)))
+        }
+        Key::ArrowUp => lowest(&mut column.filter(|&i| cells[i].row < here.row)),
+        Key::ArrowDown => highest(&mut column.filter(|&i| cells[i].row > here.row)),
+        _ => None,
+    }
+}
+
 /// Draw the tree in a scrollable area; clicking a node selects it.
 pub fn show(ui: &mut Ui, search: &Search, selected: &mut Option<usize>) {
     let cells = layout(&search.beam);
@@ -97,8 +134,35 @@ pub fn show(ui: &mut Ui, search: &Search, selected: &mut Option<usize>) {
             let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
             let rects: Vec<Rect> = cells.iter().map(|&c| node_rect(rect.min, c)).collect();
             edges(ui, search, &rects);
+            let node_id = |ui: &Ui, n: usize| ui.scope_id().with(("node", n));
+            let mut focused = None;
             for (node, &r) in search.beam.nodes.iter().zip(&rects) {
-                node_box(ui, node, r, selected);
+                if node_box(ui, node_id(ui, node.id), node, r, selected) {
+                    focused = Some(node.id);
+                }
+            }
+            ui.data_mut(|d| d.insert_temp(focus_flag(), focused.is_some()));
+            let Some(from) = focused else { return };
+            // The arrows stay with the tree instead of moving the focus; Tab leaves it.
+            let filter = EventFilter {
+                horizontal_arrows: true,
+                vertical_arrows: true,
+                ..Default::default()
+            };
+            ui.memory_mut(|m| m.set_focus_lock_filter(node_id(ui, from), filter));
+            let keys = [
+                Key::ArrowLeft,
+                Key::ArrowRight,
+                Key::ArrowUp,
+                Key::ArrowDown,
+            ];
+            let pressed = keys
+                .into_iter()
+                .find(|&k| ui.input_mut(|i| i.consume_key(Modifiers::NONE, k)));
+            if let Some(to) = pressed.and_then(|k| neighbour(&search.beam, &cells, from, k)) {
+                ui.memory_mut(|m| m.request_focus(node_id(ui, to)));
+                ui.scroll_to_rect(rects[to].expand(MARGIN), None);
+                *selected = Some(to);
             }
         });
 }
@@ -122,15 +186,25 @@ fn edges(ui: &Ui, search: &Search, rects: &[Rect]) {
     }
 }
 
-fn node_box(ui: &mut Ui, node: &Node, rect: Rect, selected: &mut Option<usize>) {
-    let response = ui.interact(rect, ui.scope_id().with(("node", node.id)), Sense::click());
+/// One box; true when it has the keyboard focus.
+fn node_box(ui: &mut Ui, id: Id, node: &Node, rect: Rect, selected: &mut Option<usize>) -> bool {
+    let response = ui.interact(rect, id, Sense::click());
     response.widget_info(|| {
         egui::WidgetInfo::labeled(
             egui::Role::Button,
             true,
-            format!("node {} {}", node.id, node.text),
+            format!(
+                "node {} {}: step {}, log p {}, cumulative {}, {}",
+                node.id,
+                node.text,
+                node.step,
+                signed(node.log_p),
+                signed(node.cum),
+                describe(&node.state)
+            ),
         )
     });
+    let focused = response.has_focus();
     let painter = ui.painter();
     painter.rect_filled(rect, 5.0, fill(&node.state));
     if node.greedy {
@@ -167,6 +241,7 @@ fn node_box(ui: &mut Ui, node: &Node, rect: Rect, selected: &mut Option<usize>) 
         *selected = Some(node.id);
     }
     response.on_hover_text(hover(node));
+    focused
 }
 
 /// The colour key under the tree.

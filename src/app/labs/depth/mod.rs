@@ -7,13 +7,14 @@ use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::config::NormPlacement;
 use crate::train::compare::{Contender, Experiment};
 use crate::train::depth::{at_init, residual_paths, stream_norms, DepthProbe, TASK};
 use crate::train::tasks::{Split, TaskKind};
 use crate::train::trainer::make_example;
 use egui::{RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Plot};
 
 /// Blocks the slider allows.
 pub const LAYERS: std::ops::RangeInclusive<usize> = 2..=24;
@@ -107,7 +108,8 @@ impl DepthLab {
             ui.strong(
                 "‖x‖ of the trained decoders' stream, entering each block (then leaving the last)",
             );
-            Plot::new("depth_trained_stream")
+            let mut words = PlotWords::new("‖x‖ of the trained decoders' stream", "block");
+            let plot = Plot::new("depth_trained_stream")
                 .height(170.0)
                 .legend(Legend::default().position(Corner::LeftTop))
                 .x_axis_label("block")
@@ -119,14 +121,15 @@ impl DepthLab {
                         .into_iter()
                         .zip(streams)
                     {
-                        let points: PlotPoints = s
+                        let points = s
                             .iter()
                             .enumerate()
                             .map(|(i, &v)| [i as f64, v as f64])
                             .collect();
-                        p.line(Line::new(name(norm), points));
+                        p.line(words.line(name(norm), points));
                     }
                 });
+            words.add(ui, &plot.response);
         }
     }
 
@@ -273,7 +276,8 @@ fn by_block(
     values: impl Fn(&DepthProbe) -> Vec<f32>,
     x_label: &str,
 ) {
-    Plot::new(id)
+    let mut words = PlotWords::new(y_label, x_label);
+    let plot = Plot::new(id)
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftTop))
         .x_axis_label(x_label)
@@ -282,14 +286,15 @@ fn by_block(
         .allow_scroll(false)
         .show(ui, |p| {
             for probe in probes {
-                let points: PlotPoints = values(probe)
+                let points = values(probe)
                     .iter()
                     .enumerate()
                     .map(|(i, &v)| [i as f64, v as f64])
                     .collect();
-                p.line(Line::new(name(probe.norm), points));
+                p.line(words.line(name(probe.norm), points));
             }
         });
+    words.add(ui, &plot.response);
 }
 
 impl Lab for DepthLab {
@@ -392,27 +397,29 @@ fn picked_model(ui: &mut Ui, shared: &Shared<'_>) {
         model.config.n_layers,
         model.config.d_model
     ));
-    let points: PlotPoints = norms
+    let points = norms
         .iter()
         .enumerate()
         .map(|(i, &v)| [i as f64, v as f64])
         .collect();
-    Plot::new("depth_picked")
+    let mut words = PlotWords::new("‖x‖ of the picked model's stream", "block");
+    let plot = Plot::new("depth_picked")
         .height(160.0)
         .x_axis_label("block")
         .y_axis_label("‖x‖")
         .include_y(0.0)
         .allow_scroll(false)
         .show(ui, |p| {
-            p.line(Line::new(shared.bench.model_name.clone(), points))
+            p.line(words.line(shared.bench.model_name.clone(), points))
         });
+    words.add(ui, &plot.response);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::tests::open;
-    use egui_kittest::kittest::Queryable;
+    use egui_kittest::kittest::{NodeT, Queryable};
 
     /// A link trains the pair to the end in frames; both two-block placements learn the task,
     /// and the lab then measures each trained decoder's stream and shows it.
@@ -437,7 +444,13 @@ mod tests {
         }
         let streams = &lab.trained_streams.as_ref().unwrap().1;
         assert_eq!(streams.iter().map(Vec::len).collect::<Vec<_>>(), [3, 3]);
-        h.get_by_label_contains("‖x‖ of the trained decoders");
+        h.get_by_label(
+            "‖x‖ of the trained decoders' stream, entering each block (then leaving the last)",
+        );
+        // The plot's summary reads both lines.
+        let summary = h.get_by_label_contains("‖x‖ of the trained decoders' stream: “");
+        let summary = summary.accesskit_node().label().unwrap_or_default();
+        assert_eq!(summary.matches(" from ").count(), 2, "{summary}");
         h.get_by_label("trained");
     }
 

@@ -14,6 +14,7 @@ use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::models::store::{is_cancelled, is_computing, is_unfinished, ModelStore};
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::{AttentionKind, HeadId, Model};
 use crate::train::ablation::{
     every_head, measure_for, score, text_pass, text_score, Measure, Plan, Score,
@@ -21,7 +22,7 @@ use crate::train::ablation::{
 use crate::train::compare::{Contender, Experiment};
 use crate::train::tasks::TaskKind;
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Corner, HLine, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, HLine, Legend, Plot};
 
 /// Accuracy lost (token accuracy, as a share) that still counts as "about the same".
 const TOLERANCE: f32 = 0.01;

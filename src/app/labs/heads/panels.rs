@@ -153,7 +153,7 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
     if removable > 0 && ui.button(format!("switch those {removable} off")).clicked() {
         *off = plan.least_first()[..removable].to_vec();
     }
-    let accuracy: PlotPoints = std::iter::once([0.0, 100.0 * plan.full.accuracy as f64])
+    let accuracy: Vec<[f64; 2]> = std::iter::once([0.0, 100.0 * plan.full.accuracy as f64])
         .chain(
             plan.pruned
                 .iter()
@@ -161,7 +161,7 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
                 .map(|(k, s)| [(k + 1) as f64, 100.0 * s.accuracy as f64]),
         )
         .collect();
-    let exact: Option<PlotPoints> = plan.full.exact.map(|e| {
+    let exact: Option<Vec<[f64; 2]>> = plan.full.exact.map(|e| {
         std::iter::once([0.0, 100.0 * e as f64])
             .chain(
                 plan.pruned
@@ -171,7 +171,9 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
             )
             .collect()
     });
-    Plot::new("heads_pruned")
+    let mut words = PlotWords::new("accuracy as heads are switched off", "heads off");
+    let floor = 100.0 * (plan.full.accuracy - TOLERANCE) as f64;
+    let plot = Plot::new("heads_pruned")
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftBottom))
         .x_axis_label("heads switched off, least important first")
@@ -180,15 +182,14 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
         .include_y(100.0)
         .allow_scroll(false)
         .show(ui, |p| {
-            p.line(Line::new("token accuracy", accuracy));
+            p.line(words.line("token accuracy", accuracy));
             if let Some(e) = exact {
-                p.line(Line::new("exact match", e));
+                p.line(words.line("exact match", e));
             }
-            p.hline(HLine::new(
-                "full model − 1 point",
-                100.0 * (plan.full.accuracy - TOLERANCE) as f64,
-            ));
+            p.hline(HLine::new("full model − 1 point", floor));
         });
+    words.mark("full model − 1 point", floor);
+    words.add(ui, &plot.response);
 }
 
 /// Grouped-query attention: which query heads share which key/value head, and the KV cache

@@ -9,10 +9,11 @@ use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::induction::{measure, repeated_ids, InductionRun};
 use crate::model::{AttentionKind, ForwardOptions};
 use egui::{RichText, Ui};
-use egui_plot::{Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Legend, Plot, VLine};
 
 /// Heads listed in the ranking.
 const RANKED: usize = 8;
@@ -194,23 +195,26 @@ fn sequence(ui: &mut Ui, run: &InductionRun) {
 
 /// The loss of each prediction, with the start of the second copy marked.
 fn loss_plot(ui: &mut Ui, run: &InductionRun) {
-    let points: PlotPoints = run
+    let points = run
         .loss
         .iter()
         .enumerate()
         .map(|(i, &l)| [(i + 1) as f64, l as f64])
         .collect();
     let second = (run.start + run.period) as f64;
-    Plot::new("induction_loss")
+    let mut words = PlotWords::new("loss of each prediction", "position");
+    words.mark("second copy starts", second);
+    let plot = Plot::new("induction_loss")
         .height(180.0)
         .legend(Legend::default())
         .x_axis_label("position of the predicted token")
         .y_axis_label("loss (nats)")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new("−ln p(next token)", points));
+            plot.line(words.line("−ln p(next token)", points));
             plot.vline(VLine::new("second copy starts", second));
         });
+    words.add(ui, &plot.response);
 }
 
 /// The heads with the highest induction scores.

@@ -8,8 +8,9 @@ use crate::analysis::residual_stream;
 use crate::app::export;
 use crate::app::models::running::within;
 use crate::app::widgets::colormap::{legend, ColorScale};
-use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, Ui, Vec2};
-use egui_plot::{Line, Plot, PlotPoints, Points};
+use crate::app::widgets::plot_words::PlotWords;
+use egui::{Align2, FontId, Rect, Sense, Stroke, Ui, Vec2};
+use egui_plot::{Plot, PlotPoints, Points};
 
 /// Tokens listed per cell on hover.
 const TOP_K: usize = 5;
@@ -245,11 +246,7 @@ fn grid(ui: &mut Ui, clean: &Clean, layers: &[LensLayer], picked: usize) -> Opti
                         );
                         let fill = SCALE.color(best.p);
                         painter.rect_filled(r.shrink(0.5), 1.0, fill);
-                        let ink = if fill.intensity() > 0.55 {
-                            Color32::BLACK
-                        } else {
-                            Color32::WHITE
-                        };
+                        let ink = crate::app::widgets::colormap::ink_on(fill);
                         painter.text(
                             r.center(),
                             Align2::CENTER_CENTER,
@@ -328,7 +325,8 @@ fn target_line(ui: &mut Ui, layers: &[LensLayer], position: usize, name: &str) {
     ui.label(format!(
         "p(“{name}”) at position {position}, depth by depth:"
     ));
-    Plot::new("lens target line")
+    let mut words = PlotWords::new(format!("p(“{name}”) at position {position}"), "depth");
+    let plot = Plot::new("lens target line")
         .height(150.0)
         .include_y(0.0)
         .include_y(1.0)
@@ -336,7 +334,13 @@ fn target_line(ui: &mut Ui, layers: &[LensLayer], position: usize, name: &str) {
         .y_axis_label("p")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new("p", PlotPoints::from(points.clone())));
-            plot.points(Points::new("p", PlotPoints::from(points)).radius(2.5));
+            let color = crate::app::widgets::series_color(0);
+            plot.points(
+                Points::new("p", PlotPoints::from(points.clone()))
+                    .radius(2.5)
+                    .color(color),
+            );
+            plot.line(words.line("p", points));
         });
+    words.add(ui, &plot.response);
 }

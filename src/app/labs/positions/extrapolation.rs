@@ -1,11 +1,12 @@
 //! Extrapolation: the reverse task trained on 3–8 letters with five positional schemes, run
 //! on 3–18 letters. Measured live, a few lengths per frame, and plotted.
 
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::Model;
 use crate::train::tasks::TaskKind;
 use crate::train::trainer::exact_at_length;
 use egui::Ui;
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints, VLine};
+use egui_plot::{Corner, Legend, Plot, VLine};
 
 pub const MODELS: [(&str, &str); 5] = [
     ("sinusoidal", "extrap-sinusoidal"),
@@ -87,7 +88,9 @@ impl ExtrapolationPanel {
                     .text(format!("measuring: {total} of {all}")),
             );
         }
-        Plot::new("extrapolation")
+        let mut words = PlotWords::new("exact match against input length", "letters");
+        words.mark("longest training input", TRAINED_UP_TO as f64);
+        let plot = Plot::new("extrapolation")
             .height(320.0)
             .allow_scroll(false)
             .include_y(0.0)
@@ -97,15 +100,16 @@ impl ExtrapolationPanel {
             .legend(Legend::default().position(Corner::LeftBottom))
             .show(ui, |p| {
                 for ((label, _), r) in MODELS.iter().zip(&self.results) {
-                    let pts: PlotPoints = r
+                    let pts = r
                         .iter()
                         .enumerate()
                         .filter_map(|(k, v)| v.map(|v| [(LENGTHS.start() + k) as f64, v as f64]))
                         .collect();
-                    p.line(Line::new(*label, pts));
+                    p.line(words.line(*label, pts));
                 }
                 p.vline(VLine::new("longest training input", TRAINED_UP_TO as f64));
             });
+        words.add(ui, &plot.response);
         ui.label("Learned and sinusoidal positions fail as soon as the input is longer than anything seen (the learned table's rows past 8 were never trained); RoPE and the relative bias, which encode offsets, carry a little further. ALiBi only tells a head how far back a key is, which a reversal cannot use: it struggles even on the training lengths (its strength is language modelling, where recency is what matters).");
     }
 }

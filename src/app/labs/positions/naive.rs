@@ -2,6 +2,7 @@
 //! normalised index t/(N−1) stays in [0, 1] but stretches like a rubber band with the input
 //! length N, so the same value means a different position in every input.
 
+use crate::app::widgets::plot_words::PlotWords;
 use egui::{Color32, RichText};
 use egui_plot::{Corner, HLine, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
 
@@ -124,12 +125,15 @@ impl NaivePanel {
              input take values the model has never seen.",
         );
         let every = (self.length / RAW_POINTS).max(1);
-        let points: PlotPoints = (0..self.length)
+        let points: Vec<[f64; 2]> = (0..self.length)
             .step_by(every)
             .chain([last])
             .map(|t| [t as f64, raw(t) as f64])
             .collect();
-        Plot::new("naive_raw")
+        let mut words = PlotWords::new("raw index as the position value", "position t");
+        words.record("raw t", &points);
+        words.mark("token embeddings' scale", 1.0);
+        let plot = Plot::new("naive_raw")
             .height(260.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::LeftTop))
@@ -145,6 +149,7 @@ impl NaivePanel {
                     );
                 }
             });
+        words.add(ui, &plot.response);
     }
 
     fn normalised_view(&self, ui: &mut egui::Ui) {
@@ -157,7 +162,8 @@ impl NaivePanel {
              51-token one. The model cannot read off where a token is without knowing N.",
         );
         let ns = self.lengths(&EXAMPLE_NS);
-        Plot::new("naive_normalised")
+        let mut words = PlotWords::new("normalised index t/(N−1)", "position t");
+        let plot = Plot::new("naive_normalised")
             .height(260.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::RightBottom))
@@ -170,18 +176,17 @@ impl NaivePanel {
                     let pts: Vec<[f64; 2]> = (0..n)
                         .map(|t| [t as f64, normalised(t, n) as f64])
                         .collect();
-                    let color = COLORS[i % COLORS.len()];
-                    plot.line(
-                        Line::new(format!("N = {n}"), PlotPoints::from(pts.clone())).color(color),
-                    );
+                    let color = crate::app::widgets::series_color(i);
                     plot.points(
-                        Points::new(format!("N = {n}"), pts)
+                        Points::new(format!("N = {n}"), PlotPoints::from(pts.clone()))
                             .radius(2.0)
                             .filled(true)
                             .color(color),
                     );
+                    plot.line(words.line(format!("N = {n}"), pts));
                 }
             });
+        words.add(ui, &plot.response);
     }
 
     fn step_view(&mut self, ui: &mut egui::Ui) {
@@ -243,7 +248,8 @@ impl NaivePanel {
             ui.label("Every input stretched over the same [0, 1]; dots are its positions.");
             let ns = self.lengths(&EXAMPLE_NS);
             let names: Vec<String> = ns.iter().map(|n| format!("N = {n}")).collect();
-            Plot::new("naive_rubber_band")
+            let mut words = PlotWords::new("each input stretched over [0, 1]", "position t");
+            let plot = Plot::new("naive_rubber_band")
                 .height(200.0)
                 .allow_scroll(false)
                 .include_y(-0.5)
@@ -257,6 +263,10 @@ impl NaivePanel {
                         let pts: PlotPoints = (0..m)
                             .map(|t| [normalised(t, m) as f64, i as f64])
                             .collect();
+                        let values: Vec<[f64; 2]> = (0..m)
+                            .map(|t| [t as f64, normalised(t, m) as f64])
+                            .collect();
+                        words.record(format!("N = {m}"), &values);
                         plot.points(
                             Points::new(format!("N = {m}"), pts)
                                 .radius(3.0)
@@ -270,6 +280,7 @@ impl NaivePanel {
                             .style(LineStyle::dashed_dense()),
                     );
                 });
+            words.add(ui, &plot.response);
         });
     }
 }

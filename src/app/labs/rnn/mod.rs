@@ -10,10 +10,11 @@ use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::train::rnn::{ByLength, RnnTrainer, HELD_OUT, HIDDEN, STEPS};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Plot};
 
 const TASK: TaskKind = TaskKind::Translate;
 /// State widths offered: 8 is the bottleneck; at 32 the fixed context fits the toy grammar.
@@ -141,7 +142,8 @@ impl RnnLab {
     fn curves(ui: &mut Ui, pair: &Pair) {
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (log₁₀, per word)");
-            Plot::new("rnn_loss")
+            let mut words = PlotWords::new("training loss (log₁₀, per word)", "step");
+            let plot = Plot::new("rnn_loss")
                 .height(170.0)
                 .allow_scroll(false)
                 .legend(Legend::default())
@@ -153,13 +155,15 @@ impl RnnLab {
                             .iter()
                             .enumerate()
                             .map(|(i, l)| ((i + 1) as f64, f64::from(*l).max(1e-9).log10()));
-                        p.line(Line::new(name, chunk_means(points, run.losses.len(), 300)));
+                        p.line(words.line(name, chunk_means(points, run.losses.len(), 300)));
                     }
                 });
+            words.add(&mut cols[0], &plot.response);
             cols[1].label(format!(
                 "exact translations by sentence length ({HELD_OUT} held out)"
             ));
-            Plot::new("rnn_by_length")
+            let mut words = PlotWords::new("exact translations by sentence length", "words");
+            let plot = Plot::new("rnn_by_length")
                 .height(170.0)
                 .allow_scroll(false)
                 .include_y(0.0)
@@ -168,13 +172,14 @@ impl RnnLab {
                 .x_axis_label("source words")
                 .show(&mut cols[1], |p| {
                     for (by, name) in pair.by_length.iter().flatten().zip(NAMES) {
-                        let points: PlotPoints = by
+                        let points = by
                             .iter()
                             .map(|&(len, n, k)| [len as f64, k as f64 / n.max(1) as f64])
                             .collect();
-                        p.line(Line::new(name, points));
+                        p.line(words.line(name, points));
                     }
                 });
+            words.add(&mut cols[1], &plot.response);
         });
         if let Some(by) = &pair.by_length {
             egui::Grid::new("rnn_by_length_table")

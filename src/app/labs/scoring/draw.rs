@@ -4,6 +4,7 @@ use super::maths::{
     all_finite, Column, ScoreKind, ScoreParams, VarianceCurve, D_K_EXPONENTS, SAMPLES,
 };
 use super::{key_names, ScoringInput, ScoringLab, TAU_MAX, TAU_MIN};
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::softmax::{entropy_bits, softmax_with_temperature};
 use crate::util::argmax;
 use egui::{Color32, RichText, Stroke};
@@ -103,7 +104,15 @@ impl ScoringLab {
             })
             .collect();
         ui.label("scaled-dot weights at this τ");
-        Plot::new("scoring_temperature_weights")
+        let mut words = PlotWords::new("scaled-dot weights at this τ", "key").categories(names);
+        let weights: Vec<[f64; 2]> = p
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| [i as f64, w as f64])
+            .collect();
+        words.record("weight", &weights);
+        words.mark("uniform 1/T", 1.0 / t as f64);
+        let plot = Plot::new("scoring_temperature_weights")
             .height(130.0)
             .allow_scroll(false)
             .allow_drag(false)
@@ -120,9 +129,10 @@ impl ScoringLab {
                         .color(Color32::GRAY),
                 );
             });
+        words.add(ui, &plot.response);
 
         let (lo, hi) = ((TAU_MIN as f64).log10(), (TAU_MAX as f64).log10());
-        let curve: PlotPoints = (0..ENTROPY_POINTS)
+        let curve: Vec<[f64; 2]> = (0..ENTROPY_POINTS)
             .map(|i| {
                 let x = lo + (hi - lo) * i as f64 / (ENTROPY_POINTS - 1) as f64;
                 let h = entropy_bits(&softmax_with_temperature(scaled, 10f64.powf(x) as f32));
@@ -131,7 +141,10 @@ impl ScoringLab {
             .collect();
         let now = (tau as f64).log10();
         ui.label("entropy against τ (dashed: log₂ T, the uniform maximum)");
-        Plot::new("scoring_entropy")
+        let mut words = PlotWords::new("entropy against τ", "log₁₀ τ");
+        words.mark("log₂ T", max_bits as f64);
+        words.mark("current log₁₀ τ", now);
+        let plot = Plot::new("scoring_entropy")
             .height(150.0)
             .allow_scroll(false)
             .allow_drag(false)
@@ -142,7 +155,7 @@ impl ScoringLab {
             .y_axis_label("entropy (bits)")
             .x_axis_formatter(|m, _| tick(10f64.powf(m.value)))
             .show(ui, |plot| {
-                plot.line(Line::new("entropy", curve).width(2.0));
+                plot.line(words.line("entropy", curve).width(2.0));
                 plot.hline(
                     HLine::new("log₂ T", max_bits as f64)
                         .style(LineStyle::dashed_dense())
@@ -157,6 +170,7 @@ impl ScoringLab {
                         .color(HIGHLIGHT),
                 );
             });
+        words.add(ui, &plot.response);
     }
 
     pub(super) fn scaling_view(&mut self, ui: &mut egui::Ui, head_width: Option<usize>) {
@@ -225,7 +239,7 @@ impl ScoringLab {
             ));
         }
 
-        let log_points = |pick: fn(&(usize, f32, f32)) -> f32| -> PlotPoints {
+        let log_points = |pick: fn(&(usize, f32, f32)) -> f32| -> Vec<[f64; 2]> {
             curve
                 .points
                 .iter()
@@ -234,7 +248,8 @@ impl ScoringLab {
                 .collect()
         };
         let (lo, hi) = (*D_K_EXPONENTS.start() as f64, *D_K_EXPONENTS.end() as f64);
-        Plot::new("scoring_variance")
+        let mut words = PlotWords::new("variance of the scores against d_k", "log₂ d_k");
+        let plot = Plot::new("scoring_variance")
             .height(260.0)
             .allow_scroll(false)
             .allow_drag(false)
@@ -265,11 +280,14 @@ impl ScoringLab {
                 );
                 let raw = log_points(|p| p.1);
                 let scaled = log_points(|p| p.2);
+                words.record("log₂ var(q·k)", &raw);
+                words.record("log₂ var(q·k/√d_k)", &scaled);
                 plot.line(Line::new("var(q·k)", raw).width(2.0).color(BAR));
                 plot.line(
                     Line::new("var(q·k/√d_k)", scaled)
                         .width(2.0)
-                        .color(HIGHLIGHT),
+                        .color(HIGHLIGHT)
+                        .style(LineStyle::dashed_loose()),
                 );
                 plot.vline(
                     VLine::new("chosen d_k", (self.d_k as f64).log2())
@@ -277,6 +295,8 @@ impl ScoringLab {
                         .style(LineStyle::dashed_loose()),
                 );
             });
+        words.mark("chosen log₂ d_k", (self.d_k as f64).log2());
+        words.add(ui, &plot.response);
     }
 }
 

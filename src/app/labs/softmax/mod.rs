@@ -13,8 +13,9 @@ use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use egui::{RichText, Ui};
-use egui_plot::{Line, Plot, PlotPoints, VLine};
+use egui_plot::{Plot, VLine};
 use maths::{attention_steps, gradient_curve, parse_matrix, parse_vector, softmax_steps};
 use ndarray::Array2;
 
@@ -356,7 +357,7 @@ fn steps_table(ui: &mut Ui, s: &maths::SoftmaxSteps) {
 fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps) {
     let (lo, hi) = (SCALES.start().ln(), SCALES.end().ln());
     let scales = (0..=200).map(|i| (lo + (hi - lo) * i as f32 / 200.0).exp());
-    let points = PlotPoints::from(gradient_curve(base, scales));
+    let points = gradient_curve(base, scales);
     ui.add_space(6.0);
     // Tied top scores share the weight at every scale, so their gradient never vanishes.
     let max = base.iter().copied().fold(f32::NEG_INFINITY, f32::max);
@@ -371,15 +372,18 @@ fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps)
         s.largest_gradient(),
         trim(scale)
     ));
-    Plot::new("softmax_gradient")
+    let mut words = PlotWords::new("largest |∂α/∂e| as every score is multiplied by s", "s");
+    words.mark("s now", scale as f64);
+    let plot = Plot::new("softmax_gradient")
         .height(170.0)
         .x_axis_label("s (every score multiplied by s)")
         .y_axis_label("largest |∂α/∂e|")
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(Line::new("largest gradient", points));
+            plot.line(words.line("largest gradient", points));
             plot.vline(VLine::new("s now", scale as f64));
         });
+    words.add(ui, &plot.response);
 }
 
 /// Row `query` of A read out: the weights it gives each key and the context it gathers.

@@ -212,15 +212,17 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
     );
     c.clip_norm = if clip >= off { f32::INFINITY } else { clip };
     let schedule = c.schedule;
-    let points: PlotPoints = (1..=SCHEDULE_STEPS)
+    let points = (1..=SCHEDULE_STEPS)
         .step_by(10)
         .map(|t| [t as f64, schedule.lr(t) as f64])
         .collect();
-    Plot::new("schedule")
+    let mut words = PlotWords::new("learning-rate schedule", "step");
+    let plot = Plot::new("schedule")
         .height(90.0)
         .allow_scroll(false)
         .allow_drag(false)
         .include_y(0.0)
         .x_axis_label("step")
-        .show(ui, |p| p.line(Line::new("learning rate", points)));
+        .show(ui, |p| p.line(words.line("learning rate", points)));
+    words.add(ui, &plot.response);
 }

@@ -14,11 +14,12 @@ use crate::app::probe;
 use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional, Trace};
 use crate::train::optim::{Schedule, SCHEDULE_NAMES};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
-use egui_plot::{Corner, Legend, Line, Plot, PlotPoints};
+use egui_plot::{Corner, Legend, Plot};
 use run::{TrainingRun, EVAL_EVERY, EVAL_EXAMPLES, PERIOD_MS};
 
 /// Narrower than this (points), the controls go above the plots instead of beside them.
@@ -384,12 +385,12 @@ impl TrainingLab {
             self.config.task.name()
         ));
         let this = Curves::of(&p.history, describe(&self.config));
-        let exact: PlotPoints = p
+        let exact: Vec<[f64; 2]> = p
             .evals
             .iter()
             .map(|(s, e)| [*s as f64, e.exact_match as f64])
             .collect();
-        let tokens: PlotPoints = p
+        let tokens: Vec<[f64; 2]> = p
             .evals
             .iter()
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
@@ -397,48 +398,48 @@ impl TrainingLab {
         let previous = self.previous.as_ref();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label("training loss (cross-entropy per token)");
-            Plot::new("loss")
+            let mut words = PlotWords::new("training loss (cross-entropy per token)", "step");
+            let plot = Plot::new("loss")
                 .height(180.0)
                 .allow_scroll(false)
                 .legend(Legend::default())
                 .show(&mut cols[0], |p| {
-                    p.line(Line::new("this run", this.loss));
+                    p.line(words.line("this run", this.loss));
                     if let Some(prev) = previous {
-                        p.line(Line::new(
-                            format!("before: {}", prev.label),
-                            prev.loss.clone(),
-                        ));
+                        p.line(words.line(format!("before: {}", prev.label), prev.loss.clone()));
                     }
                 });
+            words.add(&mut cols[0], &plot.response);
             cols[1].label("held-out accuracy");
-            Plot::new("accuracy")
+            let mut words = PlotWords::new("held-out accuracy", "step");
+            let plot = Plot::new("accuracy")
                 .height(180.0)
                 .allow_scroll(false)
                 .include_y(0.0)
                 .include_y(1.0)
                 .legend(Legend::default().position(Corner::RightBottom))
                 .show(&mut cols[1], |p| {
-                    p.line(Line::new("exact sequences", exact));
-                    p.line(Line::new("tokens", tokens));
+                    p.line(words.line("exact sequences", exact));
+                    p.line(words.line("tokens", tokens));
                 });
+            words.add(&mut cols[1], &plot.response);
         });
         ui.label(format!(
             "gradient norm before clipping (log₁₀), this run: {}",
             this.label
         ));
-        Plot::new("grad_norm")
+        let mut words = PlotWords::new("gradient norm before clipping (log₁₀)", "step");
+        let plot = Plot::new("grad_norm")
             .height(130.0)
             .allow_scroll(false)
             .legend(Legend::default())
             .show(ui, |p| {
-                p.line(Line::new("this run", this.grad_norm));
+                p.line(words.line("this run", this.grad_norm));
                 if let Some(prev) = previous {
-                    p.line(Line::new(
-                        format!("before: {}", prev.label),
-                        prev.grad_norm.clone(),
-                    ));
+                    p.line(words.line(format!("before: {}", prev.label), prev.grad_norm.clone()));
                 }
             });
+        words.add(ui, &plot.response);
         ui.separator();
         let key = (self.config.clone(), p.steps);
         if self.probe.as_ref().is_none_or(|(k, _)| *k != key) {

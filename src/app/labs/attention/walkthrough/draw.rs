@@ -23,7 +23,8 @@ pub fn elided_row(row: &[f32], head: usize, tail: usize) -> String {
     format!("[{}]", parts.join(", "))
 }
 
-/// Draw the walkthrough; arrow keys step when no text field has the keyboard.
+/// Draw the walkthrough; arrow keys step when no control has the focus (a focused slider
+/// takes the arrows; Escape lets go of it).
 pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Explorer) {
     let n = chain.steps.len();
     if !ui.ctx().egui_wants_keyboard_input() {

@@ -8,9 +8,10 @@ use super::maths::{
 use super::{RopePanel, KEY, QUERY};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::position;
 use egui::{Align2, Color32, FontId, Pos2, RichText, Sense, Shape, Stroke, Vec2};
-use egui_plot::{Corner, Legend, Line, LineStyle, Plot, PlotPoints, VLine};
+use egui_plot::{Corner, Legend, Line, LineStyle, Plot, VLine};
 
 impl RopePanel {
     pub(super) fn circle_section(&mut self, ui: &mut egui::Ui) {
@@ -168,10 +169,13 @@ impl RopePanel {
             if o < 0 { "−" } else { "+" },
             o.unsigned_abs()
         ));
-        let along_i = PlotPoints::from(scores_along_i(self.q, self.k, o, p, d, b));
-        let along_o = PlotPoints::from(scores_along_offset(self.q, self.k, p, d, b));
+        let along_i = scores_along_i(self.q, self.k, o, p, d, b);
+        let along_o = scores_along_offset(self.q, self.k, p, d, b);
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-            Plot::new("rope_score_vs_i")
+            let mut words = PlotWords::new(format!("score at fixed offset {o}"), "i");
+            let name = words.record("q_iᵀ k_(i+o)", &along_i);
+            words.mark("chosen i", self.i as f64);
+            let plot = Plot::new("rope_score_vs_i")
                 .height(200.0)
                 .allow_scroll(false)
                 .allow_drag(false)
@@ -182,14 +186,18 @@ impl RopePanel {
                 .x_axis_label("query position i (key at i + o)")
                 .y_axis_label("score")
                 .show(&mut cols[0], |plot| {
-                    plot.line(Line::new("q_iᵀ k_(i+o)", along_i).width(2.0).color(QUERY));
+                    plot.line(Line::new(name, along_i).width(2.0).color(QUERY));
                     plot.vline(
                         VLine::new("chosen i", self.i as f64)
                             .color(Color32::LIGHT_GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
                 });
-            Plot::new("rope_score_vs_offset")
+            words.add(&mut cols[0], &plot.response);
+            let mut words = PlotWords::new("score against the offset", "offset o");
+            let name = words.record("score at offset o", &along_o);
+            words.mark("chosen o", o as f64);
+            let plot = Plot::new("rope_score_vs_offset")
                 .height(200.0)
                 .allow_scroll(false)
                 .allow_drag(false)
@@ -200,17 +208,14 @@ impl RopePanel {
                 .x_axis_label("offset o = j − i")
                 .y_axis_label("score")
                 .show(&mut cols[1], |plot| {
-                    plot.line(
-                        Line::new("score at offset o", along_o)
-                            .width(2.0)
-                            .color(KEY),
-                    );
+                    plot.line(Line::new(name, along_o).width(2.0).color(KEY));
                     plot.vline(
                         VLine::new("chosen o", o as f64)
                             .color(Color32::LIGHT_GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
                 });
+            words.add(&mut cols[1], &plot.response);
         });
     }
 

@@ -5,6 +5,7 @@ use super::{
 };
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::plot_words::PlotWords;
 use crate::model::position::{sinusoidal, sinusoidal_frequency, sinusoidal_wavelength};
 use egui::{Color32, RichText};
 use egui_plot::{Corner, HLine, Legend, Line, LineStyle, Plot, PlotPoints, Points, VLine};
@@ -40,7 +41,7 @@ impl SinusoidalPanel {
             "Dots: the values the model adds at whole positions. Lines: the underlying sine and \
              cosine. The first bands wiggle fast; the last barely move across N positions.",
         );
-        let column = |c: usize| -> PlotPoints {
+        let column = |c: usize| -> Vec<[f64; 2]> {
             derived
                 .pe
                 .column(c)
@@ -59,7 +60,8 @@ impl SinusoidalPanel {
                 })
                 .collect()
         };
-        Plot::new("sin_curves")
+        let mut words = PlotWords::new(format!("band {k}: sine and cosine"), "position t");
+        let plot = Plot::new("sin_curves")
             .height(260.0)
             .allow_scroll(false)
             .include_y(-1.1)
@@ -74,19 +76,23 @@ impl SinusoidalPanel {
                         .color(COS_COLOR)
                         .style(LineStyle::dashed_loose()),
                 );
+                let (sin, cos) = (column(2 * k), column(2 * k + 1));
+                let sin_name = words.record(format!("PE(t, {})", 2 * k), &sin);
+                let cos_name = words.record(format!("PE(t, {})", 2 * k + 1), &cos);
                 plot.points(
-                    Points::new(format!("PE(t, {})", 2 * k), column(2 * k))
+                    Points::new(sin_name, sin)
                         .radius(2.5)
                         .filled(true)
                         .color(SIN_COLOR),
                 );
                 plot.points(
-                    Points::new(format!("PE(t, {})", 2 * k + 1), column(2 * k + 1))
+                    Points::new(cos_name, cos)
                         .radius(2.5)
                         .filled(true)
                         .color(COS_COLOR),
                 );
             });
+        words.add(ui, &plot.response);
     }
 
     pub(super) fn wavelength_view(&self, ui: &mut egui::Ui) {
@@ -101,7 +107,13 @@ impl SinusoidalPanel {
             .map(|k| [k as f64, sinusoidal_wavelength(k, d, base).log10()])
             .collect();
         let tau = std::f64::consts::TAU;
-        Plot::new("sin_wavelengths")
+        let mut words = PlotWords::new("log₁₀ wavelength of every band", "band k");
+        words.record("log₁₀ wavelength", &points);
+        words.mark("log₁₀ 2π", tau.log10());
+        words.mark("log₁₀ 2π·base", (tau * base as f64).log10());
+        words.mark("log₁₀ N", (self.n as f64).log10());
+        words.mark("chosen band", self.band as f64);
+        let plot = Plot::new("sin_wavelengths")
             .height(300.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::LeftTop))
@@ -135,6 +147,7 @@ impl SinusoidalPanel {
                 );
                 plot.vline(VLine::new("chosen band", self.band as f64).color(Color32::LIGHT_GRAY));
             });
+        words.add(ui, &plot.response);
     }
 
     pub(super) fn rotation_view(&mut self, ui: &mut egui::Ui) {
@@ -320,7 +333,9 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
         "Three starting positions t, one curve: they lie on top of each other and on the \
          dashed closed form, because each band contributes cos(ω_k·o) whatever t is.",
     );
-    Plot::new("sin_offset_curves")
+    let ink = ui.visuals().strong_text_color();
+    let mut words = PlotWords::new("p_t·p_{t+o} against the offset o", "offset o");
+    let plot = Plot::new("sin_offset_curves")
         .height(300.0)
         .allow_scroll(false)
         .legend(Legend::default().position(Corner::RightTop))
@@ -330,31 +345,34 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
         .y_axis_label("p_t·p_{t+o}")
         .show(ui, |plot| {
             for (i, (t, curve)) in OFFSET_STARTS.iter().zip(&derived.offsets).enumerate() {
-                let points: PlotPoints = curve
+                let points: Vec<[f64; 2]> = curve
                     .iter()
                     .enumerate()
                     .map(|(o, &v)| [o as f64, v as f64])
                     .collect();
+                let name = words.record(format!("t = {t}"), &points);
                 // Widest first, so the narrower ones stay visible on top of it.
                 plot.line(
-                    Line::new(format!("t = {t}"), points)
+                    Line::new(name, points)
                         .width(6.0 - 2.0 * i as f32)
                         .color(OFFSET_COLORS[i]),
                 );
             }
-            let closed: PlotPoints = derived
+            let closed: Vec<[f64; 2]> = derived
                 .closed
                 .iter()
                 .enumerate()
                 .map(|(o, &v)| [o as f64, v])
                 .collect();
+            let name = words.record("Σ_k cos(ω_k·o)", &closed);
             plot.line(
-                Line::new("Σ_k cos(ω_k·o)", closed)
-                    .color(Color32::WHITE)
+                Line::new(name, closed)
+                    .color(ink)
                     .width(1.5)
                     .style(LineStyle::dashed_dense()),
             );
         });
+    words.add(ui, &plot.response);
     let spread = (0..derived.closed.len())
         .map(|o| {
             derived
