@@ -108,12 +108,18 @@ async function main() {
       const id = document.getElementById('glimpse_canvas').getAttribute('aria-activedescendant');
       return (id && document.getElementById(id)?.getAttribute('aria-label')) || '';
     });
-    let reached = false;
-    for (let i = 0; i < 200 && !reached; i++) {
-      await page.keyboard.press('Tab');
-      await sleep(60);
-      reached = (await focusedName()).startsWith('heatmap');
-    }
+    // Tab until the focused element's name passes `test`. Each press waits for the page to
+    // name the new focus (a frame or two later), so the name read is the focus now.
+    const tabTo = async (test, most = 150) => {
+      for (let i = 0; i < most; i++) {
+        const before = await focusedName();
+        if (test(before)) return true;
+        await page.keyboard.press('Tab');
+        await poll(async () => (await focusedName()) !== before, 1000, 30);
+      }
+      return test(await focusedName());
+    };
+    const reached = await tabTo((n) => n.startsWith('heatmap'), 200);
     if (record('Tab reaches the heatmap', reached)) {
       for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) {
         await page.keyboard.press(key);
@@ -167,14 +173,6 @@ async function main() {
 
     // A whole lesson by keyboard: Tab to the Lessons tab, Enter, then Page Down through every
     // page of the first lesson to the second lesson's first page.
-    const tabTo = async (test, most = 150) => {
-      for (let i = 0; i < most; i++) {
-        if (test(await focusedName())) return true;
-        await page.keyboard.press('Tab');
-        await sleep(50);
-      }
-      return test(await focusedName());
-    };
     const hashHas = (re) => poll(() => page.evaluate((src) => new RegExp(src).test(window.location.hash), re.source), 5000, 100);
     if (record('Tab reaches the Lessons tab', await tabTo((n) => n === 'Lessons'))) {
       await page.keyboard.press('Enter');

@@ -1,4 +1,4 @@
-//! Every keyboard shortcut in one list, opened with `?` (or the top bar's "keys ?" button)
+//! Every keyboard shortcut in one list, opened with `?` (or the top bar's "keys (?)" button)
 //! and closed with Escape. Nothing in Glimpse needs a mouse: this list is how a student finds
 //! the keys that replace it.
 

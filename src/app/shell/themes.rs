@@ -58,7 +58,7 @@ impl Theme {
                 Color32::BLACK
             };
             v.weak_text_color = Some(strongest);
-            // High contrast already writes in white, and black on its yellow selection:
+            // High contrast already writes in white, and black on what is pressed (yellow):
             // forcing white everywhere would put white on yellow.
             if self != Theme::HighContrast {
                 v.override_text_color = Some(strongest);
@@ -89,8 +89,9 @@ fn light() -> Visuals {
     v
 }
 
-/// Black ground, white text, yellow for what is selected or under the pointer, and a white
-/// outline round every control (WCAG asks 3:1 for a control's edge; white on black is 21:1).
+/// Black ground, white text, blue for what is selected (white on it), yellow for what is under
+/// the pointer or pressed, and a white outline round every control (WCAG asks 3:1 for a
+/// control's edge; white on black is 21:1).
 fn high_contrast() -> Visuals {
     let mut v = Visuals::dark();
     let (black, white) = (Color32::BLACK, Color32::WHITE);
@@ -105,8 +106,10 @@ fn high_contrast() -> Visuals {
     v.hyperlink_color = Color32::from_rgb(130, 200, 255);
     v.warn_fg_color = yellow;
     v.error_fg_color = Color32::from_rgb(255, 140, 140);
-    v.selection.bg_fill = yellow;
-    v.selection.stroke = Stroke::new(1.5, black);
+    // Not yellow: egui writes a progress bar's text in the selection's colour, over both the
+    // filled part (the selection's fill) and the empty part (black).
+    v.selection.bg_fill = Color32::from_rgb(0, 90, 200);
+    v.selection.stroke = Stroke::new(1.5, white);
     let w = &mut v.widgets;
     w.noninteractive.fg_stroke = Stroke::new(1.0, white);
     w.noninteractive.bg_stroke = Stroke::new(1.0, Color32::from_gray(200));
@@ -197,6 +200,10 @@ mod tests {
                     v.selection.bg_fill,
                     4.5,
                 );
+                // A progress bar's text, over its filled and its empty part.
+                let bar = v.selection.stroke.color;
+                check("progress text", theme, bar, v.selection.bg_fill, 4.5);
+                check("progress text", theme, bar, v.extreme_bg_color, 4.5);
             }
         }
     }

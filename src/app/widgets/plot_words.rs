@@ -6,7 +6,7 @@
 use super::access_table::{self, AccessTable};
 use super::series_color;
 use egui::{Rect, Response, Ui, Vec2};
-use egui_plot::{Line, LineStyle, Points};
+use egui_plot::{Line, LineStyle};
 
 /// Rows a data table gives at most; longer lines are sampled evenly, ends included.
 pub const MAX_ROWS: usize = 24;
@@ -48,13 +48,16 @@ impl PlotWords {
         self
     }
 
-    /// An x value in words: its category's name, or the number.
+    /// An x value in words: its category's name, a whole number as such ("step 2"), or the
+    /// number.
     fn x_text(&self, x: f64) -> String {
         let name = super::category_label(&self.categories, x);
-        if name.is_empty() {
-            short(x)
-        } else {
+        if !name.is_empty() {
             format!("“{}”", name.trim())
+        } else if x.fract() == 0.0 && x.abs() < 1e5 {
+            format!("{x:.0}")
+        } else {
+            short(x)
         }
     }
 
@@ -67,13 +70,6 @@ impl PlotWords {
             .style(series_style(i))
     }
 
-    /// Dots of the plot, recorded and coloured like a line.
-    pub fn points(&mut self, name: impl Into<String>, points: Vec<[f64; 2]>) -> Points<'static> {
-        let i = self.series.len();
-        let name = self.record(name, &points);
-        Points::new(name, points).color(series_color(i))
-    }
-
     /// Records what the plot draws some other way (bars, a line drawn with its own colour).
     pub fn record(&mut self, name: impl Into<String>, points: &[[f64; 2]]) -> String {
         let name = name.into();
@@ -81,9 +77,14 @@ impl PlotWords {
         name
     }
 
-    /// A marker line or a note: "L now at 2.00".
+    /// A marker line: "L now at 2.00" (say in `what` which axis it marks).
     pub fn mark(&mut self, what: &str, at: f64) {
         self.marks.push(format!("{what} at {}", short(at)));
+    }
+
+    /// A note the sentence ends with, e.g. "token embeddings lie within ±1".
+    pub fn note(&mut self, text: &str) {
+        self.marks.push(text.to_string());
     }
 
     /// The plot in one sentence: each line from its first value to its last, with its
@@ -100,12 +101,19 @@ impl PlotWords {
                 parts.push(format!("“{name}” has no points"));
                 continue;
             };
-            let by_y = |a: &&[f64; 2], b: &&[f64; 2]| a[1].total_cmp(&b[1]);
-            let high = finite.iter().max_by(by_y).unwrap_or(first);
-            let low = finite.iter().min_by(by_y).unwrap_or(first);
+            // The first point of a tie: a curve that reaches 1.00 and stays there peaks where it
+            // first reaches it.
+            let high = finite
+                .iter()
+                .min_by(|a, b| b[1].total_cmp(&a[1]))
+                .unwrap_or(first);
+            let low = finite
+                .iter()
+                .min_by(|a, b| a[1].total_cmp(&b[1]))
+                .unwrap_or(first);
             let x = &self.x_name;
             parts.push(format!(
-                "“{name}” from {} at {x} {} to {} at {x} {}, highest {} at {}, lowest {} at {}",
+                "“{name}” from {} at {x} {} to {} at {x} {}, highest {} at {x} {}, lowest {} at {x} {}",
                 short(first[1]),
                 self.x_text(first[0]),
                 short(last[1]),
@@ -182,14 +190,11 @@ impl PlotWords {
     }
 }
 
-/// Up to `max` indices of `0..len`, evenly spread, first and last included.
+/// Up to `max` indices of `0..len`, evenly spread, first and last included (strictly
+/// increasing: with n ≤ len points the steps (len − 1)/(n − 1) are at least 1).
 fn sample(len: usize, max: usize) -> impl Iterator<Item = usize> {
     let n = len.min(max.max(2));
-    let mut last = None;
-    (0..n).filter_map(move |k| {
-        let i = if n < 2 { 0 } else { k * (len - 1) / (n - 1) };
-        (last.replace(i) != Some(i)).then_some(i)
-    })
+    (0..n).map(move |k| if n < 2 { 0 } else { k * (len - 1) / (n - 1) })
 }
 
 /// A number in three significant figures, in scientific notation when very large or small.
@@ -242,8 +247,16 @@ mod tests {
         w.mark("warm-up ends", 1.0);
         assert_eq!(
             w.summary(),
-            "Loss during training: “loss” from 2.30 at step 0 to 1.10 at step 2.00, \
-             highest 2.30 at 0, lowest 0.900 at 1.00; warm-up ends at 1.00."
+            "Loss during training: “loss” from 2.30 at step 0 to 1.10 at step 2, \
+             highest 2.30 at step 0, lowest 0.900 at step 1; warm-up ends at 1.00."
+        );
+        // A tie reads at its first point.
+        let mut w = PlotWords::new("accuracy", "step");
+        let _ = w.line("exact", vec![[0.0, 0.2], [1.0, 1.0], [2.0, 1.0]]);
+        assert!(
+            w.summary().contains("highest 1.00 at step 1,"),
+            "{}",
+            w.summary()
         );
     }
 
@@ -259,9 +272,9 @@ mod tests {
         );
         assert_eq!(
             t.rows[1],
-            ("1.00".to_string(), vec!["2.00".into(), "4.00".into()])
+            ("1".to_string(), vec!["2.00".into(), "4.00".into()])
         );
-        let _ = w.points("c", vec![[0.5, 9.0]]);
+        w.record("c", &[[0.5, 9.0]]);
         let t = w.table();
         assert_eq!((t.corner.as_str(), t.rows.len()), ("line", 5));
         assert_eq!(

@@ -459,17 +459,14 @@ impl DecodingLab {
         });
     }
 
-    /// Right arrow steps, left goes back, space plays or pauses, unless a widget (a text
-    /// box, the beam tree) has the keyboard.
+    /// Right arrow steps, left goes back, space plays or pauses, while no widget has the focus
+    /// (a focused slider or box of the beam tree takes the arrows, a button takes Space;
+    /// Escape lets go).
     fn keyboard(&mut self, ui: &mut Ui) {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
         let pressed = |key| ui.input_mut(|i| i.consume_key(Modifiers::NONE, key));
-        // A focused box of the beam tree keeps the arrows to walk the tree.
-        if tree::has_focus(ui) {
-            return;
-        }
         if pressed(Key::ArrowRight) {
             self.step();
         }

@@ -1,7 +1,8 @@
 //! The beam tree painted: one column per step, a rounded box per hypothesis, edges from
 //! parent to child, the greedy path in orange. Every box is also a button (hover for the
 //! numbers, click to select), named with its numbers for screen readers, and walked with the
-//! arrows once Tab has reached it: ← parent, → first child, ↑ ↓ the box above or below.
+//! arrows once Tab has reached it: ← parent, → the child drawn highest, ↑ ↓ the box above or
+//! below. (The lab's own arrow keys step the search only while nothing has the focus.)
 
 use super::layout::{layout, Cell};
 use super::session::Search;
@@ -86,17 +87,6 @@ fn node_rect(origin: Pos2, cell: Cell) -> Rect {
     Rect::from_min_size(min, BOX)
 }
 
-/// Where the tree says whether one of its boxes had the keyboard focus last frame.
-fn focus_flag() -> Id {
-    Id::unique("decoding tree has focus")
-}
-
-/// Whether a box of the tree has the keyboard focus (the arrows then walk the tree instead of
-/// stepping the search).
-pub fn has_focus(ui: &Ui) -> bool {
-    ui.data(|d| d.get_temp(focus_flag())).unwrap_or(false)
-}
-
 /// The node the arrow `key` leads to from node `from`: ← its parent, → its child drawn
 /// highest, ↑ ↓ the nearest box above or below in the same step. `None` at an edge.
 pub fn neighbour(beam: &BeamSearch, cells: &[Cell], from: usize, key: Key) -> Option<usize> {
@@ -141,7 +131,6 @@ pub fn show(ui: &mut Ui, search: &Search, selected: &mut Option<usize>) {
                     focused = Some(node.id);
                 }
             }
-            ui.data_mut(|d| d.insert_temp(focus_flag(), focused.is_some()));
             let Some(from) = focused else { return };
             // The arrows stay with the tree instead of moving the focus; Tab leaves it.
             let filter = EventFilter {

@@ -276,7 +276,7 @@ fn by_block(
     values: impl Fn(&DepthProbe) -> Vec<f32>,
     x_label: &str,
 ) {
-    let mut words = PlotWords::new(y_label, x_label);
+    let mut words = PlotWords::new(format!("{y_label} by block"), "block");
     let plot = Plot::new(id)
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftTop))

@@ -132,7 +132,7 @@ impl NaivePanel {
             .collect();
         let mut words = PlotWords::new("raw index as the position value", "position t");
         words.record("raw t", &points);
-        words.mark("token embeddings' scale", 1.0);
+        words.note("token embeddings lie within ±1");
         let plot = Plot::new("naive_raw")
             .height(260.0)
             .allow_scroll(false)
@@ -271,7 +271,7 @@ impl NaivePanel {
                             Points::new(format!("N = {m}"), pts)
                                 .radius(3.0)
                                 .filled(true)
-                                .color(COLORS[i % COLORS.len()]),
+                                .color(crate::app::widgets::series_color(i)),
                         );
                     }
                     plot.vline(

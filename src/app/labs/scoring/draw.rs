@@ -291,7 +291,7 @@ impl ScoringLab {
                 );
                 plot.vline(
                     VLine::new("chosen d_k", (self.d_k as f64).log2())
-                        .color(Color32::LIGHT_GRAY)
+                        .color(Color32::GRAY)
                         .style(LineStyle::dashed_loose()),
                 );
             });

@@ -189,7 +189,7 @@ impl RopePanel {
                     plot.line(Line::new(name, along_i).width(2.0).color(QUERY));
                     plot.vline(
                         VLine::new("chosen i", self.i as f64)
-                            .color(Color32::LIGHT_GRAY)
+                            .color(Color32::GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
                 });
@@ -211,7 +211,7 @@ impl RopePanel {
                     plot.line(Line::new(name, along_o).width(2.0).color(KEY));
                     plot.vline(
                         VLine::new("chosen o", o as f64)
-                            .color(Color32::LIGHT_GRAY)
+                            .color(Color32::GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
                 });

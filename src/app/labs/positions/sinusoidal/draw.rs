@@ -145,7 +145,7 @@ impl SinusoidalPanel {
                         .filled(true)
                         .color(SIN_COLOR),
                 );
-                plot.vline(VLine::new("chosen band", self.band as f64).color(Color32::LIGHT_GRAY));
+                plot.vline(VLine::new("chosen band", self.band as f64).color(Color32::GRAY));
             });
         words.add(ui, &plot.response);
     }
