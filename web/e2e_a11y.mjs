@@ -52,7 +52,7 @@ async function main() {
     let tree = await poll(async () => {
       const t = await axTree(cdp);
       // The view's controls arrive once the model has run (a frame or two after the tabs).
-      return tabs.every((name) => has(t, 'button', name)) && t.some((n) => n.role === 'slider') && t;
+      return tabs.every((name) => has(t, 'button', name)) && has(t, 'slider', 'layer') && t;
     }, 30000, 250);
     if (!record('the tabs are buttons a screen reader names', !!tree, tabs.join(', '))) tree = await axTree(cdp);
     const named = tree.filter((n) => n.name).length;
@@ -61,6 +61,7 @@ async function main() {
     // The default model translates: the encoder's sentence and the decoder's, named by their labels.
     const source = tree.find((n) => n.role === 'textbox' && n.name === 'Source (encoder)');
     record('the source sentence is a named text field with its words', /économique/.test(source?.value ?? ''), JSON.stringify(source));
+    // The view's sliders, and the left panel's divider ("Resize panel") as a range too.
     const sliders = tree.filter((n) => n.role === 'slider');
     record('the sliders are named ranges', sliders.length > 0 && sliders.every((s) => s.name), JSON.stringify(sliders.slice(0, 4)));
     record('the weights are read as text', has(tree, 'StaticText', /largest weights 0\.\d\d on/));
