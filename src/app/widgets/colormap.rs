@@ -59,6 +59,13 @@ impl ColorScale {
             .collect()
     }
 
+    /// Both kinds of scale over their unit range, for tests that must hold for every map.
+    #[cfg(test)]
+    pub const UNIT: [ColorScale; 2] = [
+        ColorScale::Sequential { min: 0.0, max: 1.0 },
+        ColorScale::Diverging { limit: 1.0 },
+    ];
+
     /// A diverging scale wide enough for every finite value given.
     pub fn diverging_for<'a>(values: impl IntoIterator<Item = &'a f32>) -> Self {
         let limit = values
@@ -175,11 +182,7 @@ mod tests {
     #[test]
     fn the_ink_on_every_colour_of_both_scales_meets_4_5_to_1() {
         use crate::app::widgets::color_vision::contrast_ratio;
-        let scales = [
-            ColorScale::Sequential { min: 0.0, max: 1.0 },
-            ColorScale::Diverging { limit: 1.0 },
-        ];
-        for scale in scales {
+        for scale in ColorScale::UNIT {
             let (lo, hi) = scale.range();
             for i in 0..=255 {
                 let c = scale.color(lo + (hi - lo) * i as f32 / 255.0);

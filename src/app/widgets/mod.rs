@@ -35,11 +35,6 @@ pub fn series_color(i: usize) -> egui::Color32 {
     SERIES_COLORS[i % SERIES_COLORS.len()]
 }
 
-/// A chart line's dash pattern as text, for its key: solid, dashed, dotted.
-fn dash(i: usize) -> &'static str {
-    ["——", "– –", "···"][i % 3]
-}
-
 /// A chart's key as one row of coloured names above it, where a legend inside the chart would
 /// cover the curves (loss curves fill their whole box early in a run).
 pub fn series_key<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str>) {
@@ -47,7 +42,8 @@ pub fn series_key<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str
         for (i, name) in names.into_iter().enumerate() {
             // The colour and the dash are drawn; the name stays in the text colour, legible on
             // any theme (a yellow line's name in yellow is not).
-            ui.label(egui::RichText::new(dash(i)).color(series_color(i)));
+            let dash = plot_words::series_style(i).1;
+            ui.label(egui::RichText::new(dash).color(series_color(i)));
             ui.label(name);
         }
     });

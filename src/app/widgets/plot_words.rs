@@ -21,12 +21,13 @@ pub struct PlotWords {
     categories: Vec<String>,
 }
 
-/// The dash pattern of a chart's line `i`: solid, dashed, dotted, then again.
-pub fn series_style(i: usize) -> LineStyle {
+/// The dash pattern of a chart's line `i`: solid, dashed, dotted, then again; with the same
+/// pattern as text, for a key drawn outside the chart.
+pub fn series_style(i: usize) -> (LineStyle, &'static str) {
     match i % 3 {
-        0 => LineStyle::Solid,
-        1 => LineStyle::dashed_loose(),
-        _ => LineStyle::dotted_dense(),
+        0 => (LineStyle::Solid, "——"),
+        1 => (LineStyle::dashed_loose(), "– –"),
+        _ => (LineStyle::dotted_dense(), "···"),
     }
 }
 
@@ -67,7 +68,7 @@ impl PlotWords {
         let name = self.record(name, &points);
         Line::new(name, points)
             .color(series_color(i))
-            .style(series_style(i))
+            .style(series_style(i).0)
     }
 
     /// Records what the plot draws some other way (bars, a line drawn with its own colour).
