@@ -75,11 +75,14 @@ ls -l dist
 stage "browser test"
 node web/e2e.mjs
 
-stage "browser walk: every view on a laptop, a projector and a tablet"
+stage "browser walk: every view on a laptop, a projector, a tablet, at 200 %, and in Spanish"
 node web/e2e_walk.mjs
 
 stage "browser accessibility: what a screen reader finds and does, axe-core on every view"
 node web/e2e_a11y.mjs
+
+stage "browser accessibility in Spanish: the same walks in a Spanish-speaking Chromium"
+GLIMPSE_LANG=es node web/e2e_a11y.mjs
 
 stage "browser panic overlay test"
 node web/e2e_panic.mjs

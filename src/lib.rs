@@ -13,6 +13,7 @@ pub mod decode;
 pub mod fuzzing;
 #[cfg(feature = "webgpu")]
 pub mod gpu;
+pub mod i18n;
 pub mod model;
 pub mod train;
 pub mod util;

@@ -605,7 +605,7 @@ fn a_window_too_small_for_a_view_is_reported_as_clipped() {
 /// A lesson page by its title, as a link fragment.
 fn lesson_link(title: &str) -> String {
     for (l, lesson) in glimpse::app::lessons::content::LESSONS.iter().enumerate() {
-        if let Some(p) = lesson.pages.iter().position(|p| p.title == title) {
+        if let Some(p) = lesson.pages.iter().position(|p| p.title() == title) {
             return format!("v=1&view=lessons&lesson={l}&page={p}");
         }
     }

@@ -163,8 +163,8 @@ async function main() {
       ['view:Head view', 'view-lines.png'],
       ['view:Walkthrough', 'view-walkthrough.png'],
       ['step:A·V', 'view-walkthrough-av.png'],
-      ['tab:Scoring', 'view-scoring.png'],
-      ['tab:Masking', 'mask-causal-padding.png'],
+      ['tab:scoring', 'view-scoring.png'],
+      ['tab:masking', 'mask-causal-padding.png'],
       ['mask:none', 'mask-none.png'],
       ['mask:causal', 'mask-causal.png'],
       ['mask:padding', 'mask-padding.png'],
@@ -173,21 +173,21 @@ async function main() {
       ['masking:Padding in a batch', 'mask-batch.png'],
       ['masking:Three families', 'mask-families.png'],
       ['masking:Teacher forcing', 'mask-teacher.png'],
-      ['tab:Positions', 'pos-sinusoidal.png'],
+      ['tab:positions', 'pos-sinusoidal.png'],
       ['positions:Naive (t, t/N)', 'pos-naive.png'],
       ['positions:Learned table', 'pos-learned.png'],
       ['positions:ALiBi & relative', 'pos-bias.png'],
       ['positions:RoPE', 'pos-rope.png'],
       ['positions:Why at all: reorder', 'pos-permutation.png'],
       ['positions:Longer than trained', 'pos-extrapolation.png'],
-      ['tab:Decoding', 'decode-start.png'],
+      ['tab:decoding', 'decode-start.png'],
       ['decoding:step', 'decode-step1.png'],
       ['decoding:step', 'decode-step2.png'],
       ['decoding:step', 'decode-step3.png'],
       ['decoding:typed table', 'decode-table-start.png'],
       ['decoding:step', 'decode-table-step1.png'],
       ['decoding:step', 'decode-table-step2.png'],
-      ['tab:Lessons', 'lesson-first-page.png'],
+      ['tab:lessons', 'lesson-first-page.png'],
     ];
     for (const [name, file] of views) {
       const r = (await controls())[name];
@@ -199,8 +199,8 @@ async function main() {
       await page.screenshot({ path: path.join(OUT, file), scale: 'device' });
       const n = distinctColours(readPng(path.join(OUT, file)));
       record(`${file} is not blank`, n >= 32, `${n} distinct colours`);
-      if (name === 'tab:Scoring' || name === 'masking:Teacher forcing') {
-        const back = (await controls())['tab:Attention'];
+      if (name === 'tab:scoring' || name === 'masking:Teacher forcing') {
+        const back = (await controls())['tab:attention'];
         if (back) await page.mouse.click((back[0] + back[2]) / 2, (back[1] + back[3]) / 2);
       }
     }

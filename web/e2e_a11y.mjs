@@ -6,14 +6,23 @@
 // keyboard walks its cells, said by a live region; a plot is a summary and a table; `?` lists
 // every shortcut; a lesson and a beam search are done with the keyboard alone; and axe-core finds
 // no serious or critical violation on any view of the every-view walk.
-//   node web/e2e_a11y.mjs        (after `trunk build --release`)
+//   node web/e2e_a11y.mjs                   (after `trunk build --release`)
+//   GLIMPSE_LANG=es node web/e2e_a11y.mjs   the same in a Chromium whose language is Spanish:
+//                                           every name is looked for in Spanish
+//                                           (assets/locales/es), and the page must say lang=es
 import fs from 'node:fs';
 import path from 'node:path';
 import { pixelAt, readPng } from './check_shot.mjs';
 import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, REPO, serveDist, sleep, watchPage } from './harness.mjs';
+import { numbered, translator } from './locale.mjs';
 
 const AXE = fs.readFileSync(path.join(REPO, 'web', 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 const LAYER = '#glimpse_a11y';
+// The language the browser asks for, and so the app's; names are looked for in it.
+const LANG = process.env.GLIMPSE_LANG || 'en';
+const T = translator(LANG);
+const BROWSER_LOCALE = { en: 'en-US', es: 'es-ES' }[LANG] ?? LANG;
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 // The accessibility tree as [role, name, value, focused] rows, ignored nodes left out.
 async function axTree(cdp) {
@@ -33,12 +42,12 @@ const matches = (want, got) => (typeof want === 'string' ? got === want : want.t
 const has = (tree, role, name) => tree.some((n) => matches(role, n.role) && matches(name, n.name));
 
 async function main() {
-  const { record, finish } = recorder('e2e_a11y');
+  const { record, finish } = recorder(LANG === 'en' ? 'e2e_a11y' : `e2e_a11y (${LANG})`);
   const server = await serveDist(DIST);
   const base = `http://127.0.0.1:${server.address().port}/`;
   const consoleLines = [];
   const errors = [];
-  const { context, profile } = await launchChromium(1);
+  const { context, profile } = await launchChromium(1, [], BROWSER_LOCALE);
   try {
     const page = context.pages()[0] ?? (await context.newPage());
     watchPage(page, consoleLines, errors);
@@ -48,37 +57,40 @@ async function main() {
     if (!record('the app starts', !!views)) return;
     const cdp = await context.newCDPSession(page);
     await cdp.send('Accessibility.enable');
-    const tabs = ['Lessons', 'Attention', 'Heads off', 'Influence', 'Training'];
+    // The language comes from the browser: the page says which, for a screen reader's voice.
+    const htmlLang = await poll(() => page.evaluate(() => document.documentElement.lang), 5000, 100);
+    record(`the app speaks the browser's language (<html lang=${LANG}>)`, htmlLang === LANG, htmlLang);
+    const tabs = ['shell-tab-lessons', 'tab-attention', 'tab-heads', 'tab-influence', 'tab-training'].map((k) => T.say(k));
     let tree = await poll(async () => {
       const t = await axTree(cdp);
       // The view's controls arrive once the model has run (a frame or two after the tabs).
-      return tabs.every((name) => has(t, 'button', name)) && has(t, 'slider', 'layer') && t;
+      return tabs.every((name) => has(t, 'button', name)) && has(t, 'slider', T.say('workbench-layer')) && t;
     }, 30000, 250);
     if (!record('the tabs are buttons a screen reader names', !!tree, tabs.join(', '))) tree = await axTree(cdp);
     const named = tree.filter((n) => n.name).length;
     record('the tree is more than the canvas', named >= 40, `${tree.length} nodes, ${named} named`);
-    record('the open tab is pressed', await page.locator(`${LAYER} [role=button][aria-label="Attention"]`).getAttribute('aria-pressed') === 'true');
+    record('the open tab is pressed', await page.locator(`${LAYER} [role=button][aria-label="${T.say('tab-attention')}"]`).getAttribute('aria-pressed') === 'true');
     // The default model translates: the encoder's sentence and the decoder's, named by their labels.
-    const source = tree.find((n) => n.role === 'textbox' && n.name === 'Source (encoder)');
+    const source = tree.find((n) => n.role === 'textbox' && n.name === T.say('workbench-source'));
     record('the source sentence is a named text field with its words', /économique/.test(source?.value ?? ''), JSON.stringify(source));
     // The view's sliders, and the left panel's divider ("Resize panel") as a range too.
     const sliders = tree.filter((n) => n.role === 'slider');
     record('the sliders are named ranges', sliders.length > 0 && sliders.every((s) => s.name), JSON.stringify(sliders.slice(0, 4)));
-    record('the weights are read as text', has(tree, 'StaticText', /largest weights 0\.\d\d on/));
+    record('the weights are read as text', has(tree, 'StaticText', T.like('attention-head-readout')) && has(tree, 'StaticText', /0\.\d\d/));
     // The heatmap's numbers as a table: its tokens the headers, its weights the cells.
-    record('the heatmap is a table with the tokens as headers', has(tree, 'table', /a query in each row, a key in each column/)
+    record('the heatmap is a table with the tokens as headers', has(tree, 'table', new RegExp(escape(T.say('widgets-heatmap-caption', { what: '', row_axis: T.say('attention-axis-query'), column_axis: T.say('attention-axis-key') }).replace(/^:\s*/, ''))))
       && has(tree, 'columnheader', /économique/) && has(tree, 'rowheader', /european/) && tree.filter((n) => n.role === 'cell').length >= 16);
 
     // A screen reader's click on a tab: the DOM element gets a click event, the app opens it.
-    await page.locator(`${LAYER} [role=button][aria-label="Lessons"]`).dispatchEvent('click');
+    await page.locator(`${LAYER} [role=button][aria-label="${T.say('shell-tab-lessons')}"]`).dispatchEvent('click');
     const opened = await poll(() => page.evaluate(() => window.location.hash.includes('view=lessons')), 10000, 100);
     record('a click on the mirrored "Lessons" tab opens the lessons', !!opened);
-    await page.locator(`${LAYER} [role=button][aria-label="Attention"]`).dispatchEvent('click');
+    await page.locator(`${LAYER} [role=button][aria-label="${T.say('tab-attention')}"]`).dispatchEvent('click');
     await poll(() => page.evaluate(() => window.location.hash.includes('view=attention')), 10000, 100);
 
     // A screen reader typing into the decoder's field: the app's input becomes it.
     const typed = 'the european area';
-    const target = page.locator(`${LAYER} input[type=text][aria-label="Target (decoder, after <bos>)"]`);
+    const target = page.locator(`${LAYER} input[type=text][aria-label="${T.say('workbench-target')}"]`);
     if (record('the decoder\'s sentence is an <input> in the page', await target.count() === 1)) {
       await target.evaluate((el, v) => { el.value = v; el.dispatchEvent(new Event('input', { bubbles: true })); }, typed);
       const changed = await poll(() => page.evaluate((t) => decodeURIComponent(window.location.hash).includes(t), typed), 10000, 100);
@@ -120,18 +132,25 @@ async function main() {
       }
       return test(await focusedName());
     };
-    const reached = await tabTo((n) => n.startsWith('heatmap'), 200);
+    const reached = await tabTo((n) => n.startsWith(T.say('widgets-heatmap-name', { context: '' }).trim()), 200);
     if (record('Tab reaches the heatmap', reached)) {
       for (const key of ['ArrowDown', 'ArrowDown', 'ArrowRight']) {
         await page.keyboard.press(key);
         await sleep(60);
       }
-      const said = await poll(() => page.evaluate((sel) => {
+      // query 2 “european”, key 1 “zone”, value 0.xx, in the page's language.
+      const cell = new RegExp(escape(T.say('widgets-heatmap-cell', {
+        row_axis: T.say('attention-axis-query'), row: 2, row_token: 'european',
+        column_axis: T.say('attention-axis-key'), column: 1, column_token: 'zone',
+        value: T.say('widgets-heatmap-value', { value: '0.00' }),
+      })).replace('0\\.00', '0\\.\\d\\d'));
+      const keyOne = `${T.say('attention-axis-key')} 1`;
+      const said = await poll(() => page.evaluate(([sel, k]) => {
         const t = document.querySelector(`${sel} [aria-live=polite]`)?.textContent ?? '';
-        return /key 1/.test(t) && t;
-      }, LAYER), 5000, 100);
+        return t.includes(k) && t;
+      }, [LAYER, keyOne]), 5000, 100);
       const now = await page.evaluate((sel) => [...document.querySelectorAll(`${sel} [aria-live]`)].map((e) => e.textContent).join(' | '), LAYER);
-      record('the live region says the cell: query 2 "european", key 1 "zone", its weight', /query 2 “european”, key 1 “zone”, value 0\.\d\d/.test(said || ''), `${said || ''} (live regions: ${now}; focused: ${await focusedName()})`);
+      record('the live region says the cell: query 2 "european", key 1 "zone", its weight', cell.test(said || ''), `${said || ''} (live regions: ${now}; focused: ${await focusedName()})`);
       await page.keyboard.press('Enter');
       const picked = await poll(() => page.evaluate(() => /[&#]q=2(&|$)/.test(window.location.hash)), 5000, 100);
       record('Enter makes the row the query', !!picked);
@@ -141,8 +160,9 @@ async function main() {
     await page.evaluate(() => { window.location.hash = 'v=1&view=cost'; });
     const plotted = await poll(async () => {
       const t = await axTree(cdp);
-      const summary = t.find((n) => n.name.startsWith('log₁₀ multiply-adds per layer for mixing: “self-attention'));
-      return summary && has(t, 'table', 'log₁₀ multiply-adds per layer for mixing, the numbers') && summary.name;
+      const title = T.say('cost-plot-title');
+      const summary = t.find((n) => n.name.startsWith(`${title}: “${T.say('cost-series-attention')}`));
+      return summary && has(t, 'table', T.say('widgets-plot-caption', { title })) && summary.name;
     }, 10000, 250);
     record('a plot is read as a sentence and a table of its numbers', !!plotted, plotted || '');
 
@@ -164,7 +184,7 @@ async function main() {
       await page.locator('#glimpse_canvas').focus();
       await sleep(300);
     };
-    const shortcutsShown = async () => has(await axTree(cdp), /heading|StaticText/, 'Keyboard shortcuts');
+    const shortcutsShown = async () => has(await axTree(cdp), /heading|StaticText/, T.say('shortcuts-title'));
     await fresh('v=1&view=attention');
     await page.keyboard.press('Shift+Slash');
     const listed = await poll(shortcutsShown, 5000, 200);
@@ -175,7 +195,7 @@ async function main() {
     // A whole lesson by keyboard: Tab to the Lessons tab, Enter, then Page Down through every
     // page of the first lesson to the second lesson's first page.
     const hashHas = (re) => poll(() => page.evaluate((src) => new RegExp(src).test(window.location.hash), re.source), 5000, 100);
-    if (record('Tab reaches the Lessons tab', await tabTo((n) => n === 'Lessons'))) {
+    if (record('Tab reaches the Lessons tab', await tabTo((n) => n === T.say('shell-tab-lessons')))) {
       await page.keyboard.press('Enter');
       const inLessons = await hashHas(/view=lessons/);
       // "lesson.page" from the address bar, which the app keeps in step with the view.
@@ -200,7 +220,7 @@ async function main() {
     // A beam search by keyboard: Tab to the Decoding tab, Enter, Escape (the tab lets go of
     // the focus), → until the search is done; then Tab to the tree and ← to a box's parent.
     await fresh('v=1&view=attention&model=translate');
-    if (record('Tab reaches the Decoding tab', await tabTo((n) => n === 'Decoding'))) {
+    if (record('Tab reaches the Decoding tab', await tabTo((n) => n === T.say('tab-decoding')))) {
       await page.keyboard.press('Enter');
       await hashHas(/view=decoding/);
       await page.keyboard.press('Escape');
@@ -208,18 +228,19 @@ async function main() {
       for (let i = 0; i < 30 && !finished; i++) {
         await page.keyboard.press('ArrowRight');
         await sleep(250);
-        finished = has(await axTree(cdp), /StaticText|paragraph/, /\(done\)/);
+        finished = has(await axTree(cdp), /StaticText|paragraph/, T.like('decoding-step-done'));
       }
       record('→ alone runs the beam search to the end', finished);
       // A box past the first step, so it has a parent.
-      const onBox = await tabTo((n) => /^node \d+ .*: step [1-9]/.test(n), 200);
+      const boxStep = numbered(LANG, 'decoding-node-name', 'step');
+      const step = (n) => Number((n || '').match(boxStep)?.[1]);
+      const onBox = await tabTo((n) => step(n) >= 1, 200);
       const from = await focusedName();
       let to = from;
       if (onBox) {
         await page.keyboard.press('ArrowLeft');
         to = await poll(async () => { const n = await focusedName(); return n !== from && n; }, 3000, 100);
       }
-      const step = (n) => Number((n || '').match(/: step (\d+)/)?.[1]);
       record('Tab reaches the beam tree and ← goes to the parent box', onBox && step(to) === step(from) - 1, `${from} → ${to}`);
     }
 

@@ -33,7 +33,7 @@ async function main() {
     const controls = async () => JSON.parse((await hook('glimpse_controls')) || '{}');
     const centre = (r) => [(r[0] + r[2]) / 2, (r[1] + r[3]) / 2];
 
-    const tab = await poll(async () => (await controls())['tab:Training'], 60000);
+    const tab = await poll(async () => (await controls())['tab:training'], 60000);
     if (!record('the Training tab is drawn', !!tab)) return;
     await page.mouse.click(...centre(tab));
     const start = await poll(async () => (await controls())['training:start'], 10000);

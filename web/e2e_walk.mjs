@@ -1,6 +1,7 @@
-// Walks every view, lab section and lesson page of the web build in headless Chromium, in four
+// Walks every view, lab section and lesson page of the web build in headless Chromium, in six
 // rooms: a laptop (1280 × 800), a projector in presenter mode (1280 × 720), a tablet
-// (768 × 1024) and the laptop at 200 % zoom (640 × 400 CSS pixels). Each view is opened the way a shared link opens it in an open tab (only the
+// (768 × 1024), the laptop at 200 % zoom (640 × 400 CSS pixels), and the laptop and 200 % again
+// in Spanish (`lang=es`). Each view is opened the way a shared link opens it in an open tab (only the
 // hash changes) and screenshotted to OUT_DIR/walk/<room>/. Fails on any console error, page
 // error or panic, on a blank view, and on any panel whose content the app reports clipped
 // (`glimpse_overflow`, from `app::probe::check_fits`).
@@ -22,7 +23,13 @@ const ROOMS = [
   { name: 'tablet', size: { width: 768, height: 1024 }, extra: '' },
   // The laptop at 200 % browser zoom: half the CSS pixels each way.
   { name: 'zoom200', size: { width: 640, height: 400 }, extra: '' },
+  // Spanish, whose words run longer than English: on the laptop and at 200 %.
+  { name: 'es-laptop', size: { width: 1280, height: 800 }, extra: '&lang=es' },
+  { name: 'es-zoom200', size: { width: 640, height: 400 }, extra: '&lang=es' },
 ];
+
+// `GLIMPSE_ROOMS=es-laptop,es-zoom200 node web/e2e_walk.mjs` walks only the rooms named.
+const ONLY = process.env.GLIMPSE_ROOMS?.split(',');
 
 // Views that compute over several frames (the extrapolation curve, the KV-cache timing).
 const SLOW = /ps=6|ds=translate/;
@@ -40,7 +47,7 @@ async function main() {
     const ready = await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
     if (!record('the app starts and lists its views', !!ready)) return;
     const views = ready.split('\n');
-    for (const room of ROOMS) {
+    for (const room of ROOMS.filter((r) => !ONLY || ONLY.includes(r.name))) {
       await page.setViewportSize(room.size);
       const dir = path.join(WALK_OUT, room.name);
       fs.rmSync(dir, { recursive: true, force: true });

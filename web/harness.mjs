@@ -124,7 +124,7 @@ export function watchPage(page, consoleLines, errors) {
 
 /** Debian's Chromium, headless, on a fresh profile (returned for removal), 1280×800 at `scale`;
  * `extraArgs` such as `--enable-unsafe-webgpu` (WebGPU on SwiftShader). */
-export async function launchChromium(scale = 1, extraArgs = []) {
+export async function launchChromium(scale = 1, extraArgs = [], locale = 'en-US') {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'glimpse-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -134,6 +134,8 @@ export async function launchChromium(scale = 1, extraArgs = []) {
     args: [...CHROMIUM_ARGS, `--force-device-scale-factor=${scale}`, ...extraArgs],
     viewport: { width: 1280, height: 800 },
     deviceScaleFactor: scale,
+    // The browser's language (navigator.languages), which the app speaks when it ships it.
+    locale,
   }).catch((e) => {
     // No browser, no profile left behind in /tmp.
     fs.rmSync(profile, { recursive: true, force: true });

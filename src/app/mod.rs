@@ -14,6 +14,7 @@ pub mod shell;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod widgets;
+pub mod words;
 pub mod workbench;
 
 use labs::{Labs, Shared};
@@ -93,6 +94,7 @@ impl GlimpseApp {
         #[cfg(target_arch = "wasm32")]
         cc.egui_ctx.add_plugin(a11y::web::Plugin);
         let mut app = Self::default();
+        app.look.language = shell::language::readers_language();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
         app.store.prefetch_builtins(&cc.egui_ctx);
         open_dialog::wake_with(&cc.egui_ctx);
@@ -162,6 +164,7 @@ impl GlimpseApp {
     /// One frame of the whole app (eframe calls this; so do the UI tests).
     pub fn show(&mut self, ui: &mut egui::Ui) {
         self.frames += 1;
+        self.use_language();
         probe::start_frame(ui.ctx());
         self.look(ui.ctx());
         self.shortcuts(ui.ctx());
@@ -200,7 +203,7 @@ impl GlimpseApp {
             egui::Panel::top("link_notices").show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
                     ui.colored_label(ui.visuals().warn_fg_color, self.nav.notices.join("; "));
-                    if ui.small_button("dismiss").clicked() {
+                    if ui.small_button(crate::t!("shell-dismiss")).clicked() {
                         self.nav.notices.clear();
                     }
                 });

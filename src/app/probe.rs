@@ -46,7 +46,7 @@ pub fn control(name: &str, rect: egui::Rect) {
     }
 }
 
-/// Named control rectangles as JSON: `{"tab:Training": [x0, y0, x1, y1], …}`.
+/// Named control rectangles as JSON: `{"tab:training": [x0, y0, x1, y1], …}`.
 pub fn controls() -> String {
     CONTROLS
         .lock()

@@ -120,7 +120,11 @@ fn element(
     nodes: &HashMap<NodeId, &Node>,
     css_per_point: f32,
 ) -> Option<Element> {
-    let name = name(node, nodes);
+    let mut name = name(node, nodes);
+    // egui names a panel's divider itself, in English.
+    if node.role() == Role::Splitter {
+        name = crate::t!("a11y-resize-panel");
+    }
     let live = node.live().is_some_and(|l| l != Live::Off);
     let kind = match node.role() {
         Role::Button

@@ -109,7 +109,7 @@ fn button<'a>(mirror: &'a Mirror, name: &str) -> &'a Element {
 fn every_tab_is_a_named_button_with_its_state_and_a_click_opens_it() {
     let mut page = Page::open("v=1&view=attention");
     let mirror = page.frames(4, 1.0);
-    let titles: Vec<&str> = std::iter::once("Lessons")
+    let titles: Vec<String> = std::iter::once("Lessons".to_string())
         .chain(page.app.labs.iter().map(|l| l.title()))
         .collect();
     assert!(titles.len() > 10, "{titles:?}");

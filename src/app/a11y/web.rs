@@ -61,6 +61,8 @@ struct Page {
     root: HtmlElement,
     canvas: Option<HtmlElement>,
     shown: Mirror,
+    /// The canvas's name as last written (it follows the app's language).
+    canvas_name: String,
     elements: HashMap<u64, HtmlElement>,
     _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
 }
@@ -85,10 +87,6 @@ impl Page {
             .and_then(|c| c.dyn_into::<HtmlElement>().ok());
         if let Some(c) = &canvas {
             let _ = c.set_attribute("role", "application");
-            let _ = c.set_attribute(
-                "aria-label",
-                "Glimpse: Tab moves between the controls; the page around it reads them",
-            );
         }
         let mut listeners = Vec::new();
         for (event, what) in [
@@ -112,6 +110,7 @@ impl Page {
             root,
             canvas,
             shown: Mirror::default(),
+            canvas_name: String::new(),
             elements: HashMap::new(),
             _listeners: listeners,
         })
@@ -159,6 +158,7 @@ impl Page {
         }
         self.elements = kept;
         self.name_text_agent(&mirror);
+        self.name_canvas();
         if let Some(canvas) = &self.canvas {
             let _ = match mirror.focus {
                 Some(id) => canvas.set_attribute("aria-activedescendant", &format!("a11y-{id}")),
@@ -166,6 +166,15 @@ impl Page {
             };
         }
         self.shown = mirror;
+    }
+
+    /// The canvas's name, in the app's language (written again when that changes).
+    fn name_canvas(&mut self) {
+        let name = crate::t!("a11y-canvas");
+        if let Some(canvas) = self.canvas.as_ref().filter(|_| name != self.canvas_name) {
+            let _ = canvas.set_attribute("aria-label", &name);
+            self.canvas_name = name;
+        }
     }
 
     /// eframe types into a hidden `<input>` of its own while a text field has egui's focus: it
@@ -181,8 +190,8 @@ impl Page {
             .focus
             .and_then(|f| mirror.elements.iter().find(|e| e.id == f))
             .filter(|e| matches!(e.kind, Kind::Text { .. }));
-        let name = field.map_or("text entry", |e| e.name.as_str());
-        let _ = agent.set_attribute("aria-label", name);
+        let name = field.map_or_else(|| crate::t!("a11y-text-entry"), |e| e.name.clone());
+        let _ = agent.set_attribute("aria-label", &name);
     }
 
     fn create(&self, e: &Element) -> Option<HtmlElement> {

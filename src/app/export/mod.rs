@@ -5,6 +5,7 @@
 //! A view adds [`export_menu`] beside what it draws; the app owns one [`Exporter`], calls
 //! [`Exporter::frame`] every frame, and shows [`Exporter::last_message`].
 
+use crate::t;
 use egui::{ColorImage, Context, Rect, Ui};
 use ndarray::ArrayView2;
 use std::sync::{Arc, Mutex};
@@ -79,7 +80,7 @@ pub fn crop_png(image: &ColorImage, rect_px: [usize; 4]) -> Result<Vec<u8>, Stri
     let w = w.min(iw - x);
     let h = h.min(ih - y);
     if w == 0 || h == 0 {
-        return Err("nothing to export: the region is empty or off screen".into());
+        return Err(t!("export-nothing"));
     }
     let mut rgba = Vec::with_capacity(w * h * 4);
     for row in y..y + h {
@@ -125,7 +126,13 @@ pub fn save(name: &str, bytes: &[u8]) -> Result<String, String> {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::PathBuf::from("."));
     let path = dir.join(file_name(name));
-    std::fs::write(&path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    std::fs::write(&path, bytes).map_err(|e| {
+        t!(
+            "export-cannot-write",
+            path = path.display().to_string(),
+            error = e.to_string()
+        )
+    })?;
     Ok(path.display().to_string())
 }
 
@@ -134,9 +141,12 @@ pub fn save(name: &str, bytes: &[u8]) -> Result<String, String> {
 pub fn save(name: &str, bytes: &[u8]) -> Result<String, String> {
     use wasm_bindgen::JsCast;
     let name = file_name(name);
-    let err = |e: wasm_bindgen::JsValue| format!("download failed: {e:?}");
-    let window = web_sys::window().ok_or("download failed: no window")?;
-    let document = window.document().ok_or("download failed: no document")?;
+    let failed = |why: String| t!("export-download-failed", error = why);
+    let err = |e: wasm_bindgen::JsValue| failed(format!("{e:?}"));
+    let window = web_sys::window().ok_or_else(|| failed("no window".into()))?;
+    let document = window
+        .document()
+        .ok_or_else(|| failed("no document".into()))?;
     let array = js_sys::Uint8Array::from(bytes);
     let parts = js_sys::Array::new();
     parts.push(&array.buffer());
@@ -149,15 +159,15 @@ pub fn save(name: &str, bytes: &[u8]) -> Result<String, String> {
         .create_element("a")
         .map_err(err)?
         .dyn_into()
-        .map_err(|_| "download failed: not an anchor".to_string())?;
+        .map_err(|_| failed("not an anchor".into()))?;
     anchor.set_href(&url);
     anchor.set_download(&name);
-    let body = document.body().ok_or("download failed: no body")?;
+    let body = document.body().ok_or_else(|| failed("no body".into()))?;
     body.append_child(&anchor).map_err(err)?;
     anchor.click();
     let _ = body.remove_child(&anchor);
     web_sys::Url::revoke_object_url(&url).map_err(err)?;
-    Ok(format!("downloaded {name}"))
+    Ok(t!("export-downloaded", name = name))
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -233,9 +243,7 @@ impl Exporter {
                 let rect_px = [x0, y0, x1.saturating_sub(x0), y1.saturating_sub(y0)];
                 crop_png(&image, rect_px).and_then(|bytes| save(&pending.name, &bytes))
             }
-            None if pending.since.elapsed() > SCREENSHOT_TIMEOUT => {
-                Err("PNG export failed: no screenshot from the renderer".into())
-            }
+            None if pending.since.elapsed() > SCREENSHOT_TIMEOUT => Err(t!("export-png-failed")),
             None => {
                 ctx.request_repaint_after(Duration::from_millis(200));
                 return None;
@@ -272,28 +280,24 @@ pub fn export_menu(
     name: &str,
     matrix: Option<(ArrayView2<f32>, &[String], &[String])>,
 ) {
-    let menu = ui.menu_button("export ▾", |ui| {
+    let menu = ui.menu_button(t!("export-menu"), |ui| {
         let png = ui
             .add_enabled(!exporter.busy(), egui::Button::new("PNG"))
-            .on_hover_text("what is shown, as an image");
+            .on_hover_text(t!("export-png-hover"));
         crate::app::probe::control("export:PNG", png.rect);
         if png.clicked() {
             exporter.request_png(ui.ctx(), rect, &format!("{name}.png"));
             ui.close();
         }
         if let Some((values, rows, cols)) = matrix {
-            let csv = ui
-                .button("CSV")
-                .on_hover_text("the matrix shown; masked cells are empty");
+            let csv = ui.button("CSV").on_hover_text(t!("export-csv-hover"));
             crate::app::probe::control("export:CSV", csv.rect);
             if csv.clicked() {
                 let csv = matrix_csv(values, rows, cols);
                 let _ = exporter.save_now(&format!("{name}.csv"), csv.as_bytes());
                 ui.close();
             }
-            let json = ui
-                .button("JSON")
-                .on_hover_text("the matrix shown; masked cells are null");
+            let json = ui.button("JSON").on_hover_text(t!("export-json-hover"));
             crate::app::probe::control("export:JSON", json.rect);
             if json.clicked() {
                 let json = matrix_json(values, rows, cols);
@@ -318,10 +322,10 @@ pub fn view_menu(
     png_name: &str,
     data: &[DataFile<'_>],
 ) {
-    let menu = ui.menu_button("export view ▾", |ui| {
+    let menu = ui.menu_button(t!("export-view-menu"), |ui| {
         let png = ui
             .add_enabled(!exporter.busy(), egui::Button::new("PNG"))
-            .on_hover_text("the whole view, as an image");
+            .on_hover_text(t!("export-view-png-hover"));
         crate::app::probe::control("export:PNG", png.rect);
         if png.clicked() {
             exporter.request_png(ui.ctx(), rect, png_name);
@@ -335,7 +339,7 @@ pub fn view_menu(
                     Some(b) => {
                         let _ = exporter.save_now(file, &b);
                     }
-                    None => exporter.fail(format!("{file}: nothing to export yet")),
+                    None => exporter.fail(t!("export-nothing-yet", file = file)),
                 }
                 ui.close();
             }
@@ -349,7 +353,7 @@ pub fn view_menu(
 pub fn message_label(ui: &mut Ui, exporter: &Exporter) {
     match exporter.last_message() {
         Some(Ok(done)) => {
-            ui.weak(format!("exported: {done}"));
+            ui.weak(t!("export-exported", done = done));
         }
         Some(Err(e)) => {
             ui.colored_label(ui.visuals().error_fg_color, e);

@@ -53,8 +53,10 @@ pub enum Layout {
 pub trait Lab: AsAny {
     /// Its name in links (`view=…`) and in the tests' control names.
     fn id(&self) -> &'static str;
-    /// Its tab's title.
-    fn title(&self) -> &'static str;
+    /// Its tab's title: the message `tab-<id>`.
+    fn title(&self) -> String {
+        crate::i18n::tr(&format!("tab-{}", self.id()), &[])
+    }
     /// Whether it runs the shared model and input (the model picker and the input controls
     /// then apply), or brings its own models.
     fn uses_shared_input(&self) -> bool;
@@ -63,8 +65,14 @@ pub trait Lab: AsAny {
         self.uses_shared_input()
     }
     /// One line beside the tabs for labs with their own models.
-    fn about(&self) -> &'static str {
-        ""
+    /// (The message `tab-<id>-about`, where the lab has one.)
+    fn about(&self) -> String {
+        let key = format!("tab-{}-about", self.id());
+        if crate::i18n::has(crate::i18n::ENGLISH, &key) {
+            crate::i18n::tr(&key, &[])
+        } else {
+            String::new()
+        }
     }
     fn layout(&self) -> Layout {
         Layout::Scrolling

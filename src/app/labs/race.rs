@@ -6,6 +6,7 @@
 use super::training::chunk_means;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::app::widgets::series_key;
+use crate::t;
 use crate::train::compare::{Contender, Experiment, Race};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
@@ -131,11 +132,8 @@ impl RaceView {
             &mut self.running,
             (counted, total, done),
             self.spent,
-            &format!("▶ train all {n}"),
-            &format!(
-                "{n} models × {} steps, the same seed and examples for each",
-                spec.steps
-            ),
+            &t!("race-train-all", count = n),
+            &t!("race-what", count = n, steps = spec.steps),
         );
         let taken: u64 = race.contenders.iter().map(Contender::steps).sum();
         if self.curves.as_ref().is_none_or(|(t, _)| *t != taken) {
@@ -159,28 +157,29 @@ impl RaceView {
             .map(|(_, c)| c.as_slice())
             .unwrap_or_default();
         series_key(ui, race.contenders.iter().map(|c| c.label.as_str()));
+        let step = t!("race-step");
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-            cols[0].label("training loss (log₁₀, per token)");
-            let mut words = PlotWords::new("training loss (log₁₀, per token)", "step");
+            cols[0].label(t!("race-loss-title"));
+            let mut words = PlotWords::new(t!("race-loss-title"), step.clone());
             let plot = Plot::new(format!("{id}_loss"))
                 .height(170.0)
                 .allow_scroll(false)
-                .x_axis_label("step")
+                .x_axis_label(step.clone())
                 .show(&mut cols[0], |p| {
                     for (c, points) in race.contenders.iter().zip(curves) {
                         p.line(words.line(c.label.clone(), points.clone()));
                     }
                 });
             words.add(&mut cols[0], &plot.response);
-            cols[1].label("held-out exact match");
-            let mut words = PlotWords::new("held-out exact match", "step");
+            cols[1].label(t!("race-exact-title"));
+            let mut words = PlotWords::new(t!("race-exact-title"), step.clone());
             let plot = Plot::new(format!("{id}_exact"))
                 .height(170.0)
                 .allow_scroll(false)
                 .include_y(0.0)
                 .include_y(1.0)
                 .include_x(spec.steps as f64)
-                .x_axis_label("step")
+                .x_axis_label(step.clone())
                 .show(&mut cols[1], |p| {
                     for c in &race.contenders {
                         let points = c
@@ -200,9 +199,9 @@ impl RaceView {
 /// "12 s" or "3 min": how long something will take.
 pub fn duration(seconds: f64) -> String {
     if seconds < 90.0 {
-        format!("{seconds:.0} s")
+        t!("race-seconds", seconds = format!("{seconds:.0}"))
     } else {
-        format!("{:.0} min", seconds / 60.0)
+        t!("race-minutes", minutes = format!("{:.0}", seconds / 60.0))
     }
 }
 
@@ -220,10 +219,10 @@ pub fn train_controls(
 ) {
     ui.horizontal_wrapped(|ui| {
         let label = match (*running, done) {
-            (_, true) => "trained",
-            (true, false) => "‖ pause",
-            (false, false) if taken > 0 => "▶ go on",
-            (false, false) => start,
+            (_, true) => t!("race-trained"),
+            (true, false) => t!("race-pause"),
+            (false, false) if taken > 0 => t!("race-go-on"),
+            (false, false) => start.to_string(),
         };
         let b = ui.add_enabled(!done, egui::Button::new(label));
         crate::app::probe::control(control, b.rect);
@@ -232,12 +231,15 @@ pub fn train_controls(
         }
         let left = (spent.1 > 0 && !done).then(|| {
             let per = spent.0 / spent.1 as f64;
-            format!(
-                " · about {} left",
-                duration(per * total.saturating_sub(taken) as f64)
+            t!(
+                "race-left",
+                time = duration(per * total.saturating_sub(taken) as f64)
             )
         });
-        ui.weak(format!("{what}{}", left.unwrap_or_default()));
+        ui.weak(match left {
+            Some(left) => format!("{what} · {left}"),
+            None => what.to_string(),
+        });
     });
     if *running && !done {
         ui.add(egui::ProgressBar::new(taken as f32 / total.max(1) as f32).show_percentage());
@@ -251,12 +253,12 @@ fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -
         .num_columns(6)
         .show(ui, |ui| {
             for title in [
-                "",
-                "step",
-                "held-out loss",
-                "tokens right",
-                "exact",
-                extra.0,
+                String::new(),
+                t!("race-step"),
+                t!("race-held-out-loss"),
+                t!("race-tokens-right"),
+                t!("race-exact"),
+                extra.0.to_string(),
             ] {
                 ui.strong(title);
             }

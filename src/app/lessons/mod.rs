@@ -14,23 +14,46 @@ use crate::app::labs::Layout;
 use crate::app::link::{LinkReader, LinkWriter, LESSONS as VIEW};
 use crate::app::probe::scrolling_view;
 use crate::app::{link, probe, GlimpseApp};
+use crate::{i18n, t};
 use egui::{Key, Modifiers, RichText, Ui};
 
-/// One lesson: a title and its pages, read in order.
+/// One lesson: a title and its pages, read in order. Its words are Fluent messages
+/// (`assets/locales/<language>/lesson-*.ftl`): the title is `lesson-<id>`.
 pub struct Lesson {
-    pub title: &'static str,
+    pub id: &'static str,
     pub pages: &'static [Page],
 }
 
-/// One page: a title, a few short paragraphs, and the link that sets up the lab it shows.
+impl Lesson {
+    pub fn title(&self) -> String {
+        i18n::tr(&format!("lesson-{}", self.id), &[])
+    }
+}
+
+/// One page: a title, a few short paragraphs, and the link that sets up the lab it shows. The
+/// title is the message `lesson-page-<id>`, the paragraphs `lesson-page-<id>-text`, one per
+/// block of lines.
 pub struct Page {
-    pub title: &'static str,
-    pub paragraphs: &'static [&'static str],
+    pub id: &'static str,
     /// A link fragment; its `view=` names the lab drawn beside the text.
     pub link: &'static str,
 }
 
 impl Page {
+    pub fn title(&self) -> String {
+        i18n::tr(&format!("lesson-page-{}", self.id), &[])
+    }
+
+    /// The page's paragraphs in the current language: blank lines separate them, and a
+    /// paragraph's lines are one line of text (the file wraps them for the translator).
+    pub fn paragraphs(&self) -> Vec<String> {
+        let text = i18n::tr(&format!("lesson-page-{}-text", self.id), &[]);
+        text.split("\n\n")
+            .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|p| !p.is_empty())
+            .collect()
+    }
+
     /// The id of the lab the page shows.
     pub fn lab(&self) -> &'static str {
         let link: &'static str = self.link;
@@ -108,12 +131,12 @@ impl Lessons {
 
     /// "Lesson 2 of 7 · page 3 of 4"
     pub fn position(&self) -> String {
-        format!(
-            "Lesson {} of {} · page {} of {}",
-            self.lesson + 1,
-            content::LESSONS.len(),
-            self.page + 1,
-            content::LESSONS[self.lesson].pages.len()
+        t!(
+            "lessons-position",
+            lesson = self.lesson + 1,
+            lessons = content::LESSONS.len(),
+            page = self.page + 1,
+            pages = content::LESSONS[self.lesson].pages.len()
         )
     }
 }
@@ -203,26 +226,29 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
         let first = app.lessons.is_first();
         if ui
-            .add_enabled(!first, egui::Button::new("Previous"))
+            .add_enabled(!first, egui::Button::new(t!("lessons-previous")))
             .clicked()
         {
             app.lessons.previous();
         }
         let last = app.lessons.is_last();
-        if ui.add_enabled(!last, egui::Button::new("Next")).clicked() {
+        if ui
+            .add_enabled(!last, egui::Button::new(t!("lessons-next")))
+            .clicked()
+        {
             app.lessons.next();
         }
-        ui.weak("PageUp / PageDown");
+        ui.weak(t!("lessons-page-keys"));
     });
     contents(app, ui);
     let lesson = &content::LESSONS[app.lessons.lesson];
     let page = app.lessons.current();
     ui.separator();
-    ui.label(RichText::new(format!("{}. {}", app.lessons.lesson + 1, lesson.title)).weak());
-    ui.heading(page.title);
-    for p in page.paragraphs {
+    ui.label(RichText::new(format!("{}. {}", app.lessons.lesson + 1, lesson.title())).weak());
+    ui.heading(page.title());
+    for p in page.paragraphs() {
         ui.add_space(4.0);
-        ui.label(*p);
+        ui.label(p);
     }
     ui.add_space(8.0);
     if app
@@ -232,11 +258,11 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     {
         model_note(app, ui);
     }
-    if ui.button("Set this page up again").clicked() {
+    if ui.button(t!("lessons-set-up-again")).clicked() {
         app.lessons.applied = None;
     }
     if uses_shared_input(app) {
-        egui::CollapsingHeader::new("Input and attention controls")
+        egui::CollapsingHeader::new(t!("lessons-input-controls"))
             .default_open(false)
             .show(ui, |ui| app.bench.controls(ui));
     }
@@ -250,9 +276,12 @@ fn model_note(app: &GlimpseApp, ui: &mut Ui) {
     };
     let c = &model.config;
     ui.label(
-        RichText::new(format!(
-            "Model: {name} ({} layers × {} heads, d = {})",
-            c.n_layers, c.n_heads, c.d_model
+        RichText::new(t!(
+            "lessons-model",
+            name = name,
+            layers = c.n_layers,
+            heads = c.n_heads,
+            d = c.d_model
         ))
         .strong(),
     );
@@ -261,19 +290,18 @@ fn model_note(app: &GlimpseApp, ui: &mut Ui) {
     if uses_shared_input(app) {
         let b = &app.bench;
         let text = match (b.source.trim(), b.target.trim()) {
-            (s, "") => format!("Input: “{s}”"),
-            ("", t) => format!("Input: “{t}”"),
-            (s, t) => format!("Input: “{s}” → “{t}”"),
+            (s, "") => t!("lessons-input", text = s),
+            ("", t) => t!("lessons-input", text = t),
+            (s, t) => t!("lessons-input-pair", source = s, target = t),
         };
         ui.label(text);
     }
     let vocabulary = crate::model::vocabulary::known(&model.tokenizer);
     if !vocabulary.is_empty() {
-        ui.weak(format!(
-            "A toy model trained by Glimpse: it knows only these {} tokens, and anything else \
-             you type is read as <unk>: {}",
-            vocabulary.len(),
-            vocabulary.join(" ")
+        ui.weak(t!(
+            "lessons-toy-vocabulary",
+            count = vocabulary.len(),
+            tokens = vocabulary.join(" ")
         ));
     }
     ui.add_space(4.0);
@@ -281,12 +309,12 @@ fn model_note(app: &GlimpseApp, ui: &mut Ui) {
 
 /// The table of contents: every lesson and page, the current one selected; click to jump.
 fn contents(app: &mut GlimpseApp, ui: &mut Ui) {
-    egui::CollapsingHeader::new("Contents")
+    egui::CollapsingHeader::new(t!("lessons-contents"))
         .default_open(false)
         .show(ui, |ui| {
             for (l, lesson) in content::LESSONS.iter().enumerate() {
                 let here = app.lessons.lesson == l;
-                let title = format!("{} {}", l + 1, lesson.title);
+                let title = format!("{} {}", l + 1, lesson.title());
                 if ui
                     .selectable_label(here, RichText::new(title).strong())
                     .clicked()
@@ -297,7 +325,7 @@ fn contents(app: &mut GlimpseApp, ui: &mut Ui) {
                 ui.indent(("lesson_toc", l), |ui| {
                     for (p, page) in lesson.pages.iter().enumerate() {
                         let current = here && app.lessons.page == p;
-                        let label = format!("{}.{} {}", l + 1, p + 1, page.title);
+                        let label = format!("{}.{} {}", l + 1, p + 1, page.title());
                         if ui.selectable_label(current, label).clicked() {
                             app.lessons.lesson = l;
                             app.lessons.page = p;

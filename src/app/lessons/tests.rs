@@ -32,8 +32,8 @@ fn lessons_tab() -> Harness<'static, GlimpseApp> {
 /// Set the app up for `page` as opening it does (its link, then the forward pass).
 pub(super) fn apply(page: &Page, app: &mut GlimpseApp) {
     let (lab, notices) = link::apply_page(app, page.link);
-    assert!(notices.is_empty(), "{}: {notices:?}", page.title);
-    assert_eq!(lab, Some(page.lab()), "{}", page.title);
+    assert!(notices.is_empty(), "{}: {notices:?}", page.title());
+    assert_eq!(lab, Some(page.lab()), "{}", page.title());
     app.bench.refresh(&app.store);
 }
 
@@ -70,12 +70,16 @@ fn page_model(page: &Page) -> Option<&'static str> {
 fn every_page_has_text_and_a_model_that_loads() {
     assert!(LESSONS.len() >= 6);
     for lesson in LESSONS {
-        assert!(!lesson.title.is_empty());
-        assert!((2..=8).contains(&lesson.pages.len()), "{}", lesson.title);
+        assert!(!lesson.title().is_empty());
+        assert!((2..=8).contains(&lesson.pages.len()), "{}", lesson.title());
         for page in lesson.pages {
-            assert!(!page.title.is_empty());
-            assert!((2..=6).contains(&page.paragraphs.len()), "{}", page.title);
-            assert!(page.paragraphs.iter().all(|p| !p.trim().is_empty()));
+            assert!(!page.title().is_empty());
+            assert!(
+                (2..=6).contains(&page.paragraphs().len()),
+                "{}",
+                page.title()
+            );
+            assert!(page.paragraphs().iter().all(|p| !p.trim().is_empty()));
             let needs_model = !matches!(page.lab(), "positions" | "training" | "softmax" | "cost")
                 && !page.link.contains("ds=table");
             match page_model(page) {
@@ -83,9 +87,9 @@ fn every_page_has_text_and_a_model_that_loads() {
                 Some(name) if crate::app::models::sources::served(name).is_some() => {}
                 Some(name) => {
                     crate::model::builtin::load(name)
-                        .unwrap_or_else(|e| panic!("{}: {name}: {e}", page.title));
+                        .unwrap_or_else(|e| panic!("{}: {name}: {e}", page.title()));
                 }
-                None => assert!(!needs_model, "{} names no model", page.title),
+                None => assert!(!needs_model, "{} names no model", page.title()),
             }
         }
     }
@@ -100,12 +104,12 @@ fn every_page_link_applies_to_a_working_app() {
             let lab = app.labs.by_id(page.lab()).expect("the page names a lab");
             if lab.uses_shared_input() {
                 let name = page_model(page).expect("a model for the shared input");
-                assert_eq!(app.bench.model_name, name, "{}", page.title);
-                assert!(app.bench.model.is_ok(), "{}", page.title);
+                assert_eq!(app.bench.model_name, name, "{}", page.title());
+                assert!(app.bench.model.is_ok(), "{}", page.title());
                 assert!(
                     app.bench.trace().is_some(),
                     "{}: forward pass failed",
-                    page.title
+                    page.title()
                 );
             }
         }
@@ -126,7 +130,7 @@ fn next_walks_through_every_page() {
         assert_ne!((l, p), before);
         let here = format!("Lesson {} of {} · page {} of", l + 1, LESSONS.len(), p + 1);
         h.get_by_label_contains(&here);
-        assert!(h.query_all_by_label(LESSONS[l].pages[p].title).count() >= 1);
+        assert!(h.query_all_by_label(&LESSONS[l].pages[p].title()).count() >= 1);
         // The page's lab is the one drawn, set up as the page says.
         assert_eq!(h.state().lessons.applied, Some((l, p)));
     }
@@ -147,9 +151,12 @@ fn the_second_page_says_so() {
 #[test]
 fn contents_jumps_to_a_page() {
     let mut h = lessons_tab();
+    // Tall enough for the whole list down to lesson 5 under the top bar's rows.
+    h.set_size(egui::vec2(1280.0, 1100.0));
+    h.run_steps(2);
     h.get_by_label("Contents").click();
     h.run_steps(2);
-    let target = format!("5.2 {}", LESSONS[4].pages[1].title);
+    let target = format!("5.2 {}", LESSONS[4].pages[1].title());
     h.get_by_label(&target).click();
     h.run_steps(2);
     assert_eq!((h.state().lessons.lesson, h.state().lessons.page), (4, 1));
@@ -222,7 +229,7 @@ pub(super) fn page(title: &str) -> &'static Page {
     LESSONS
         .iter()
         .flat_map(|l| l.pages)
-        .find(|p| p.title == title)
+        .find(|p| p.title() == title)
         .unwrap_or_else(|| panic!("no page {title}"))
 }
 
@@ -611,7 +618,7 @@ fn walkthrough_pages_open_on_the_step_they_name() {
 
 /// The paragraphs of the page titled `title`, joined.
 pub(super) fn page_text(title: &str) -> String {
-    page(title).paragraphs.join(" ")
+    page(title).paragraphs().join(" ")
 }
 
 /// `35333.6` → `35,300`: a wavelength as the text rounds it, to the nearest hundred.
@@ -1263,4 +1270,29 @@ fn the_blank_reads_to_its_right_as_the_page_says() {
     says(title, w);
     let sel = app.bench.sel;
     assert!(text.contains(&format!("layer {}, head {}", sel.layer, sel.head)));
+}
+
+/// Every page reads in every shipped language, paragraph for paragraph as in English.
+#[test]
+fn every_page_is_translated_paragraph_for_paragraph() {
+    for lang in crate::i18n::codes() {
+        for lesson in LESSONS {
+            crate::i18n::set(crate::i18n::ENGLISH);
+            let english: Vec<(String, usize)> = lesson
+                .pages
+                .iter()
+                .map(|p| (p.title(), p.paragraphs().len()))
+                .collect();
+            crate::i18n::set(lang);
+            for (page, (title, count)) in lesson.pages.iter().zip(&english) {
+                assert!(crate::i18n::has(
+                    lang,
+                    &format!("lesson-page-{}-text", page.id)
+                ));
+                assert_eq!(page.paragraphs().len(), *count, "{lang}: {title}");
+                assert!(!page.title().is_empty() && !lesson.title().is_empty());
+            }
+        }
+    }
+    crate::i18n::set(crate::i18n::ENGLISH);
 }

@@ -220,6 +220,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "hub" => app.store.hub(),
         "present" => (app.look.presenter as u8).to_string(),
         "theme" => app.look.theme.name().into(),
+        "lang" => app.look.language.into(),
         "hide" => [
             ("controls", app.nav.hidden.controls),
             ("tabs", app.nav.hidden.tabs),

@@ -25,7 +25,7 @@ pub struct Hidden {
 }
 
 /// The framing's own keys.
-const FRAME_KEYS: [&str; 5] = ["v", "view", "present", "theme", "hide"];
+const FRAME_KEYS: [&str; 6] = ["v", "view", "present", "theme", "lang", "hide"];
 
 /// Pairs being written, in order.
 #[derive(Default)]
@@ -62,7 +62,7 @@ impl LinkReader {
         for part in hash.split('&').filter(|s| !s.is_empty()).take(128) {
             match part.split_once('=') {
                 Some((k, v)) => pairs.push((unescape(k), unescape(v))),
-                None => notices.push(format!("ignored `{}` (not key=value)", short(part))),
+                None => notices.push(crate::t!("link-not-key-value", part = short(part))),
             }
         }
         Self { pairs, notices }
@@ -102,9 +102,10 @@ impl LinkReader {
 
     /// Say that `key=value` could not be read.
     pub fn refuse(&mut self, key: &str, value: &str) {
-        self.notices.push(format!(
-            "could not read {key}={}: kept the default",
-            short(value)
+        self.notices.push(crate::t!(
+            "link-could-not-read",
+            key = key,
+            value = short(value)
         ));
     }
 
@@ -203,6 +204,9 @@ pub fn encode(app: &GlimpseApp) -> String {
     if app.look.theme != Theme::default() {
         w.put("theme", app.look.theme.name());
     }
+    if app.look.language != crate::i18n::ENGLISH {
+        w.put("lang", app.look.language);
+    }
     w.finish()
 }
 
@@ -218,14 +222,15 @@ pub fn every_view() -> Vec<String> {
 /// Apply a link (with or without `#`, or a whole URL) to the app. Returns notices for
 /// anything that could not be read; what could be read is applied.
 pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
+    // The notices are in the language the link opens the app in.
+    let language = LinkReader::parse(link)
+        .get("lang")
+        .and_then(crate::i18n::supported);
+    crate::i18n::set(language.unwrap_or(app.look.language));
     let mut r = LinkReader::parse(link);
     match r.get("v").map(str::parse::<u32>) {
-        Some(Ok(v)) if v > VERSION => r.notices.push(format!(
-            "this link comes from a newer Glimpse (format {v}); reading what this version understands"
-        )),
-        Some(Err(_)) => r
-            .notices
-            .push("the link's version is unreadable; reading it anyway".into()),
+        Some(Ok(v)) if v > VERSION => r.notices.push(crate::t!("link-newer", version = v)),
+        Some(Err(_)) => r.notices.push(crate::t!("link-version-unreadable")),
         _ => {}
     }
     // The shared input first: choosing a model resets its example text and the selection.
@@ -246,6 +251,9 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     if let Some(theme) = r.read("theme", Theme::from_name) {
         app.look.theme = theme;
     }
+    if let Some(language) = r.read("lang", crate::i18n::supported) {
+        app.look.language = language;
+    }
     if let Some(v) = r.get("hide").map(str::to_string) {
         app.nav.hidden = Hidden::default();
         for part in v.split(',') {
@@ -261,7 +269,7 @@ pub fn apply(app: &mut GlimpseApp, link: &str) -> Vec<String> {
     let unknown: Vec<String> = r
         .keys()
         .filter(|k| !known.contains(k))
-        .map(|k| format!("ignored unknown key `{}`", short(k)))
+        .map(|k| crate::t!("link-unknown-key", key = short(k)))
         .collect();
     r.notices.extend(unknown);
     r.notices

@@ -76,9 +76,9 @@ pub async fn body(
 /// The bytes at `url`, or why not as a sentence: no network, or an HTTP error.
 pub async fn bytes(url: &str) -> Result<Vec<u8>, String> {
     let describe = |f: Failure| match f {
-        Failure::Network => format!("{url}: could not be fetched (offline?)"),
+        Failure::Network => crate::t!("models-fetch-offline", url = url),
         Failure::Status(s) => format!("{url}: HTTP {s}"),
-        Failure::Body => format!("{url}: the download broke off"),
+        Failure::Body => crate::t!("models-fetch-broke-off", url = url),
     };
     let response = open(url).await.map_err(describe)?;
     body(response, &mut |_| {}).await.map_err(describe)

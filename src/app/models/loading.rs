@@ -140,7 +140,7 @@ impl Loader {
                     async {
                         let config = crate::app::models::fetch::bytes(&config_url).await?;
                         let config = String::from_utf8(config)
-                            .map_err(|_| format!("{config_url} is not UTF-8 text"))?;
+                            .map_err(|_| crate::t!("models-url-not-utf8", url = &config_url))?;
                         let weights = crate::app::models::fetch::bytes(&weights_url).await?;
                         let tokenizer = match tokenizer_url {
                             Some(url) => Some(crate::app::models::fetch::bytes(&url).await?),
@@ -196,12 +196,8 @@ impl Loader {
     /// Natively the built-ins are compiled in; hub and URL downloads are the browser's.
     pub fn start(&self, name: &str, fetch: Fetch) {
         let reason = match fetch {
-            Fetch::Builtin => format!("{name}: a built-in's files are compiled in"),
-            Fetch::Remote(loc) => format!(
-                "{}: hub and URL links open in the browser build; natively, download the \
-                 files and run glimpse --model PATH",
-                loc.label
-            ),
+            Fetch::Builtin => crate::t!("models-builtin-compiled-in", model = name),
+            Fetch::Remote(loc) => crate::t!("models-remote-in-browser", model = &loc.label),
         };
         Self::finish(
             &self.arrived,

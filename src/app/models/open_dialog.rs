@@ -5,6 +5,7 @@
 
 use crate::app::models::sources;
 use crate::model::import::CheckpointFiles;
+use crate::t;
 use std::sync::Mutex;
 
 /// What the user asked to open.
@@ -85,33 +86,31 @@ impl OpenDialog {
 
     fn window(&mut self, ctx: &egui::Context, out: &mut Vec<OpenRequest>) {
         let mut open = self.open;
-        egui::Window::new("Open a model")
+        egui::Window::new(t!("models-open-title"))
+            // The same window whatever the language of its title.
+            .id(egui::Id::unique("Open a model"))
             .open(&mut open)
             .collapsible(false)
             .resizable(false)
             .default_width(420.0)
             .show(ctx, |ui| {
-                ui.label(
-                    "A Hugging Face folder (config.json, model.safetensors, tokenizer.json) \
-                     or one .gguf file. BERT, GPT-2 and Llama-family models open.",
-                );
+                ui.label(t!("models-open-intro"));
                 ui.add_space(6.0);
                 self.local_files(ui, out);
                 ui.separator();
-                ui.label("A model on the Hugging Face hub:");
-                let hint = "ORG/NAME, e.g. sentence-transformers/all-MiniLM-L6-v2";
-                if let Some(repo) = entry(ui, "hf:", &mut self.repo, hint) {
+                ui.label(t!("models-open-hub"));
+                let hint = t!("models-open-hub-hint");
+                if let Some(repo) = entry(ui, "hf:", &mut self.repo, &hint) {
                     out.push(OpenRequest::Name(format!("hf:{repo}")));
                 }
-                ui.label("A folder or .gguf file at any address:");
-                let hint = "https://…/model/ or https://…/model.gguf";
-                if let Some(url) = entry(ui, "", &mut self.url, hint) {
+                ui.label(t!("models-open-url"));
+                let hint = t!("models-open-url-hint");
+                if let Some(url) = entry(ui, "", &mut self.url, &hint) {
                     out.push(OpenRequest::Name(format!("url:{url}")));
                 }
-                ui.weak(format!(
-                    "Downloads come from the server's own address; a browser tab holds models \
-                     up to about {} in memory.",
-                    sources::megabytes(sources::BROWSER_MEMORY_BUDGET)
+                ui.weak(t!(
+                    "models-open-budget",
+                    size = sources::megabytes(sources::BROWSER_MEMORY_BUDGET)
                 ));
             });
         self.open = open;
@@ -121,23 +120,23 @@ impl OpenDialog {
     #[cfg(target_arch = "wasm32")]
     fn local_files(&mut self, ui: &mut egui::Ui, _out: &mut [OpenRequest]) {
         ui.horizontal(|ui| {
-            if ui.button("Files…").clicked() {
+            if ui.button(t!("models-open-files")).clicked() {
                 pick_files(false);
             }
-            if ui.button("Folder…").clicked() {
+            if ui.button(t!("models-open-folder")).clicked() {
                 pick_files(true);
             }
-            ui.weak("or drop them on the page");
+            ui.weak(t!("models-open-drop-page"));
         });
     }
 
     /// A path on this computer natively (or drop the folder or file on the window).
     #[cfg(not(target_arch = "wasm32"))]
     fn local_files(&mut self, ui: &mut egui::Ui, out: &mut Vec<OpenRequest>) {
-        if let Some(path) = entry(ui, "", &mut self.path, "a folder or a .gguf file") {
+        if let Some(path) = entry(ui, "", &mut self.path, &t!("models-open-path-hint")) {
             out.push(OpenRequest::Path(path.into()));
         }
-        ui.weak("or drop the folder or file on the window");
+        ui.weak(t!("models-open-drop-window"));
     }
 }
 
@@ -152,7 +151,7 @@ fn entry(ui: &mut egui::Ui, prefix: &str, text: &mut String, hint: &str) -> Opti
                 .hint_text(hint)
                 .desired_width(300.0),
         );
-        let go = ui.button("Open").clicked()
+        let go = ui.button(t!("models-open-button")).clicked()
             || (edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)));
         (go && !text.trim().is_empty()).then(|| text.trim().to_string())
     })

@@ -14,7 +14,11 @@ impl GlimpseApp {
     pub fn open_model_path(&mut self, path: &std::path::Path) -> Result<String, String> {
         use crate::model::import::open::open_path;
         let (model, info) = open_path(path, &mut |_| {}).map_err(|e| {
-            let e = format!("could not open {}: {e}", path.display());
+            let e = crate::t!(
+                "models-could-not-open",
+                path = path.display().to_string(),
+                error = e.to_string()
+            );
             self.nav.notices = vec![e.clone()];
             e
         })?;
@@ -50,7 +54,8 @@ impl GlimpseApp {
                 ) {
                     name.push_str(" (opened)");
                 }
-                let source = format!("files: {}", files.names().collect::<Vec<_>>().join(", "));
+                let names = files.names().collect::<Vec<_>>().join(", ");
+                let source = crate::t!("models-source-files", names = names);
                 match self.store.open_files(&name, files, &source) {
                     Ok(()) => {
                         self.nav.notices.clear();
@@ -58,7 +63,7 @@ impl GlimpseApp {
                         self.bench.refresh(&self.store);
                     }
                     Err(e) => {
-                        let e = format!("could not open the files: {e}");
+                        let e = crate::t!("models-could-not-open-files", error = e);
                         log::warn!("glimpse: {e}");
                         self.nav.notices = vec![e];
                     }

@@ -3,6 +3,7 @@
 //! input's pass, the progress line with Cancel.
 
 use crate::app::models::store::{is_cancelled, is_computing, ModelStore};
+use crate::t;
 
 /// Shows `e`, an answer of `ModelStore::forward` that is not a trace (or an error the view's
 /// own work derived from one).
@@ -12,8 +13,8 @@ pub fn show(ui: &mut egui::Ui, store: &ModelStore, e: &str) {
             ui.spinner();
             ui.label(e);
             let cancel = ui
-                .button("Cancel")
-                .on_hover_text("stop this pass: nothing is computed until you run it again");
+                .button(t!("models-cancel"))
+                .on_hover_text(t!("models-cancel-store-hover"));
             crate::app::probe::control("cancel store pass", cancel.rect);
             if cancel.clicked() {
                 store.cancel_asked();
@@ -22,7 +23,7 @@ pub fn show(ui: &mut egui::Ui, store: &ModelStore, e: &str) {
     } else if is_cancelled(e) {
         ui.horizontal_wrapped(|ui| {
             ui.label(e);
-            let again = ui.button("Run again");
+            let again = ui.button(t!("models-run-again"));
             crate::app::probe::control("run store pass again", again.rect);
             if again.clicked() {
                 store.resume_asked();
@@ -37,15 +38,15 @@ pub fn show(ui: &mut egui::Ui, store: &ModelStore, e: &str) {
 pub fn progress_line(ui: &mut egui::Ui, model: &str, (done, all): (usize, usize)) -> bool {
     ui.horizontal(|ui| {
         ui.spinner();
-        let text = format!("computing {model}: step {done} of {all}");
+        let text = t!("models-progress", model = model, done = done, all = all);
         ui.add(
             egui::ProgressBar::new(done as f32 / all.max(1) as f32)
                 .text(text)
                 .desired_width(420.0),
         );
         let cancel = ui
-            .button("Cancel")
-            .on_hover_text("stop this pass and go back to the input whose numbers are shown");
+            .button(t!("models-cancel"))
+            .on_hover_text(t!("models-cancel-pass-hover"));
         crate::app::probe::control("cancel pass", cancel.rect);
         cancel.clicked()
     })

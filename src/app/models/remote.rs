@@ -30,7 +30,7 @@ pub async fn download(loc: &Location, report: Report<'_>) -> Result<CheckpointFi
     }
     let config = done.fetch(loc, CONFIG, None, report).await?;
     let config = String::from_utf8(config)
-        .map_err(|_| format!("{}: config.json is not UTF-8 text", loc.label))?;
+        .map_err(|_| crate::t!("models-file-not-utf8", model = &loc.label, file = CONFIG))?;
     // Refuse what Glimpse cannot run before downloading megabytes of weights.
     Architecture::from_config_json(&config).map_err(|e| format!("{}: {e}", loc.label))?;
     let tokenizer = done.fetch(loc, TOKENIZER, None, report).await?;
@@ -43,8 +43,13 @@ pub async fn download(loc: &Location, report: Report<'_>) -> Result<CheckpointFi
                 .fetch(loc, INDEX_FILE, None, report)
                 .await
                 .map_err(|_| e)?;
-            let text = String::from_utf8(index.clone())
-                .map_err(|_| format!("{}: {INDEX_FILE} is not UTF-8 text", loc.label))?;
+            let text = String::from_utf8(index.clone()).map_err(|_| {
+                crate::t!(
+                    "models-file-not-utf8",
+                    model = &loc.label,
+                    file = INDEX_FILE
+                )
+            })?;
             let shards = parse_index(&text, &Limits::default())
                 .map_err(|e| format!("{}: {e}", loc.label))?;
             files.add(INDEX_FILE, index);
@@ -87,7 +92,9 @@ impl Done {
         let describe = |f: Failure| match f {
             Failure::Network => network_failure(loc, file),
             Failure::Status(s) => http_failure(loc, file, s),
-            Failure::Body => format!("{}: the download of `{file}` broke off", loc.label),
+            Failure::Body => {
+                crate::t!("models-download-broke-off", model = &loc.label, file = file)
+            }
         };
         let response = fetch::open(&loc.url(file)).await.map_err(describe)?;
         let length = fetch::length(&response);

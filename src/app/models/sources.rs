@@ -4,6 +4,7 @@
 //! messages a failed download turns into. The downloading itself is `app/models/remote.rs`.
 
 use crate::model::builtin;
+use crate::t;
 
 /// The public Hugging Face hub; a link's `hub=URL` names a mirror instead.
 pub const DEFAULT_HUB: &str = "https://huggingface.co";
@@ -18,7 +19,6 @@ pub const BROWSER_MEMORY_BUDGET: u64 = 1_500_000_000;
 pub struct ServedModel {
     /// The name in the picker and in links; the same name `glimpse --model` gives it natively.
     pub name: &'static str,
-    pub description: &'static str,
     /// Folder under the app (ends in `/`).
     pub folder: &'static str,
     /// The one file of a GGUF checkpoint; `None` for a Hugging Face folder.
@@ -29,21 +29,28 @@ pub struct ServedModel {
 pub const SERVED: &[ServedModel] = &[
     ServedModel {
         name: "all-MiniLM-L6-v2",
-        description: "BERT encoder, 6 layers × 12 heads, d=384, 22.7M parameters \
-                      (sentence-transformers); bidirectional attention on WordPiece tokens",
         folder: "models/hf/all-MiniLM-L6-v2/",
         gguf: None,
         licence: "Apache-2.0",
     },
     ServedModel {
         name: "SmolLM2-135M-Instruct.Q4_1",
-        description: "Llama decoder, 30 layers × 9 query / 3 key-value heads, d=576, 135M \
-                      parameters (Hugging Face SmolLM2, GGUF Q4_1); causal attention, RoPE",
         folder: "models/hf/SmolLM2-135M-Instruct/",
         gguf: Some("SmolLM2-135M-Instruct.Q4_1.gguf"),
         licence: "Apache-2.0",
     },
 ];
+
+impl ServedModel {
+    /// What the model is, in the picker's hover text.
+    pub fn description(&self) -> String {
+        match self.name {
+            "all-MiniLM-L6-v2" => t!("models-served-minilm"),
+            "SmolLM2-135M-Instruct.Q4_1" => t!("models-served-smollm2"),
+            _ => String::new(),
+        }
+    }
+}
 
 /// Where files are fetched from: a folder URL (ending in `/`) and, for GGUF, the one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -103,7 +110,7 @@ impl Source {
         Location {
             folder: s.folder.to_string(),
             gguf: s.gguf.map(str::to_string),
-            label: format!("{} (served with the app)", s.name),
+            label: t!("models-served-label", model = s.name),
             hub: false,
         }
     }
@@ -127,14 +134,11 @@ fn hub_location(base: &str, repo: &str) -> Result<Location, String> {
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
     };
     if repo_parts.is_empty() || repo_parts.len() > 2 || !repo_parts.iter().all(plain) {
-        return Err(format!(
-            "`hf:{repo}` is not a hub model: write hf:ORG/NAME (letters, digits, - _ .), \
-             e.g. hf:sentence-transformers/all-MiniLM-L6-v2, or hf:ORG/NAME/FILE.gguf"
-        ));
+        return Err(t!("models-not-hub-model", repo = repo));
     }
     if let Some(file) = &gguf {
         if !plain(&file.as_str()) {
-            return Err(format!("`{file}` is not a plain file name"));
+            return Err(t!("models-not-plain-file", file = file));
         }
     }
     let base = web_base(base)?;
@@ -142,7 +146,7 @@ fn hub_location(base: &str, repo: &str) -> Result<Location, String> {
     Ok(Location {
         folder: format!("{base}/{repo}/resolve/main/"),
         gguf,
-        label: format!("{repo} on {}", host(&base)),
+        label: t!("models-hub-label", repo = &repo, host = host(&base)),
         hub: true,
     })
 }
@@ -174,9 +178,7 @@ pub fn web_base(url: &str) -> Result<String, String> {
         Some(r) if !r.is_empty() && !r.contains(char::is_whitespace) && !r.starts_with('/') => {
             Ok(trimmed.to_string())
         }
-        _ => Err(format!(
-            "`{url}` is not a web address: it must start with https:// (or http://)"
-        )),
+        _ => Err(t!("models-not-web-address", url = url)),
     }
 }
 
@@ -189,33 +191,37 @@ fn host(url: &str) -> &str {
 /// A download's failure as the user should read it: what, where, and what to do.
 pub fn http_failure(loc: &Location, file: &str, status: u16) -> String {
     match status {
-        404 => format!(
-            "{}: `{file}` is not there (HTTP 404); check the name{}",
-            loc.label,
-            if loc.gguf.is_none() {
-                " (a model folder needs config.json, tokenizer.json and model.safetensors)"
-            } else {
-                ""
-            }
+        404 if loc.gguf.is_none() => t!("models-http-404-folder", model = &loc.label, file = file),
+        404 => t!("models-http-404", model = &loc.label, file = file),
+        401 | 403 if loc.hub => t!(
+            "models-http-gated",
+            model = &loc.label,
+            file = file,
+            status = status
         ),
-        401 | 403 if loc.hub => format!(
-            "{}: the hub refused `{file}` (HTTP {status}): the model is gated or private. \
-             Accept its terms on the hub's page, download the files, and open them here",
-            loc.label
+        401 | 403 => t!(
+            "models-http-refused",
+            model = &loc.label,
+            file = file,
+            status = status
         ),
-        401 | 403 => format!("{}: `{file}` was refused (HTTP {status})", loc.label),
-        s => format!("{}: `{file}` failed (HTTP {s})", loc.label),
+        s => t!(
+            "models-http-failed",
+            model = &loc.label,
+            file = file,
+            status = s
+        ),
     }
 }
 
 /// A fetch that never got a response: no network, or a cross-origin server that does not
 /// let this page read its files (the browser does not say which).
 pub fn network_failure(loc: &Location, file: &str) -> String {
-    format!(
-        "{}: `{file}` could not be fetched from {}: no network, or the server does not let \
-         other sites read its files (CORS)",
-        loc.label,
-        host(&loc.folder)
+    t!(
+        "models-network-failure",
+        model = &loc.label,
+        file = file,
+        host = host(&loc.folder)
     )
 }
 
@@ -224,13 +230,12 @@ pub fn check_size(loc: &Location, file_bytes: u64, memory: u64) -> Result<(), St
     if memory <= BROWSER_MEMORY_BUDGET {
         return Ok(());
     }
-    Err(format!(
-        "{} is too large for the browser: {} to download, about {} in memory once opened, \
-         and a browser tab holds about {}. Open it in the desktop app (glimpse --model PATH)",
-        loc.label,
-        megabytes(file_bytes),
-        megabytes(memory),
-        megabytes(BROWSER_MEMORY_BUDGET)
+    Err(t!(
+        "models-too-large",
+        model = &loc.label,
+        download = megabytes(file_bytes),
+        memory = megabytes(memory),
+        budget = megabytes(BROWSER_MEMORY_BUDGET)
     ))
 }
 

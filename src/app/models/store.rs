@@ -32,7 +32,12 @@ const CONVERSION_BUDGET: web_time::Duration = web_time::Duration::from_millis(25
 /// "expanding tensors to f32 (37 of 210)".
 pub fn stage_text(s: &Stage) -> String {
     if s.total > 1 {
-        format!("{} ({} of {})", s.what, s.done, s.total)
+        crate::t!(
+            "models-stage",
+            what = s.what,
+            done = s.done,
+            total = s.total
+        )
     } else {
         s.what.to_string()
     }
@@ -103,14 +108,20 @@ impl ModelStore {
             ModelState::Failed(e) => Err(e),
             ModelState::Loading { .. } if self.is_converting(name) => {
                 let stage = self.conversion_stage(name);
-                Err(format!(
-                    "converting {name} into Glimpse's tensors: {}…",
-                    stage.map_or(String::new(), |s| stage_text(&s))
+                Err(crate::t!(
+                    "models-converting",
+                    model = name,
+                    stage = stage.map_or(String::new(), |s| stage_text(&s))
                 ))
             }
             ModelState::Loading { received, total } => Err(match total {
-                Some(t) => format!("loading {name} ({received} of {t} bytes)…"),
-                None => format!("loading {name}…"),
+                Some(t) => crate::t!(
+                    "models-loading-bytes",
+                    model = name,
+                    received = received,
+                    total = t
+                ),
+                None => crate::t!("models-loading", model = name),
             }),
         }
     }
@@ -280,10 +291,10 @@ impl ModelStore {
         {
             use crate::model::import::open::open_path;
             let Some(path) = crate::app::models::loading::cached_path(s) else {
-                return ModelState::Failed(format!(
-                    "{} is not in the model cache ({}): run scripts/fetch_models.sh",
-                    s.name,
-                    crate::util::real_models::cache_dir().display()
+                return ModelState::Failed(crate::t!(
+                    "models-not-in-cache",
+                    model = s.name,
+                    folder = crate::util::real_models::cache_dir().display().to_string()
                 ));
             };
             match open_path(&path, &mut |_| {}) {

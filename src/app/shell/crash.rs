@@ -14,7 +14,7 @@ pub fn install_overlay() {
                 .payload()
                 .downcast_ref::<String>()
                 .cloned()
-                .unwrap_or_else(|| "unknown error".into()),
+                .unwrap_or_else(|| crate::t!("crash-unknown")),
         };
         let place = info
             .location()
@@ -49,16 +49,8 @@ fn show(message: &str) {
          font:16px system-ui,sans-serif;padding:48px;overflow:auto;z-index:10",
     );
     let parts = [
-        (
-            "h2",
-            "Glimpse stopped because of an internal error".to_string(),
-        ),
-        (
-            "p",
-            "Nothing you typed is lost: the link below reopens this view. \
-             Reload the page to continue."
-                .to_string(),
-        ),
+        ("h2", crate::t!("crash-title")),
+        ("p", crate::t!("crash-body")),
         ("pre", message.to_string()),
         ("p", link),
     ];

@@ -4,6 +4,7 @@
 use crate::app::labs::Layout;
 use crate::app::probe::{self, scrolling_view};
 use crate::app::{export, lessons, link, GlimpseApp};
+use crate::t;
 
 impl GlimpseApp {
     /// Tabs, the presenter switch, and the model picker (or the lab's own line).
@@ -15,26 +16,27 @@ impl GlimpseApp {
                 ui.horizontal_wrapped(|ui| {
                     ui.heading("Glimpse");
                     ui.separator();
-                    let tabs = std::iter::once((link::LESSONS, "Lessons"))
+                    let tabs = std::iter::once((link::LESSONS, t!("shell-tab-lessons")))
                         .chain(self.labs.iter().map(|l| (l.id(), l.title())));
                     for (id, title) in tabs {
-                        let tab = ui.selectable_value(&mut self.nav.view, id, title);
-                        probe::control(&format!("tab:{title}"), tab.rect);
+                        let tab = ui.selectable_value(&mut self.nav.view, id, &title);
+                        probe::control(&format!("tab:{id}"), tab.rect);
                     }
                     ui.separator();
-                    ui.toggle_value(&mut self.look.presenter, "presenter (F)")
-                        .on_hover_text("large type for a projector");
-                    ui.toggle_value(&mut self.nav.shortcuts_open, "keys (?)")
-                        .on_hover_text("every keyboard shortcut");
+                    ui.toggle_value(&mut self.look.presenter, t!("shell-presenter"))
+                        .on_hover_text(t!("shell-presenter-hover"));
+                    ui.toggle_value(&mut self.nav.shortcuts_open, t!("shell-keys"))
+                        .on_hover_text(t!("shell-keys-hover"));
                     // One button that cycles, so the top bar keeps to one row.
                     let theme = self.look.theme;
                     if ui
-                        .button(format!("theme: {}", theme.name()))
-                        .on_hover_text("dark, light or high contrast (a link keeps it as theme=)")
+                        .button(t!("shell-theme", theme = theme.label()))
+                        .on_hover_text(t!("shell-theme-hover"))
                         .clicked()
                     {
                         self.look.theme = theme.next();
                     }
+                    self.language_picker(ui);
                     ui.separator();
                     let shared_model = if self.nav.view == link::LESSONS {
                         lessons::uses_shared_model(self)
@@ -46,9 +48,9 @@ impl GlimpseApp {
                     if shared_model {
                         self.bench
                             .model_picker(ui, &self.store, self.look.presenter);
-                        let open = ui.button("Open…").on_hover_text(
-                            "open your own model: files, a folder, a hub name or a URL",
-                        );
+                        let open = ui
+                            .button(t!("shell-open"))
+                            .on_hover_text(t!("shell-open-hover"));
                         probe::control("open model", open.rect);
                         if open.clicked() {
                             self.open_dialog.open = true;
@@ -56,9 +58,7 @@ impl GlimpseApp {
                     } else if !self.look.presenter {
                         let about = match self.labs.by_id(self.nav.view) {
                             Some(lab) => lab.about(),
-                            None => {
-                                "guided lessons: read on the left, play with the lab on the right"
-                            }
+                            None => t!("shell-lessons-about"),
                         };
                         ui.weak(about);
                     }

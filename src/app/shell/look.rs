@@ -4,13 +4,29 @@ use crate::app::shell::fonts;
 use crate::app::shell::themes::Theme;
 use crate::app::GlimpseApp;
 
-/// How the app looks: presenter mode (large type for a projector; F toggles it) and theme.
-#[derive(Default)]
+/// How the app looks: presenter mode (large type for a projector; F toggles it), theme and
+/// language.
 pub struct Look {
     pub presenter: bool,
     pub theme: Theme,
+    /// The code of the language the app speaks (`crate::i18n`).
+    pub language: &'static str,
+    /// The language last written into the page (`<html lang>`).
+    pub language_on_page: &'static str,
     /// The zoom and theme last applied to the context.
     applied: Option<(bool, Theme)>,
+}
+
+impl Default for Look {
+    fn default() -> Self {
+        Look {
+            presenter: false,
+            theme: Theme::default(),
+            language: crate::i18n::ENGLISH,
+            language_on_page: "",
+            applied: None,
+        }
+    }
 }
 
 impl GlimpseApp {

@@ -5,6 +5,7 @@ pub mod address_bar;
 pub mod crash;
 pub mod fonts;
 pub mod frame;
+pub mod language;
 pub mod look;
 pub mod shortcuts;
 pub mod themes;

@@ -3,27 +3,36 @@
 //! the keys that replace it.
 
 use crate::app::GlimpseApp;
+use crate::t;
 use egui::{Key, Modifiers};
 
 /// (where, keys, what they do), in the order the list shows them.
 #[rustfmt::skip]
-pub const SHORTCUTS: &[(&str, &str, &str)] = &[
-    ("everywhere", "Tab / Shift+Tab", "next / previous control, in reading order"),
-    ("everywhere", "Enter or Space", "press the focused button, tick the focused box"),
-    ("everywhere", "Escape", "let go of the focused control (the arrows then step the view)"),
-    ("everywhere", "← → on a slider", "move the slider one step"),
-    ("everywhere", "?", "this list (Escape closes it)"),
-    ("everywhere", "F", "presenter mode: large type for a projector"),
-    ("lessons", "Page Down / Page Up", "next / previous page"),
-    ("heatmaps", "Tab to the map, then ← ↑ → ↓", "move the selected cell; it is read aloud"),
-    ("heatmaps", "Home / End", "first / last cell of the row"),
-    ("heatmaps", "Enter", "open the cell (Attention: make its row the query)"),
-    ("Attention walkthrough", "← / →", "previous / next step of the computation"),
-    ("Decoding", "→ / ←", "one decoding step forward / back"),
-    ("Decoding", "Space", "play or pause the search"),
-    ("beam tree", "Tab to a box, then ← / →", "its parent / its best child"),
-    ("beam tree", "↑ / ↓", "the box above / below in the same step"),
-];
+pub fn shortcuts() -> Vec<(String, String, String)> {
+    let everywhere = || t!("shortcuts-everywhere");
+    let heatmaps = || t!("shortcuts-heatmaps");
+    let decoding = || t!("shortcuts-decoding");
+    let beam_tree = || t!("shortcuts-beam-tree");
+    // Keys that are symbols read the same in every language.
+    let keys = |k: &str| k.to_string();
+    vec![
+        (everywhere(), t!("shortcuts-tab-keys"), t!("shortcuts-tab")),
+        (everywhere(), t!("shortcuts-press-keys"), t!("shortcuts-press")),
+        (everywhere(), t!("shortcuts-escape-keys"), t!("shortcuts-escape")),
+        (everywhere(), t!("shortcuts-slider-keys"), t!("shortcuts-slider")),
+        (everywhere(), keys("?"), t!("shortcuts-list")),
+        (everywhere(), keys("F"), t!("shortcuts-presenter")),
+        (t!("shortcuts-lessons"), t!("shortcuts-page-keys"), t!("shortcuts-page")),
+        (heatmaps(), t!("shortcuts-map-keys"), t!("shortcuts-map")),
+        (heatmaps(), t!("shortcuts-row-keys"), t!("shortcuts-row")),
+        (heatmaps(), t!("shortcuts-enter-keys"), t!("shortcuts-cell")),
+        (t!("shortcuts-walkthrough"), keys("← / →"), t!("shortcuts-walkthrough-step")),
+        (decoding(), keys("→ / ←"), t!("shortcuts-decoding-step")),
+        (decoding(), t!("shortcuts-space-keys"), t!("shortcuts-play")),
+        (beam_tree(), t!("shortcuts-box-keys"), t!("shortcuts-box")),
+        (beam_tree(), keys("↑ / ↓"), t!("shortcuts-above-below")),
+    ]
+}
 
 impl GlimpseApp {
     /// `?` opens the list (unless a text field has the keyboard); the list shows while open.
@@ -40,20 +49,20 @@ impl GlimpseApp {
             return;
         }
         let modal = egui::Modal::new(egui::Id::unique("shortcuts")).show(ctx, |ui| {
-            ui.heading("Keyboard shortcuts");
+            ui.heading(t!("shortcuts-title"));
             egui::Grid::new("shortcut_list")
                 .striped(true)
                 .num_columns(3)
                 .show(ui, |ui| {
-                    for (place, keys, what) in SHORTCUTS {
-                        ui.weak(*place);
-                        ui.strong(*keys);
-                        ui.label(*what);
+                    for (place, keys, what) in shortcuts() {
+                        ui.weak(place);
+                        ui.strong(keys);
+                        ui.label(what);
                         ui.end_row();
                     }
                 });
             ui.add_space(6.0);
-            ui.button("close (Escape)").clicked()
+            ui.button(t!("shortcuts-close")).clicked()
         });
         if modal.inner || modal.should_close() {
             self.nav.shortcuts_open = false;
@@ -74,8 +83,8 @@ mod tests {
         h.key_press(egui::Key::Questionmark);
         h.run();
         h.get_by_label("Keyboard shortcuts");
-        for (_, keys, _) in super::SHORTCUTS {
-            assert!(h.query_by_label(keys).is_some(), "{keys} is listed");
+        for (_, keys, _) in super::shortcuts() {
+            assert!(h.query_by_label(&keys).is_some(), "{keys} is listed");
         }
         h.key_press(egui::Key::Escape);
         h.run();

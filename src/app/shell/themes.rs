@@ -26,6 +26,15 @@ impl Theme {
         }
     }
 
+    /// The name on the top bar's button, in the app's language.
+    pub fn label(self) -> String {
+        match self {
+            Theme::Dark => crate::t!("theme-dark"),
+            Theme::Light => crate::t!("theme-light"),
+            Theme::HighContrast => crate::t!("theme-contrast"),
+        }
+    }
+
     /// The one after this in the top bar's cycle.
     pub fn next(self) -> Theme {
         let i = Theme::ALL.iter().position(|&t| t == self).unwrap_or(0);

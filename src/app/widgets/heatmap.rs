@@ -20,7 +20,7 @@ pub struct Heatmap<'a> {
     pub show_numbers: bool,
     /// Largest cell side in points (before zoom).
     pub max_cell: f32,
-    /// Axis names for the hover text, e.g. ("query", "key").
+    /// Axis names for the hover text, e.g. ("query", "key"); empty: "row" and "column".
     pub axis_names: (&'a str, &'a str),
     /// Appended to the hover text, e.g. "layer 1 · head 2".
     pub context: &'a str,
@@ -56,7 +56,7 @@ impl<'a> Heatmap<'a> {
             allowed: None,
             show_numbers: false,
             max_cell: 40.0,
-            axis_names: ("row", "column"),
+            axis_names: ("", ""),
             context: "",
             zoom: 1.0,
             highlight_row: None,
@@ -113,8 +113,25 @@ impl Heatmap<'_> {
         }
     }
 
-    fn masked(&self, r: usize, c: usize) -> bool {
+    pub(crate) fn masked(&self, r: usize, c: usize) -> bool {
         self.allowed.is_some_and(|a| !a[[r, c]])
+    }
+
+    /// What a row and a column are, in words: the names given, else "row" and "column".
+    pub fn axis_words(&self) -> (String, String) {
+        let (rows, cols) = self.axis_names;
+        (
+            if rows.is_empty() {
+                crate::t!("widgets-heatmap-row")
+            } else {
+                rows.to_string()
+            },
+            if cols.is_empty() {
+                crate::t!("widgets-heatmap-column")
+            } else {
+                cols.to_string()
+            },
+        )
     }
 
     /// The heatmap with its colour legend to the right.
@@ -145,7 +162,7 @@ impl Heatmap<'_> {
             let note = ui.spacing().interact_size.y;
             let cell = self.cell_size(ui.available_size() - Vec2::new(0.0, note));
             let out = self.show_cells(ui, cell);
-            ui.weak("cells too small for numbers: zoom in (Ctrl + scroll) or hover a cell");
+            ui.weak(crate::t!("widgets-heatmap-no-room"));
             out
         })
         .inner
@@ -198,7 +215,7 @@ impl Heatmap<'_> {
         let spoken = keys.map(|k| heatmap_access::announcement(&self, k.cell.0, k.cell.1));
         // A name for screen readers and UI tests; focused, the keyboard's cell too.
         response.widget_info(|| {
-            let mut name = format!("heatmap {}", self.context);
+            let mut name = crate::t!("widgets-heatmap-name", context = self.context);
             if let Some(k) = keys {
                 name.push_str(": ");
                 name.push_str(&heatmap_access::cell_words(&self, k.cell.0, k.cell.1));
@@ -312,15 +329,25 @@ impl Heatmap<'_> {
 
     /// What hovering cell (r, c) tells: both tokens, the exact value, and the context.
     pub fn hover_text(&self, r: usize, c: usize) -> String {
-        let (qn, kn) = self.axis_names;
+        let (qn, kn) = self.axis_words();
         let row = self.row_labels.get(r).map_or("?", |s| s.as_str());
         let col = self.col_labels.get(c).map_or("?", |s| s.as_str());
         let value = if self.masked(r, c) {
-            "masked (−∞ before softmax, weight exactly 0)".to_string()
+            crate::t!("widgets-heatmap-masked-hover")
         } else {
             format!("{:.6}", self.values[[r, c]])
         };
-        let mut text = format!("{qn} {r} “{row}” → {kn} {c} “{col}”\nvalue {value}");
+        let mut text = crate::t!(
+            "widgets-heatmap-hover",
+            row_axis = qn,
+            row = r,
+            row_token = row,
+            column_axis = kn,
+            column = c,
+            column_token = col
+        );
+        text.push('\n');
+        text.push_str(&crate::t!("widgets-heatmap-value", value = value));
         if let Some(note) = self.row_notes.and_then(|n| n.get(r)) {
             text.push('\n');
             text.push_str(note);

@@ -15,17 +15,27 @@ pub const MAX_SIDE: usize = 24;
 /// The table's title: what the matrix is, what its rows and columns are, and what is left out.
 pub fn caption(map: &Heatmap<'_>) -> String {
     let (rows, cols) = map.values.dim();
-    let (qn, kn) = map.axis_names;
+    let (qn, kn) = map.axis_words();
     let what = if map.context.is_empty() {
-        "values"
+        crate::t!("widgets-heatmap-values")
     } else {
-        map.context
+        map.context.to_string()
     };
-    let mut caption = format!("{what}: a {qn} in each row, a {kn} in each column");
+    let mut caption = crate::t!(
+        "widgets-heatmap-caption",
+        what = what,
+        row_axis = qn,
+        column_axis = kn
+    );
     let (r, c) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
     if r < rows || c < cols {
-        caption.push_str(&format!(
-            " (the first {r} of {rows} rows and {c} of {cols} columns)"
+        caption.push(' ');
+        caption.push_str(&crate::t!(
+            "widgets-heatmap-caption-part",
+            rows_shown = r,
+            rows = rows,
+            columns_shown = c,
+            columns = cols
         ));
     }
     caption
@@ -33,9 +43,10 @@ pub fn caption(map: &Heatmap<'_>) -> String {
 
 /// What cell (r, c) reads: its value to two decimals, or why it has none.
 pub fn cell_text(map: &Heatmap<'_>, r: usize, c: usize) -> String {
-    match map.allowed {
-        Some(allowed) if !allowed[[r, c]] => "masked".to_string(),
-        _ => format!("{:.2}", map.values[[r, c]]),
+    if map.masked(r, c) {
+        crate::t!("widgets-heatmap-masked")
+    } else {
+        format!("{:.2}", map.values[[r, c]])
     }
 }
 
@@ -50,7 +61,10 @@ pub fn add_table(ui: &mut Ui, map: &Heatmap<'_>, cells: Rect, cell: Vec2) {
     let (rows, cols) = (rows.min(MAX_SIDE), cols.min(MAX_SIDE));
     let table = AccessTable {
         caption: caption(map),
-        corner: format!("{} \\ {}", map.axis_names.0, map.axis_names.1),
+        corner: {
+            let (rows, cols) = map.axis_words();
+            format!("{rows} \\ {cols}")
+        },
         columns: (0..cols).map(|c| header(map.col_labels, c)).collect(),
         rows: (0..rows)
             .map(|r| {
@@ -111,16 +125,22 @@ pub fn keyboard(ui: &Ui, response: &Response, rows: usize, cols: usize) -> Optio
 
 /// Cell (r, c) in words: both tokens and the value.
 pub fn cell_words(map: &Heatmap<'_>, r: usize, c: usize) -> String {
-    let (qn, kn) = map.axis_names;
+    let (qn, kn) = map.axis_words();
     let label = |labels: &[String], i: usize| labels.get(i).map_or("?", |s| s.trim()).to_string();
-    let value = match cell_text(map, r, c).as_str() {
-        "masked" => "masked".to_string(),
-        v => format!("value {v}"),
+    let value = if map.masked(r, c) {
+        crate::t!("widgets-heatmap-masked")
+    } else {
+        crate::t!("widgets-heatmap-value", value = cell_text(map, r, c))
     };
-    format!(
-        "{qn} {r} “{}”, {kn} {c} “{}”, {value}",
-        label(map.row_labels, r),
-        label(map.col_labels, c),
+    crate::t!(
+        "widgets-heatmap-cell",
+        row_axis = qn,
+        row = r,
+        row_token = label(map.row_labels, r),
+        column_axis = kn,
+        column = c,
+        column_token = label(map.col_labels, c),
+        value = value
     )
 }
 

@@ -5,6 +5,7 @@
 
 use super::access_table::{self, AccessTable};
 use super::series_color;
+use crate::t;
 use egui::{Rect, Response, Ui, Vec2};
 use egui_plot::{Line, LineStyle};
 
@@ -80,7 +81,8 @@ impl PlotWords {
 
     /// A marker line: "L now at 2.00" (say in `what` which axis it marks).
     pub fn mark(&mut self, what: &str, at: f64) {
-        self.marks.push(format!("{what} at {}", short(at)));
+        self.marks
+            .push(t!("widgets-plot-mark", what = what, at = short(at)));
     }
 
     /// A note the sentence ends with, e.g. "token embeddings lie within ±1".
@@ -99,7 +101,7 @@ impl PlotWords {
                 .filter(|p| p[0].is_finite() && p[1].is_finite())
                 .collect();
             let (Some(first), Some(last)) = (finite.first(), finite.last()) else {
-                parts.push(format!("“{name}” has no points"));
+                parts.push(t!("widgets-plot-no-points", name = name));
                 continue;
             };
             // The first point of a tie: a curve that reaches 1.00 and stays there peaks where it
@@ -112,31 +114,36 @@ impl PlotWords {
                 .iter()
                 .min_by(|a, b| a[1].total_cmp(&b[1]))
                 .unwrap_or(first);
-            let x = &self.x_name;
-            parts.push(format!(
-                "“{name}” from {} at {x} {} to {} at {x} {}, highest {} at {x} {}, lowest {} at {x} {}",
-                short(first[1]),
-                self.x_text(first[0]),
-                short(last[1]),
-                self.x_text(last[0]),
-                short(high[1]),
-                self.x_text(high[0]),
-                short(low[1]),
-                self.x_text(low[0]),
+            parts.push(t!(
+                "widgets-plot-line",
+                name = name,
+                x = &self.x_name,
+                first = short(first[1]),
+                first_at = self.x_text(first[0]),
+                last = short(last[1]),
+                last_at = self.x_text(last[0]),
+                high = short(high[1]),
+                high_at = self.x_text(high[0]),
+                low = short(low[1]),
+                low_at = self.x_text(low[0]),
             ));
         }
         parts.extend(self.marks.iter().cloned());
         if parts.is_empty() {
-            format!("{}: nothing drawn yet.", self.title)
+            t!("widgets-plot-empty", title = &self.title)
         } else {
-            format!("{}: {}.", self.title, parts.join("; "))
+            t!(
+                "widgets-plot-summary",
+                title = &self.title,
+                parts = parts.join("; ")
+            )
         }
     }
 
     /// The numbers: one column per line where all lines share their x values, else one row
     /// per point with its line named; at most `MAX_ROWS` rows per line.
     pub fn table(&self) -> AccessTable {
-        let caption = format!("{}, the numbers", self.title);
+        let caption = t!("widgets-plot-caption", title = &self.title);
         let shared = self.series.split_first().is_some_and(|((_, first), rest)| {
             rest.iter().all(|(_, p)| {
                 p.len() == first.len() && p.iter().zip(first).all(|(a, b)| a[0] == b[0])
@@ -168,8 +175,8 @@ impl PlotWords {
                 .collect();
             AccessTable {
                 caption,
-                corner: "line".into(),
-                columns: vec![self.x_name.clone(), "value".into()],
+                corner: t!("widgets-plot-line-header"),
+                columns: vec![self.x_name.clone(), t!("widgets-plot-value-header")],
                 rows,
             }
         }
@@ -259,6 +266,23 @@ mod tests {
             "{}",
             w.summary()
         );
+    }
+
+    /// Spanish puts the pieces in its own order and words, with the same figures.
+    #[test]
+    fn the_summary_reads_in_the_current_language() {
+        crate::i18n::set("es");
+        let mut w = PlotWords::new("Pérdida", "paso");
+        let _ = w.line("pérdida", vec![[0.0, 2.3], [1.0, 0.9]]);
+        let summary = w.summary();
+        let caption = w.table().caption;
+        crate::i18n::set(crate::i18n::ENGLISH);
+        assert_eq!(
+            summary,
+            "Pérdida: “pérdida” va de 2.30 en paso 0 a 0.900 en paso 1, \
+             máximo 2.30 en paso 0, mínimo 0.900 en paso 1."
+        );
+        assert_eq!(caption, "Pérdida, los números");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 #![cfg_attr(target_arch = "wasm32", allow(clippy::arc_with_non_send_sync))]
 
 use crate::model::{ForwardOptions, Model, ModelInput, Trace};
+use crate::t;
 #[cfg(feature = "webgpu")]
 use std::sync::{Arc, Mutex};
 
@@ -334,10 +335,10 @@ impl Compute {
         let status = self.status();
         let backend = self.backend();
         ui.horizontal_wrapped(|ui| {
-            ui.label("compute on");
+            ui.label(t!("workbench-compute-on"));
             let cpu = ui
                 .selectable_label(backend == Backend::Cpu, "CPU")
-                .on_hover_text("Glimpse's transformer over ndarray");
+                .on_hover_text(t!("workbench-cpu-hover"));
             crate::app::probe::control("compute:CPU", cpu.rect);
             if cpu.clicked() {
                 self.choose(Backend::Cpu);
@@ -348,7 +349,7 @@ impl Compute {
                     ready,
                     egui::Button::selectable(backend == Backend::Gpu, "GPU"),
                 )
-                .on_hover_text("the same forward pass as WGSL compute shaders (wgpu)")
+                .on_hover_text(t!("workbench-gpu-hover"))
                 .on_disabled_hover_text(status_text(&status));
             crate::app::probe::control("compute:GPU", gpu.rect);
             if gpu.clicked() {
@@ -361,7 +362,7 @@ impl Compute {
             if let Some(why) = &t.fallback {
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    format!("the GPU could not run this, so the CPU's numbers are shown: {why}"),
+                    t!("workbench-gpu-fallback", why = why),
                 );
             }
         }
@@ -370,14 +371,14 @@ impl Compute {
 
 pub fn status_text(status: &GpuStatus) -> String {
     match status {
-        GpuStatus::NotBuilt => "GPU: this build has no GPU path (feature `webgpu`)".into(),
-        GpuStatus::NotLookedFor => "GPU: not looked for".into(),
-        GpuStatus::Detecting => "GPU: looking for an adapter…".into(),
-        GpuStatus::Unavailable(why) => format!("running on the CPU; {why}"),
+        GpuStatus::NotBuilt => t!("workbench-gpu-not-built"),
+        GpuStatus::NotLookedFor => t!("workbench-gpu-not-looked-for"),
+        GpuStatus::Detecting => t!("workbench-gpu-detecting"),
+        GpuStatus::Unavailable(why) => t!("workbench-gpu-unavailable", why = why),
         GpuStatus::Ready {
             adapter,
             software: true,
-        } => format!("GPU: {adapter}: a software adapter, slower than the CPU path"),
+        } => t!("workbench-gpu-software", adapter = adapter),
         GpuStatus::Ready { adapter, .. } => format!("GPU: {adapter}"),
     }
 }
@@ -387,15 +388,21 @@ pub fn timing_text(t: &Timing) -> String {
         Backend::Cpu => "CPU",
         Backend::Gpu => "GPU",
     };
-    let mut s = format!("shown: {used} · CPU {:.2} ms", t.cpu_ms);
+    let ms = format!("{:.2}", t.cpu_ms);
+    let mut s = t!("workbench-timing-shown", used = used, ms = ms);
     if t.waiting {
-        s += " · GPU running…";
+        s += " · ";
+        s += &t!("workbench-timing-gpu-running");
     }
     if let Some(g) = t.gpu_ms {
         s += &format!(" · GPU {g:.2} ms");
     }
     if let Some(d) = t.max_difference {
-        s += &format!(" · largest difference {d:.1e}");
+        s += " · ";
+        s += &t!(
+            "workbench-timing-difference",
+            difference = format!("{d:.1e}")
+        );
     }
     s
 }

@@ -3,36 +3,39 @@
 //! path) with the notes on pieces a toy vocabulary lacks.
 
 use super::*;
+use crate::app::words::Words;
+use crate::t;
 
 impl Workbench {
     /// The model picker of the top bar, with the model's one-line description.
     pub fn model_picker(&mut self, ui: &mut egui::Ui, store: &ModelStore, presenter: bool) {
         let mut chosen = self.model_name.clone();
-        let picker = egui::ComboBox::from_label("model")
+        let picker = egui::ComboBox::new("model", t!("workbench-model"))
             .selected_text(&chosen)
             .height(560.0)
             .show_ui(ui, |ui| {
                 // Real models first: they are what a class comes for.
                 let served = store.served();
                 if !served.is_empty() {
-                    ui.weak("Real models (downloaded when chosen)");
+                    ui.weak(t!("workbench-real-models"));
                 }
                 for (served, bytes) in served {
                     let label = format!("{} ({})", served.name, sources::megabytes(bytes));
                     ui.selectable_value(&mut chosen, served.name.to_string(), label)
-                        .on_hover_text(format!(
-                            "{}. Licence {}",
-                            served.description, served.licence
+                        .on_hover_text(t!(
+                            "workbench-served-hover",
+                            description = served.description(),
+                            licence = served.licence
                         ));
                 }
                 let opened = store.opened();
                 if !opened.is_empty() {
-                    ui.weak("Opened from files or links");
+                    ui.weak(t!("workbench-opened-models"));
                 }
                 for name in opened {
                     ui.selectable_value(&mut chosen, name.clone(), &name);
                 }
-                ui.weak("Glimpse's own models (trained on toy tasks, or random)");
+                ui.weak(t!("workbench-own-models"));
                 for b in builtin::BUILTINS {
                     ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
                         .on_hover_text(b.description);
@@ -47,13 +50,13 @@ impl Workbench {
         let about = match (builtin::info(&self.model_name), &self.model) {
             (Some(b), _) => b.description.to_string(),
             (None, Ok(m)) => match store.info(&self.model_name) {
-                Some(i) => format!(
-                    "{} · {} · {} parameters · {} in memory · from {}",
-                    i.model_type,
-                    i.format,
-                    crate::util::grouped(i.parameters as u128),
-                    sources::megabytes(i.memory_bytes as u64),
-                    i.source
+                Some(i) => t!(
+                    "workbench-about-opened",
+                    architecture = &i.model_type,
+                    format = &i.format,
+                    parameters = crate::util::grouped(i.parameters as u128),
+                    memory = sources::megabytes(i.memory_bytes as u64),
+                    source = &i.source
                 ),
                 None => m.config.description.clone(),
             },
@@ -78,24 +81,24 @@ impl Workbench {
             ui.horizontal_wrapped(|ui| {
                 ui.spinner();
                 let text = match total {
-                    _ if stage.is_some() => format!(
-                        "converting {} ({}) into Glimpse's tensors: {}",
-                        self.model_name,
-                        sources::megabytes(received),
-                        stage
+                    _ if stage.is_some() => t!(
+                        "workbench-converting",
+                        model = &self.model_name,
+                        size = sources::megabytes(received),
+                        stage = stage
                             .as_ref()
                             .map_or(String::new(), crate::app::models::store::stage_text)
                     ),
-                    Some(t) => format!(
-                        "downloading {}: {} of {}",
-                        self.model_name,
-                        sources::megabytes(received),
-                        sources::megabytes(t)
+                    Some(t) => t!(
+                        "workbench-downloading-of",
+                        model = &self.model_name,
+                        received = sources::megabytes(received),
+                        total = sources::megabytes(t)
                     ),
-                    None => format!(
-                        "downloading {}: {}",
-                        self.model_name,
-                        sources::megabytes(received)
+                    None => t!(
+                        "workbench-downloading",
+                        model = &self.model_name,
+                        received = sources::megabytes(received)
                     ),
                 };
                 let fraction = match &stage {
@@ -123,26 +126,28 @@ impl Workbench {
         if vocabulary.is_empty() {
             return;
         }
-        let unit = match model.tokenizer.kind() {
-            crate::model::tokenizer::TokenizerKind::Char => "characters",
-            _ => "words",
+        let (model_name, count) = (&self.model_name, vocabulary.len());
+        let toy = match model.tokenizer.kind() {
+            crate::model::tokenizer::TokenizerKind::Char => {
+                t!(
+                    "workbench-toy-characters",
+                    model = model_name,
+                    count = count
+                )
+            }
+            _ => t!("workbench-toy-words", model = model_name, count = count),
         };
-        ui.weak(format!(
-            "{} is a toy model: it knows only {} {unit}.",
-            self.model_name,
-            vocabulary.len()
-        ))
-        .on_hover_ui(|ui| {
+        ui.weak(toy).on_hover_ui(|ui| {
             ui.label(vocabulary.join(" "));
         });
         let unknown = self.computed.iter().flat_map(|c| &c.unknown);
         for u in unknown {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!(
-                    "“{}” is not in its vocabulary (read as <unk>); nearest: {}",
-                    u.piece,
-                    u.nearest.join(", ")
+                t!(
+                    "workbench-unknown-piece",
+                    piece = &u.piece,
+                    nearest = u.nearest.join(", ")
                 ),
             );
         }
@@ -151,18 +156,18 @@ impl Workbench {
     /// The input box(es) and the attention selection: the left panel of the labs on the
     /// shared input.
     pub fn controls(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Input");
+        ui.heading(t!("workbench-input"));
         let family = self.model.as_ref().map(|m| m.config.family).ok();
         let two_sided = family.is_some_and(|f| f.has_encoder() && f.has_decoder());
         let source_label = ui.label(if two_sided {
-            "Source (encoder)"
+            t!("workbench-source")
         } else {
-            "Text"
+            t!("workbench-text")
         });
         ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(f32::INFINITY))
             .labelled_by(source_label.id);
         if two_sided {
-            let target_label = ui.label("Target (decoder, after <bos>)");
+            let target_label = ui.label(t!("workbench-target"));
             ui.add(egui::TextEdit::singleline(&mut self.target).desired_width(f32::INFINITY))
                 .labelled_by(target_label.id);
         }
@@ -170,16 +175,13 @@ impl Workbench {
             if prepared.truncated > 0 {
                 ui.colored_label(
                     ui.visuals().warn_fg_color,
-                    format!(
-                        "{} token(s) past the model's limit were cut off",
-                        prepared.truncated
-                    ),
+                    t!("workbench-truncated", count = prepared.truncated),
                 );
             }
         }
         self.vocabulary_notes(ui);
         ui.separator();
-        ui.heading("Attention");
+        ui.heading(t!("workbench-attention"));
         let Some(trace) = self.trace() else {
             return;
         };
@@ -189,27 +191,29 @@ impl Workbench {
             .weights(self.sel.kind, 0)
             .map_or(1, |w| w.len_of(ndarray::Axis(0)));
         for kind in kinds {
-            ui.radio_value(&mut self.sel.kind, kind, kind.label());
+            ui.radio_value(&mut self.sel.kind, kind, kind.words());
         }
         if let Some(Ok((_, trace))) = self.computed.as_ref().map(|c| &c.result) {
             self.sel.clamp_to(trace);
         }
         widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1)).text("layer"),
+            egui::Slider::new(&mut self.sel.layer, 0..=layers.saturating_sub(1))
+                .text(t!("workbench-layer")),
         );
         widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1)).text("head"),
+            egui::Slider::new(&mut self.sel.head, 0..=heads.saturating_sub(1))
+                .text(t!("workbench-head")),
         );
         widgets::fit::add(
             ui,
             egui::Slider::new(&mut self.temperature, 0.05..=5.0)
                 .logarithmic(true)
-                .text("temperature τ"),
+                .text(t!("workbench-temperature")),
         );
         ui.separator();
-        ui.heading("Compute");
+        ui.heading(t!("workbench-compute"));
         self.compute.ui(ui);
     }
 }

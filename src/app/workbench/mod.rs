@@ -319,7 +319,7 @@ impl Workbench {
                     .show(ui, |ui| match progress {
                         Some(p) => progress_line(ui, &self.model_name, p),
                         None => {
-                            ui.label("pass cancelled: change the text to run it again");
+                            ui.label(crate::t!("workbench-pass-cancelled"));
                             false
                         }
                     })

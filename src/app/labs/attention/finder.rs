@@ -2,6 +2,7 @@
 //! it most strongly, with its score; a click opens that head.
 
 use super::Selection;
+use crate::app::words::Words;
 use crate::model::heads::{best_heads, HeadStats};
 use egui::{RichText, Ui};
 
@@ -12,12 +13,8 @@ pub fn show(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &mut Selection) -> bool 
         return false;
     }
     let mut opened = false;
-    ui.strong("Heads found on this input");
-    ui.weak(
-        "For each pattern, the head that shows it most strongly. A score is the mean attention \
-         on that place; from 0.50 most of a head's attention goes there, below that the head \
-         only leans that way (greyed). Click a head to open it.",
-    );
+    ui.strong(crate::t!("attention-finder-title"));
+    ui.weak(crate::t!("attention-finder-explain"));
     egui::Grid::new("head_finder")
         .striped(true)
         .spacing([16.0, 2.0])
@@ -31,9 +28,9 @@ pub fn show(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &mut Selection) -> bool 
                         t.weak()
                     }
                 };
-                ui.label(text(f.pattern.label().to_string()))
-                    .on_hover_text(f.pattern.explain());
-                let name = format!("layer {} · head {}", f.layer, f.head);
+                ui.label(text(f.pattern.words().to_string()))
+                    .on_hover_text(crate::app::words::pattern_explained(f.pattern));
+                let name = crate::t!("attention-layer-head", layer = f.layer, head = f.head);
                 if ui.link(text(name)).clicked() {
                     sel.layer = f.layer;
                     sel.head = f.head;

@@ -5,8 +5,10 @@
 use super::Selection;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
+use crate::app::words::Words;
 use crate::model::heads::HeadStats;
 use crate::model::Trace;
+use crate::t;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, ArrayView2, Axis};
 
@@ -67,9 +69,11 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
         return false;
     };
     let heads = first.weights.len_of(Axis(0));
-    ui.label(format!(
-        "{}: {layers} layers × {heads} heads, and the mean over heads. Each thumbnail is a query × key map (inferno, black 0 to pale yellow 1; hatched grey = masked). Click one to open it.",
-        kind.label()
+    ui.label(t!(
+        "attention-grid-explain",
+        kind = kind.words(),
+        layers = layers,
+        heads = heads
     ));
     let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);
     let mut opened = false;
@@ -78,15 +82,15 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
         .show(ui, |ui| {
             ui.label("");
             for h in 0..heads {
-                ui.strong(format!("head {h}"));
+                ui.strong(t!("attention-grid-head", head = h));
             }
-            ui.strong("mean");
+            ui.strong(t!("attention-grid-mean"));
             ui.end_row();
             for l in 0..layers {
                 let Some(a) = trace.attention(kind, l) else {
                     continue;
                 };
-                ui.strong(format!("layer {l}"));
+                ui.strong(t!("attention-grid-layer", layer = l));
                 for h in 0..heads {
                     let w = a.weights.index_axis(Axis(0), h);
                     ui.vertical(|ui| {
@@ -98,13 +102,12 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
                             egui::WidgetInfo::labeled(
                                 egui::Role::Button,
                                 true,
-                                format!("layer {l} head {h}"),
+                                t!("attention-grid-thumbnail", layer = l, head = h),
                             )
                         });
                         let tip = stat.map_or(String::new(), describe);
-                        if r.on_hover_text(format!("layer {l} · head {h}\n{tip}"))
-                            .clicked()
-                        {
+                        let name = t!("attention-layer-head", layer = l, head = h);
+                        if r.on_hover_text(format!("{name}\n{tip}")).clicked() {
                             sel.layer = l;
                             sel.head = h;
                             opened = true;
@@ -120,11 +123,11 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
                         egui::WidgetInfo::labeled(
                             egui::Role::Image,
                             true,
-                            format!("layer {l} mean of heads"),
+                            t!("attention-grid-mean-thumbnail", layer = l),
                         )
                     });
-                    r.on_hover_text(format!("layer {l}: the mean of its {heads} heads"));
-                    thumbnail_caption(ui, "mean of heads", side);
+                    r.on_hover_text(t!("attention-grid-mean-hover", layer = l, heads = heads));
+                    thumbnail_caption(ui, &t!("attention-grid-mean-caption"), side);
                 });
                 ui.end_row();
             }
@@ -144,8 +147,8 @@ fn thumbnail_caption(ui: &mut Ui, text: &str, side: f32) {
 /// "previous token 0.93" or "no clear pattern".
 pub fn caption(s: &HeadStats) -> String {
     match &s.label {
-        Some(p) => format!("{} {:.2}", p.pattern.label(), p.score),
-        None => "no clear pattern".into(),
+        Some(p) => format!("{} {:.2}", p.pattern.words(), p.score),
+        None => t!("attention-grid-no-pattern"),
     }
 }
 
@@ -153,20 +156,29 @@ fn describe(s: &HeadStats) -> String {
     let scores: Vec<String> = s
         .scores
         .iter()
-        .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+        .map(|p| format!("{} {:.2}", p.pattern.words(), p.score))
         .collect();
-    format!(
-        "entropy {:.2} of at most {:.2} bits · mean distance {:.2}\n{}",
-        s.entropy_bits,
-        s.max_entropy_bits,
-        s.mean_distance,
-        scores.join(" · ")
-    )
+    let numbers = t!(
+        "attention-grid-numbers",
+        entropy = format!("{:.2}", s.entropy_bits),
+        max = format!("{:.2}", s.max_entropy_bits),
+        distance = format!("{:.2}", s.mean_distance)
+    );
+    format!("{numbers}\n{}", scores.join(" · "))
 }
 
 /// Every head's numbers, one row each. Only the rows in sight are laid out: SmolLM2 has 270.
 pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
-    ui.strong("What each head does (computed from its weights on this input)");
+    ui.strong(t!("attention-table-title"));
+    let header = [
+        t!("attention-table-layer"),
+        t!("attention-table-head"),
+        t!("attention-table-entropy"),
+        t!("attention-table-max"),
+        t!("attention-table-distance"),
+        t!("attention-table-pattern"),
+        t!("attention-table-scores"),
+    ];
     let rows: Vec<(usize, usize, &HeadStats)> = stats
         .iter()
         .enumerate()
@@ -186,15 +198,7 @@ pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
                     for i in range {
                         // Row 0 is the header.
                         let Some(&(l, h, s)) = i.checked_sub(1).and_then(|i| rows.get(i)) else {
-                            for t in [
-                                "layer",
-                                "head",
-                                "entropy (bits)",
-                                "of at most",
-                                "mean distance",
-                                "pattern",
-                                "all scores",
-                            ] {
+                            for t in &header {
                                 ui.strong(t);
                             }
                             ui.end_row();
@@ -215,12 +219,12 @@ pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
                         ui.label(mark(format!("{:.2}", s.mean_distance)));
                         let l = ui.label(mark(caption(s)));
                         if let Some(p) = &s.label {
-                            l.on_hover_text(p.pattern.explain());
+                            l.on_hover_text(crate::app::words::pattern_explained(p.pattern));
                         }
                         let all: Vec<String> = s
                             .scores
                             .iter()
-                            .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+                            .map(|p| format!("{} {:.2}", p.pattern.words(), p.score))
                             .collect();
                         ui.label(all.join(" · "));
                         ui.end_row();

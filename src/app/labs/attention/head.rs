@@ -5,6 +5,7 @@ use super::{Explorer, Selection};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{Heatmap, HeatmapOutput};
 use crate::model::attention::AttentionTrace;
+use crate::t;
 use egui::Ui;
 
 /// Draw the selected head; returns what the heatmap drew (for the test probe).
@@ -16,33 +17,44 @@ pub fn show(
 ) -> Option<HeatmapOutput> {
     let head = sel.head;
     ui.horizontal_wrapped(|ui| {
-        ui.selectable_value(&mut ex.pre_softmax, false, "after softmax (weights)");
-        ui.selectable_value(&mut ex.pre_softmax, true, "before softmax (scaled scores)");
+        ui.selectable_value(
+            &mut ex.pre_softmax,
+            false,
+            t!("attention-head-after-softmax"),
+        );
+        ui.selectable_value(
+            &mut ex.pre_softmax,
+            true,
+            t!("attention-head-before-softmax"),
+        );
         ui.separator();
-        ui.checkbox(&mut ex.show_numbers, "numbers in cells");
+        ui.checkbox(&mut ex.show_numbers, t!("attention-head-numbers"));
         crate::app::widgets::fit::add(
             ui,
             egui::Slider::new(&mut ex.zoom, 1.0..=8.0)
                 .logarithmic(true)
-                .text("zoom"),
+                .text(t!("attention-head-zoom")),
         )
-        .on_hover_text("or Ctrl + scroll over the heatmap; scroll bars pan");
+        .on_hover_text(t!("attention-head-zoom-hover"));
     });
-    let (values, scale, caption, explain) = if ex.pre_softmax {
+    // The legend's name for one value, the same in the plural, and the map in a sentence.
+    let (values, scale, caption, plural, explain) = if ex.pre_softmax {
         let logits = attn.logits.index_axis(ndarray::Axis(0), head);
         let scale = ColorScale::diverging_for(logits.iter());
         (
             logits,
             scale,
-            "score",
-            "Softmax input: QKᵀ/√d_k (÷τ) plus any positional bias; hatched cells are masked (−∞). Red is positive, blue negative.",
+            t!("attention-head-score"),
+            t!("attention-head-scores"),
+            t!("attention-head-explain-scores"),
         )
     } else {
         (
             attn.weights.index_axis(ndarray::Axis(0), head),
             ColorScale::Sequential { min: 0.0, max: 1.0 },
-            "weight",
-            "Attention weights A = softmax(QKᵀ/√d_k): each row is a query token, each column a key token; rows sum to 1.",
+            t!("attention-head-weight"),
+            t!("attention-head-weights"),
+            t!("attention-head-explain-weights"),
         )
     };
     // A short screen (a projector at 720 pixels in large type) keeps its height for the map:
@@ -50,10 +62,8 @@ pub fn show(
     if ui.available_height() > 420.0 {
         ui.label(explain);
     } else {
-        ui.label(format!(
-            "{caption}s: rows are queries, columns keys (hover for more)"
-        ))
-        .on_hover_text(explain);
+        ui.label(t!("attention-head-short", what = &plural))
+            .on_hover_text(explain);
     }
     let context = sel.describe();
     // Two lines kept under the map for the selected query's numbers.
@@ -68,16 +78,16 @@ pub fn show(
                 allowed: Some(attn.mask.view()),
                 show_numbers: ex.show_numbers,
                 max_cell: 56.0,
-                axis_names: ("query", "key"),
+                axis_names: axis_names(),
                 context: &context,
                 zoom: ex.zoom,
                 highlight_row: Some(sel.query),
                 ..Heatmap::new(values, &attn.query_tokens, &attn.key_tokens, scale)
             }
-            .show_with_legend(ui, 240.0, caption)
+            .show_with_legend(ui, 240.0, &caption)
         })
         .inner;
-    query_readout(ui, values, attn, sel.query, caption);
+    query_readout(ui, values, attn, sel.query, &plural);
     if out.zoom_delta != 1.0 {
         ex.zoom = (ex.zoom * out.zoom_delta).clamp(1.0, 8.0);
     }
@@ -94,7 +104,7 @@ fn query_readout(
     values: ndarray::ArrayView2<f32>,
     attn: &AttentionTrace,
     query: usize,
-    caption: &str,
+    plural: &str,
 ) {
     let Some(row) = (query < values.nrows()).then(|| values.row(query)) else {
         return;
@@ -105,13 +115,45 @@ fn query_readout(
     let best: Vec<String> = keys
         .iter()
         .take(4)
-        .map(|&k| format!("{:.2} on {k} “{}”", row[k], token(&attn.key_tokens, k)))
+        .map(|&k| {
+            t!(
+                "attention-head-readout-key",
+                value = format!("{:.2}", row[k]),
+                key = k,
+                token = token(&attn.key_tokens, k)
+            )
+        })
         .collect();
-    ui.label(format!(
-        "query {query} “{}” (outlined; click a row for another): largest {caption}s {}",
-        token(&attn.query_tokens, query),
-        best.join(" · ")
+    ui.label(t!(
+        "attention-head-readout",
+        query = query,
+        token = token(&attn.query_tokens, query),
+        what = plural,
+        best = best.join(" · ")
     ));
+}
+
+/// "query" and "key", the names of a head's rows and columns, in the reader's language. A
+/// heatmap borrows its names, and other labs build one from [`weights_heatmap`] with only a
+/// context of their own: each language's two words are made once (per thread) and kept.
+pub fn axis_names() -> (&'static str, &'static str) {
+    thread_local! {
+        static NAMES: std::cell::RefCell<Vec<(&'static str, (&'static str, &'static str))>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let lang = crate::i18n::current();
+    NAMES.with(|names| {
+        let mut names = names.borrow_mut();
+        if let Some((_, found)) = names.iter().find(|(l, _)| *l == lang) {
+            return *found;
+        }
+        let made: (&'static str, &'static str) = (
+            Box::leak(t!("attention-axis-query").into_boxed_str()),
+            Box::leak(t!("attention-axis-key").into_boxed_str()),
+        );
+        names.push((lang, made));
+        made
+    })
 }
 
 /// The weights of one head as a heatmap: query rows, key columns, masked cells hatched,
@@ -119,7 +161,7 @@ fn query_readout(
 pub fn weights_heatmap<'a>(attn: &'a AttentionTrace, head: usize, context: &'a str) -> Heatmap<'a> {
     Heatmap {
         allowed: Some(attn.mask.view()),
-        axis_names: ("query", "key"),
+        axis_names: axis_names(),
         context,
         ..Heatmap::new(
             attn.weights.index_axis(ndarray::Axis(0), head),

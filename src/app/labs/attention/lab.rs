@@ -5,8 +5,10 @@ use super::{Explorer, ExplorerView, Selection};
 use crate::app::labs::{Lab, Shared};
 use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
 use crate::app::probe::{self, Probe, ProbeHeatmap};
+use crate::app::words::Words;
 use crate::app::{export, widgets};
 use crate::model::attention::AttentionTrace;
+use crate::t;
 
 pub const VIEWS: [(ExplorerView, &str); 4] = [
     (ExplorerView::Head, "head"),
@@ -36,6 +38,8 @@ struct WalkKey {
     kind: crate::model::AttentionKind,
     layer: usize,
     head: usize,
+    /// The language its words were written in.
+    lang: &'static str,
 }
 
 impl Default for AttentionLab {
@@ -52,10 +56,6 @@ impl Default for AttentionLab {
 impl Lab for AttentionLab {
     fn id(&self) -> &'static str {
         "attention"
-    }
-
-    fn title(&self) -> &'static str {
-        "Attention"
     }
 
     fn uses_shared_input(&self) -> bool {
@@ -127,7 +127,7 @@ impl AttentionLab {
         ui.horizontal_wrapped(|ui| {
             for v in ExplorerView::ALL {
                 let tab = ui.selectable_value(&mut self.explorer.view, v, v.label());
-                probe::control(&format!("view:{}", v.label()), tab.rect);
+                probe::control(&format!("view:{}", v.name()), tab.rect);
             }
             if self.explorer.view != ExplorerView::Head {
                 // The whole view as a picture, and this layer's attention (every head, every
@@ -137,15 +137,16 @@ impl AttentionLab {
                     bench.model_name,
                     kind.label().replace(' ', "-"),
                     layer,
-                    self.explorer.view.label().replace(' ', "-").to_lowercase()
+                    self.explorer.view.name().replace(' ', "-").to_lowercase()
                 );
                 ui.separator();
+                let layer_as_json = t!("attention-export-layer-json");
                 export::view_menu(
                     ui,
                     shared.exporter,
                     view_rect,
                     &format!("{name}.png"),
-                    &[("layer as JSON", format!("{name}.json"), &layer_json)],
+                    &[(&layer_as_json, format!("{name}.json"), &layer_json)],
                 );
             }
         });
@@ -172,15 +173,15 @@ impl AttentionLab {
                         .iter()
                         .filter(|p| s.label.as_ref().is_none_or(|l| l.pattern != p.pattern))
                         .take(2)
-                        .map(|p| format!("{} {:.2}", p.pattern.label(), p.score))
+                        .map(|p| format!("{} {:.2}", p.pattern.words(), p.score))
                         .collect();
-                    ui.label(format!(
-                        "entropy {:.2} of at most {:.2} bits · mean distance {:.2} · {} (next: {})",
-                        s.entropy_bits,
-                        s.max_entropy_bits,
-                        s.mean_distance,
-                        super::grid::caption(s),
-                        others.join(", ")
+                    ui.label(t!(
+                        "attention-head-stats",
+                        entropy = format!("{:.2}", s.entropy_bits),
+                        max = format!("{:.2}", s.max_entropy_bits),
+                        distance = format!("{:.2}", s.mean_distance),
+                        pattern = super::grid::caption(s),
+                        next = others.join(", ")
                     ));
                 }
                 head_export_menu(
@@ -225,6 +226,7 @@ impl AttentionLab {
                     kind: bench.sel.kind,
                     layer: bench.sel.layer,
                     head: bench.sel.head,
+                    lang: crate::i18n::current(),
                 };
                 if self.walk.as_ref().is_none_or(|(k, _)| *k != key) {
                     let chain = bench.model.as_ref().ok().and_then(|m| {
@@ -235,7 +237,7 @@ impl AttentionLab {
                 match self.walk.as_ref().and_then(|(_, c)| c.as_ref()) {
                     Some(c) => super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer),
                     None => {
-                        ui.label("no walkthrough for this selection");
+                        ui.label(t!("attention-no-walkthrough"));
                     }
                 }
             }

@@ -27,13 +27,14 @@ pub fn show(ui: &mut Ui, attn: &AttentionTrace, shown: &mut Vec<bool>) -> Option
     let heads = attn.weights.len_of(ndarray::Axis(0));
     shown.resize(heads, true);
     ui.horizontal_wrapped(|ui| {
-        ui.label("heads:");
+        ui.label(crate::t!("attention-lines-heads"));
         for (h, on) in shown.iter_mut().enumerate() {
-            let text = egui::RichText::new(format!("■ head {h}")).color(head_color(h));
+            let text = egui::RichText::new(crate::t!("attention-lines-head", head = h))
+                .color(head_color(h));
             ui.toggle_value(on, text);
         }
     });
-    ui.label("Each line joins a query (left) to a key (right); its opacity is the attention weight. Hover a token to see only its lines.");
+    ui.label(crate::t!("attention-lines-explain"));
     let (t_q, t_k) = (attn.query_tokens.len(), attn.key_tokens.len());
     let rows = t_q.max(t_k).max(1);
     let avail = ui.available_size();

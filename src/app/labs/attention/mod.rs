@@ -8,6 +8,7 @@ pub mod lab;
 pub mod lines;
 pub mod walkthrough;
 
+use crate::app::words::Words;
 use crate::model::{AttentionKind, Trace};
 
 /// The explorer's views.
@@ -31,7 +32,19 @@ impl ExplorerView {
         ExplorerView::Walkthrough,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// Its tab's name, in the reader's language.
+    pub fn label(self) -> String {
+        match self {
+            ExplorerView::Head => crate::t!("attention-view-head"),
+            ExplorerView::Grid => crate::t!("attention-view-grid"),
+            ExplorerView::Lines => crate::t!("attention-view-lines"),
+            ExplorerView::Walkthrough => crate::t!("attention-view-walkthrough"),
+        }
+    }
+
+    /// Its name in English whatever the reader's language: the tests' control names
+    /// (`view:All heads`) and the export files' names.
+    pub fn name(self) -> &'static str {
         match self {
             ExplorerView::Head => "One head",
             ExplorerView::Grid => "All heads",
@@ -54,11 +67,11 @@ pub struct Selection {
 impl Selection {
     /// "layer 1 · head 2 · cross-attention"
     pub fn describe(&self) -> String {
-        format!(
-            "layer {} · head {} · {}",
-            self.layer,
-            self.head,
-            self.kind.label()
+        crate::t!(
+            "attention-selection",
+            layer = self.layer,
+            head = self.head,
+            kind = self.kind.words()
         )
     }
 

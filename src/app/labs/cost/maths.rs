@@ -5,6 +5,7 @@
 
 use crate::model::weights::tensor_specs;
 use crate::model::ModelConfig;
+use crate::t;
 pub use crate::util::grouped;
 
 /// The sizes the calculator is set to.
@@ -44,7 +45,7 @@ impl Default for Sizes {
 /// One kind of layer in the comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayerCost {
-    pub name: &'static str,
+    pub name: String,
     /// The dominant mixing term, as the notes write it.
     pub formula: &'static str,
     /// Its value (multiply-adds per layer).
@@ -60,21 +61,21 @@ pub fn layer_costs(s: &Sizes) -> [LayerCost; 3] {
     let (l, d, k) = (s.l as u128, s.d as u128, s.k as u128);
     [
         LayerCost {
-            name: "self-attention",
+            name: t!("cost-layer-attention"),
             formula: "L²·D",
             mixing: l * l * d,
             sequential: 1,
-            path: "1: every token reaches every other in one layer".into(),
+            path: t!("cost-path-attention"),
         },
         LayerCost {
-            name: "recurrent (RNN)",
+            name: t!("cost-layer-recurrent"),
             formula: "L·D²",
             mixing: l * d * d,
             sequential: l,
-            path: format!("{}: one step per token (O(L))", l.saturating_sub(1).max(1)),
+            path: t!("cost-path-recurrent", steps = s.l.saturating_sub(1).max(1)),
         },
         LayerCost {
-            name: "convolution",
+            name: t!("cost-layer-convolution"),
             formula: "K·L·D²",
             mixing: k * l * d * d,
             sequential: 1,
@@ -87,16 +88,17 @@ pub fn layer_costs(s: &Sizes) -> [LayerCost; 3] {
 /// widens the reach by K − 1 (O(L/K)); with dilations doubling per layer, ⌈log_K L⌉.
 fn conv_path(l: u64, k: u64) -> String {
     if k < 2 {
-        return "never: a kernel of width 1 mixes no tokens".into();
+        return t!("cost-path-never");
     }
     let contiguous = l.saturating_sub(1).div_ceil(k - 1).max(1);
     let mut dilated = 0u32;
     while (k as u128).pow(dilated) < l as u128 {
         dilated += 1;
     }
-    format!(
-        "{contiguous} layers (O(L/K)); {} with dilations (O(log_K L))",
-        dilated.max(1)
+    t!(
+        "cost-path-convolution",
+        layers = contiguous,
+        dilated = dilated.max(1)
     )
 }
 
@@ -179,45 +181,72 @@ pub struct ModelParams {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartCount {
-    pub part: &'static str,
+    pub part: Part,
     /// Counted from the model's tensors.
     pub counted: u128,
     /// The formula for this part, and its value, where the notes give one.
     pub formula: Option<(String, u128)>,
 }
 
-/// Which part of the model a tensor belongs to, from its name.
-fn part_of(name: &str) -> &'static str {
-    let is_bias = name.contains(".b") || name.ends_with("bias");
-    if name.ends_with(".gamma") || name.ends_with(".beta") {
-        "norms (γ, β)"
-    } else if name.contains("_attn.") {
-        if is_bias {
-            "attention biases"
-        } else {
-            "attention weights"
+/// A part of a model, as the parameter table lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Embeddings,
+    AttentionWeights,
+    AttentionBiases,
+    FeedForwardWeights,
+    FeedForwardBiases,
+    Norms,
+    Output,
+}
+
+impl Part {
+    /// Its name in the table.
+    pub fn name(self) -> String {
+        match self {
+            Part::Embeddings => t!("cost-part-embeddings"),
+            Part::AttentionWeights => t!("cost-part-attention-weights"),
+            Part::AttentionBiases => t!("cost-part-attention-biases"),
+            Part::FeedForwardWeights => t!("cost-part-ffn-weights"),
+            Part::FeedForwardBiases => t!("cost-part-ffn-biases"),
+            Part::Norms => t!("cost-part-norms"),
+            Part::Output => t!("cost-part-output"),
         }
-    } else if name.contains(".ffn.") {
-        if is_bias {
-            "feed-forward biases"
-        } else {
-            "feed-forward weights"
-        }
-    } else if name.contains("embed") {
-        "embeddings"
-    } else {
-        "output layer"
     }
 }
 
-const PARTS: [&str; 7] = [
-    "embeddings",
-    "attention weights",
-    "attention biases",
-    "feed-forward weights",
-    "feed-forward biases",
-    "norms (γ, β)",
-    "output layer",
+/// Which part of the model a tensor belongs to, from its name.
+fn part_of(name: &str) -> Part {
+    let is_bias = name.contains(".b") || name.ends_with("bias");
+    if name.ends_with(".gamma") || name.ends_with(".beta") {
+        Part::Norms
+    } else if name.contains("_attn.") {
+        if is_bias {
+            Part::AttentionBiases
+        } else {
+            Part::AttentionWeights
+        }
+    } else if name.contains(".ffn.") {
+        if is_bias {
+            Part::FeedForwardBiases
+        } else {
+            Part::FeedForwardWeights
+        }
+    } else if name.contains("embed") {
+        Part::Embeddings
+    } else {
+        Part::Output
+    }
+}
+
+const PARTS: [Part; 7] = [
+    Part::Embeddings,
+    Part::AttentionWeights,
+    Part::AttentionBiases,
+    Part::FeedForwardWeights,
+    Part::FeedForwardBiases,
+    Part::Norms,
+    Part::Output,
 ];
 
 /// The model's parameters by part, with the textbook formula beside the weights of the blocks.
@@ -244,7 +273,7 @@ pub fn model_params(cfg: &ModelConfig) -> ModelParams {
     let attentions = blocks + if cross { cfg.n_layers as u128 } else { 0 };
     let attention = if kv == heads && heads * dh == d {
         (
-            format!("{attentions} attention layers × 4·D²"),
+            t!("cost-formula-attention", layers = attentions as u64),
             attentions * 4 * d * d,
         )
     } else {
@@ -256,22 +285,25 @@ pub fn model_params(cfg: &ModelConfig) -> ModelParams {
     };
     let ffn = if cfg.extensions.gated_ffn {
         (
-            format!("{blocks} blocks × 3·D·d_ff (gated)"),
+            t!("cost-formula-ffn-gated", blocks = blocks as u64),
             blocks * 3 * d * ff,
         )
     } else {
-        (format!("{blocks} blocks × 2·D·d_ff"), blocks * 2 * d * ff)
+        (
+            t!("cost-formula-ffn", blocks = blocks as u64),
+            blocks * 2 * d * ff,
+        )
     };
     let rows = PARTS
         .iter()
         .zip(counts)
         .filter(|(_, n)| *n > 0)
-        .map(|(part, counted)| PartCount {
+        .map(|(&part, counted)| PartCount {
             part,
             counted,
-            formula: match *part {
-                "attention weights" => Some(attention.clone()),
-                "feed-forward weights" => Some(ffn.clone()),
+            formula: match part {
+                Part::AttentionWeights => Some(attention.clone()),
+                Part::FeedForwardWeights => Some(ffn.clone()),
                 _ => None,
             },
         })
@@ -415,7 +447,7 @@ mod tests {
             );
             for row in &p.rows {
                 if let Some((f, n)) = &row.formula {
-                    assert_eq!(row.counted, *n, "{}: {} against {f}", cfg.name, row.part);
+                    assert_eq!(row.counted, *n, "{}: {:?} against {f}", cfg.name, row.part);
                 }
             }
             assert!(p.rows.iter().any(|r| r.formula.is_some()));

@@ -12,6 +12,7 @@ use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::plot_words::PlotWords;
+use crate::t;
 use egui::{RichText, Ui};
 use egui_plot::{Corner, Legend, Plot, VLine};
 use maths::{count, grouped, Sizes};
@@ -33,10 +34,10 @@ impl CostLab {
     fn sliders(&mut self, ui: &mut Ui, shared: &Shared<'_>) {
         let s = &mut self.sizes;
         ui.horizontal_wrapped(|ui| {
-            if ui.button("notes: L = 100, D = 512, K = 3").clicked() {
+            if ui.button(t!("cost-notes-default")).clicked() {
                 *s = Sizes::default();
             }
-            if ui.button("notes: L = 10⁴").clicked() {
+            if ui.button(t!("cost-notes-long")).clicked() {
                 *s = Sizes {
                     l: 10_000,
                     ..Sizes::default()
@@ -44,10 +45,10 @@ impl CostLab {
             }
             if let Ok(m) = &shared.bench.model {
                 let c = &m.config;
-                let label = format!("the picked model ({})", c.name);
+                let label = t!("cost-picked-model", name = &c.name);
                 if ui
                     .button(label)
-                    .on_hover_text("its width, heads, layers and feed-forward width")
+                    .on_hover_text(t!("cost-picked-model-hover"))
                     .clicked()
                 {
                     s.d = c.d_model as u64;
@@ -64,16 +65,16 @@ impl CostLab {
                 });
             };
         ui.horizontal_wrapped(|ui| {
-            slider(ui, &mut s.l, LENGTHS, "L tokens");
-            slider(ui, &mut s.d, WIDTHS, "D width");
+            slider(ui, &mut s.l, LENGTHS, &t!("cost-slider-length"));
+            slider(ui, &mut s.d, WIDTHS, &t!("cost-slider-width"));
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut s.k, KERNELS).text("K kernel"),
+                egui::Slider::new(&mut s.k, KERNELS).text(t!("cost-slider-kernel")),
             );
             slider(ui, &mut s.d_ff, HIDDEN, "d_ff");
-            slider(ui, &mut s.heads, HEADS, "h heads");
-            slider(ui, &mut s.layers, LAYERS, "N layers");
-            slider(ui, &mut s.batch, BATCHES, "B batch");
+            slider(ui, &mut s.heads, HEADS, &t!("cost-slider-heads"));
+            slider(ui, &mut s.layers, LAYERS, &t!("cost-slider-layers"));
+            slider(ui, &mut s.batch, BATCHES, &t!("cost-slider-batch"));
         });
     }
 
@@ -112,17 +113,17 @@ fn layer_table(ui: &mut Ui, s: &Sizes) {
         .spacing([18.0, 4.0])
         .show(ui, |ui| {
             for h in [
-                "layer",
-                "work per layer",
-                "",
-                "steps in order",
-                "first → last token",
+                t!("cost-header-layer"),
+                t!("cost-header-work"),
+                String::new(),
+                t!("cost-header-steps"),
+                t!("cost-header-path"),
             ] {
                 ui.strong(h);
             }
             ui.end_row();
             for c in &costs {
-                ui.label(c.name);
+                ui.label(&c.name);
                 ui.monospace(c.formula);
                 let value = RichText::new(count(c.mixing)).monospace();
                 ui.label(if c.mixing == cheapest {
@@ -137,25 +138,20 @@ fn layer_table(ui: &mut Ui, s: &Sizes) {
         });
     let [attn, rnn, _] = &costs;
     let verdict = match s.l.cmp(&s.d) {
-        std::cmp::Ordering::Less => format!(
-            "L = {} < D = {}: self-attention mixes with less work than recurrence ({} against {}), \
-             and all of it at once",
-            s.l,
-            s.d,
-            count(attn.mixing),
-            count(rnn.mixing)
+        std::cmp::Ordering::Less => t!(
+            "cost-verdict-less",
+            l = s.l,
+            d = s.d,
+            attention = count(attn.mixing),
+            recurrent = count(rnn.mixing)
         ),
-        std::cmp::Ordering::Equal => format!(
-            "L = D = {}: L²·D = L·D², the crossover: beyond it the quadratic term wins",
-            s.l
-        ),
-        std::cmp::Ordering::Greater => format!(
-            "L = {} > D = {}: the L² term dominates; self-attention now does more work than \
-             recurrence ({} against {}), though still in one parallel step",
-            s.l,
-            s.d,
-            count(attn.mixing),
-            count(rnn.mixing)
+        std::cmp::Ordering::Equal => t!("cost-verdict-equal", l = s.l),
+        std::cmp::Ordering::Greater => t!(
+            "cost-verdict-greater",
+            l = s.l,
+            d = s.d,
+            attention = count(attn.mixing),
+            recurrent = count(rnn.mixing)
         ),
     };
     ui.label(RichText::new(verdict).strong());
@@ -172,19 +168,19 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
             .collect()
     };
     let at = |l: u64| Sizes { l, ..*s };
-    let mut words = PlotWords::new("log₁₀ multiply-adds per layer for mixing", "log₁₀ L");
-    words.mark("log₁₀ L now", (s.l as f64).log10());
+    let mut words = PlotWords::new(t!("cost-plot-title"), "log₁₀ L");
+    words.mark(&t!("cost-plot-mark"), (s.l as f64).log10());
     let plot = Plot::new("cost_curves")
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftTop))
         .x_axis_label("log₁₀ L")
-        .y_axis_label("log₁₀ multiply-adds per layer")
+        .y_axis_label(t!("cost-plot-y"))
         .allow_scroll(false)
         .show(ui, |plot| {
             for (i, name) in [
-                "self-attention L²·D",
-                "recurrent L·D²",
-                "convolution K·L·D²",
+                t!("cost-series-attention"),
+                t!("cost-series-recurrent"),
+                t!("cost-series-convolution"),
             ]
             .into_iter()
             .enumerate()
@@ -192,7 +188,7 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
                 let points = curve(&|l| maths::layer_costs(&at(l))[i].mixing);
                 plot.line(words.line(name, points));
             }
-            plot.vline(VLine::new("L now", (s.l as f64).log10()));
+            plot.vline(VLine::new(t!("cost-plot-now"), (s.l as f64).log10()));
         });
     words.add(ui, &plot.response);
 }
@@ -201,7 +197,7 @@ fn cost_plot(ui: &mut Ui, s: &Sizes) {
 fn formula_table(
     ui: &mut Ui,
     id: &str,
-    rows: &[(&str, &str, u128)],
+    rows: &[(String, &str, u128)],
     written: fn(u128) -> String,
     extra: Option<fn(u128) -> String>,
 ) {
@@ -209,7 +205,8 @@ fn formula_table(
         .striped(true)
         .spacing([18.0, 3.0])
         .show(ui, |ui| {
-            for &(name, formula, n) in rows {
+            for (name, formula, n) in rows {
+                let (formula, n) = (*formula, *n);
                 ui.label(name);
                 ui.monospace(formula);
                 ui.monospace(written(n));
@@ -224,12 +221,12 @@ fn formula_table(
 /// One attention block and its feed-forward layer at length L: which term dominates.
 fn block_work(ui: &mut Ui, s: &Sizes) {
     let w = maths::attention_work(s);
-    ui.strong("One block at this length (multiply-adds)");
+    ui.strong(t!("cost-block-heading"));
     let rows = [
-        ("projections Q, K, V, O", "4·L·D²", w.projections),
-        ("scores QKᵀ", "L²·D", w.scores),
-        ("weighted sum AV", "L²·D", w.weighted_sum),
-        ("feed-forward", "2·L·D·d_ff", w.ffn),
+        (t!("cost-block-projections"), "4·L·D²", w.projections),
+        (t!("cost-block-scores"), "L²·D", w.scores),
+        (t!("cost-block-weighted-sum"), "L²·D", w.weighted_sum),
+        (t!("cost-block-ffn"), "2·L·D·d_ff", w.ffn),
     ];
     formula_table(ui, "cost_block", &rows, count, None);
     // The notes' example for N = 6, D = 512, L = 100, computed here, not copied.
@@ -237,33 +234,22 @@ fn block_work(ui: &mut Ui, s: &Sizes) {
     let nw = maths::attention_work(&notes);
     let n = notes.layers as u128;
     let (l, d) = (notes.l as u128, notes.d as u128);
-    ui.weak(format!(
-        "The notes' example (N = 6, D = 512, L = 100) gives attention 2·N·L²·D = {} and the \
-         feed-forward layer \"314M\". That figure is 2·N·L·D² = {}, as if d_ff = D; with \
-         d_ff = 2048 it is 2·N·L·D·d_ff = {}. Either way the feed-forward layer outweighs \
-         attention's mixing at sentence length.",
-        grouped((nw.scores + nw.weighted_sum) * n),
-        grouped(2 * n * l * d * d),
-        grouped(nw.ffn * n)
+    ui.weak(t!(
+        "cost-block-notes",
+        attention = grouped((nw.scores + nw.weighted_sum) * n),
+        square = grouped(2 * n * l * d * d),
+        ffn = grouped(nw.ffn * n)
     ));
 }
 
 /// What the attention matrices hold.
 fn memory_table(ui: &mut Ui, s: &Sizes) {
     let m = maths::memory(s);
-    ui.strong("Memory (numbers held; 4 bytes each in f32)");
+    ui.strong(t!("cost-memory-heading"));
     let rows = [
-        ("RNN hidden states", "L·D", m.rnn),
-        (
-            "self-attention: weights and representations",
-            "L² + L·D",
-            m.attention,
-        ),
-        (
-            "every attention matrix of a pass",
-            "B·N·h·L²",
-            m.all_weights,
-        ),
+        (t!("cost-memory-rnn"), "L·D", m.rnn),
+        (t!("cost-memory-attention"), "L² + L·D", m.attention),
+        (t!("cost-memory-all"), "B·N·h·L²", m.all_weights),
     ];
     formula_table(
         ui,
@@ -277,69 +263,70 @@ fn memory_table(ui: &mut Ui, s: &Sizes) {
 /// The textbook block's parameters at these sizes.
 fn params_table(ui: &mut Ui, s: &Sizes) {
     let p = maths::block_params(s);
-    ui.strong("Parameters of one block");
+    ui.strong(t!("cost-params-heading"));
     let rows = [
-        ("attention W_Q, W_K, W_V, W_O", "4·D²", p.attention),
-        ("their biases", "4·D", p.attention_bias),
-        ("feed-forward W₁, W₂", "2·D·d_ff", p.ffn),
-        ("their biases", "d_ff + D", p.ffn_bias),
-        ("two LayerNorms (γ, β)", "2·2·D", p.norms),
-        ("one block", "", p.total()),
+        (t!("cost-params-attention"), "4·D²", p.attention),
+        (t!("cost-params-biases"), "4·D", p.attention_bias),
+        (t!("cost-params-ffn"), "2·D·d_ff", p.ffn),
+        (t!("cost-params-biases"), "d_ff + D", p.ffn_bias),
+        (t!("cost-params-norms"), "2·2·D", p.norms),
+        (t!("cost-params-block"), "", p.total()),
     ];
     formula_table(ui, "cost_params", &rows, grouped, None);
-    ui.label(format!(
-        "N = {} blocks: {} parameters; the feed-forward layer holds {:.0} % of each block.",
-        s.layers,
-        grouped(p.total() * s.layers as u128),
-        100.0 * p.ffn as f64 / p.total().max(1) as f64
+    ui.label(t!(
+        "cost-params-total",
+        blocks = s.layers,
+        total = grouped(p.total() * s.layers as u128),
+        share = format!("{:.0}", 100.0 * p.ffn as f64 / p.total().max(1) as f64)
     ));
 }
 
 /// The picked model's parameters, counted from its tensors, beside the formulas.
 fn model_table(ui: &mut Ui, shared: &Shared<'_>) {
     let Ok(model) = &shared.bench.model else {
-        ui.weak("Pick a model in the top bar to count its parameters.");
+        ui.weak(t!("cost-model-none"));
         return;
     };
     let c = &model.config;
     let p = maths::model_params(c);
-    ui.strong(format!(
-        "{}: {} parameters, counted tensor by tensor",
-        c.name,
-        grouped(p.total)
+    ui.strong(t!(
+        "cost-model-heading",
+        name = &c.name,
+        total = grouped(p.total)
     ));
-    ui.weak(
-        "Counted from the tensors the forward pass reads: tensors a checkpoint's file holds \
-         but the pass never uses (BERT's pooler) are left out, so the file's own count can be \
-         larger.",
-    );
-    ui.weak(format!(
-        "D = {}, h = {} ({} key/value), d_head = {}, d_ff = {}, {} layers",
-        c.d_model,
-        c.n_heads,
-        c.n_kv_heads,
-        c.d_head(),
-        c.d_ff,
-        c.n_layers
+    ui.weak(t!("cost-model-counted"));
+    ui.weak(t!(
+        "cost-model-sizes",
+        d = c.d_model,
+        heads = c.n_heads,
+        kv = c.n_kv_heads,
+        d_head = c.d_head(),
+        d_ff = c.d_ff,
+        layers = c.n_layers
     ));
     egui::Grid::new("cost_model")
         .striped(true)
         .spacing([18.0, 3.0])
         .show(ui, |ui| {
-            for h in ["part", "counted", "formula", ""] {
+            for h in [
+                t!("cost-header-part"),
+                t!("cost-header-counted"),
+                t!("cost-header-formula"),
+                String::new(),
+            ] {
                 ui.strong(h);
             }
             ui.end_row();
             for row in &p.rows {
-                ui.label(row.part);
+                ui.label(row.part.name());
                 ui.monospace(grouped(row.counted));
                 match &row.formula {
                     Some((f, n)) => {
                         ui.monospace(f);
                         let same = if *n == row.counted {
-                            "= counted"
+                            t!("cost-model-same")
                         } else {
-                            "≠ counted"
+                            t!("cost-model-differs")
                         };
                         ui.monospace(format!("{} {same}", grouped(*n)));
                     }
@@ -358,10 +345,6 @@ impl Lab for CostLab {
         "cost"
     }
 
-    fn title(&self) -> &'static str {
-        "Cost"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
     }
@@ -370,23 +353,15 @@ impl Lab for CostLab {
         true
     }
 
-    fn about(&self) -> &'static str {
-        "what attention, recurrence and convolution cost: work, steps, memory, parameters"
-    }
-
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
         ui.horizontal_wrapped(|ui| {
             let json = || self.json();
-            let data: [export::DataFile<'_>; 1] =
-                [("figures as JSON", "glimpse-cost.json".into(), &json)];
+            let label = t!("cost-export-json");
+            let data: [export::DataFile<'_>; 1] = [(&label, "glimpse-cost.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-cost.png", &data);
         });
-        ui.label(
-            "A layer maps L vectors of width D to L vectors. Self-attention compares every pair \
-             of tokens (L²·D); a recurrent layer runs a D × D product at each of L steps, one \
-             after another (L·D²); a convolution of width K does K of them per token (K·L·D²).",
-        );
+        ui.label(t!("cost-intro"));
         self.sliders(ui, shared);
         ui.add_space(4.0);
         let s = self.sizes;

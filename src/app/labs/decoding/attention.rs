@@ -7,7 +7,9 @@ use super::session::{Search, SourceKind};
 use crate::app::labs::attention::head::weights_heatmap;
 use crate::app::models::store::{is_unfinished, ModelStore};
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::words::Words;
 use crate::model::{AttentionKind, ForwardOptions, ModelInput, Trace};
+use crate::t;
 use egui::Ui;
 use std::sync::Arc;
 
@@ -65,13 +67,11 @@ impl AttentionView {
         selected: Option<usize>,
     ) {
         let Some(model) = search.built.source.model() else {
-            ui.label("A typed table has no attention: pick a model source to look inside.");
+            ui.label(t!("decoding-attention-table"));
             return;
         };
         let Some(node) = selected.filter(|&i| i < search.beam.nodes.len()) else {
-            ui.label(
-                "Click a node of the tree to see what the model attended to on the way there.",
-            );
+            ui.label(t!("decoding-attention-click"));
             return;
         };
         let (layers, heads) = (model.config.n_layers, model.config.n_heads);
@@ -80,16 +80,18 @@ impl AttentionView {
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1)).text("layer"),
+                egui::Slider::new(&mut self.layer, 0..=layers.saturating_sub(1))
+                    .text(t!("decoding-layer")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1)).text("head"),
+                egui::Slider::new(&mut self.head, 0..=heads.saturating_sub(1))
+                    .text(t!("decoding-head")),
             );
         });
-        ui.label(format!(
-            "The model run on “{}”: the last row is the query that chose the next token.",
-            search.hypothesis(node)
+        ui.label(t!(
+            "decoding-attention-run",
+            hypothesis = search.hypothesis(node)
         ));
         let (layer, head) = (self.layer, self.head);
         match self.trace(store, search, node) {
@@ -111,7 +113,12 @@ fn heatmaps(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
             let Some(attn) = trace.attention(kind, layer) else {
                 continue;
             };
-            let context = format!("{} · layer {layer} · head {head}", kind.label());
+            let context = t!(
+                "decoding-attention-context",
+                kind = kind.words(),
+                layer = layer,
+                head = head
+            );
             ui.label(&context);
             let size = egui::vec2(ui.available_width(), 420.0);
             ui.allocate_ui(size, |ui| {

@@ -6,6 +6,7 @@ use super::tree::visible;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::decode::source::Work;
 use crate::model::ModelConfig;
+use crate::t;
 use egui::{RichText, Ui};
 use egui_plot::{Corner, Legend, Plot};
 
@@ -198,21 +199,20 @@ pub fn show(
     may_work: bool,
 ) {
     if settings.kind == SourceKind::Table {
-        ui.label("A typed table computes nothing: it has no keys and values to cache.");
+        ui.label(t!("decoding-kv-table"));
         return;
     }
-    ui.label(
-        "With the cache each step computes one new position and reuses the keys and values of \
-         the others; without it every step recomputes the whole prefix (quadratic total work). \
-         Both produce the same tokens.",
-    );
+    ui.label(t!("decoding-kv-intro"));
     let comparison = ensure(slot, settings, models);
     if may_work {
         comparison.advance(settings, models, super::WORK_PER_FRAME);
     }
     if let Some((cached, plain, of)) = comparison.measuring() {
-        ui.weak(format!(
-            "measuring… greedy steps with the cache {cached} of at most {of}, recomputed {plain}"
+        ui.weak(t!(
+            "decoding-kv-measuring",
+            cached = cached,
+            of = of,
+            plain = plain
         ));
         ui.ctx().request_repaint();
         return;
@@ -224,18 +224,14 @@ pub fn show(
         Ok(run) => {
             if let Ok(m) = models.get(settings.kind) {
                 let c = &m.config;
-                ui.weak(format!(
-                    "cache size = {} layers × 2 (K and V) × positions × {} (heads × d_head) floats",
-                    c.n_layers,
-                    c.n_kv_heads * c.d_head()
+                ui.weak(t!(
+                    "decoding-kv-size",
+                    layers = c.n_layers,
+                    width = c.n_kv_heads * c.d_head()
                 ));
             }
             verdict(ui, run);
-            ui.weak(
-                "Times are totals so far. Both runs read the prompt in one pass at the first \
-                 step; from the second on the cached run computes one new position and the \
-                 recomputation all of them.",
-            );
+            ui.weak(t!("decoding-kv-times"));
             table(ui, run);
             plot(ui, run);
         }
@@ -244,15 +240,9 @@ pub fn show(
 
 fn verdict(ui: &mut Ui, run: &KvRun) {
     if run.same {
-        ui.label(format!(
-            "Same tokens with and without the cache ({} steps).",
-            run.rows.len()
-        ));
+        ui.label(t!("decoding-kv-same", count = run.rows.len()));
     } else {
-        ui.colored_label(
-            ui.visuals().error_fg_color,
-            "The cached and recomputed runs chose different tokens.",
-        );
+        ui.colored_label(ui.visuals().error_fg_color, t!("decoding-kv-different"));
     }
 }
 
@@ -266,16 +256,25 @@ fn table(ui: &mut Ui, run: &KvRun) {
                 .striped(true)
                 .show(ui, |ui| {
                     // Two-line headers keep the table inside a tablet's width.
+                    let (positions, total, time) = (
+                        t!("decoding-kv-col-positions"),
+                        t!("decoding-kv-col-total"),
+                        t!("decoding-kv-col-time"),
+                    );
                     for h in [
-                        "step",
-                        "token",
-                        "cached:\npositions",
-                        "\ntotal",
-                        "\ntime so far",
-                        "recomputed:\npositions",
-                        "\ntotal",
-                        "\ntime so far",
-                        "cache size\n(floats)",
+                        t!("decoding-kv-col-step"),
+                        t!("decoding-kv-col-token"),
+                        format!("{}\n{positions}", t!("decoding-kv-col-cached")),
+                        format!("\n{total}"),
+                        format!("\n{time}"),
+                        format!("{}\n{positions}", t!("decoding-kv-col-recomputed")),
+                        format!("\n{total}"),
+                        format!("\n{time}"),
+                        format!(
+                            "{}\n{}",
+                            t!("decoding-kv-col-size"),
+                            t!("decoding-kv-col-floats")
+                        ),
                     ] {
                         ui.label(RichText::new(h).strong());
                     }
@@ -330,15 +329,15 @@ fn plot(ui: &mut Ui, run: &KvRun) {
     };
     let cached = cumulative(|r| r.cached.positions);
     let plain = cumulative(|r| r.plain.positions);
-    ui.label("positions computed so far, against step");
-    let mut words = PlotWords::new("positions computed so far", "step");
+    ui.label(t!("decoding-kv-plot-caption"));
+    let mut words = PlotWords::new(t!("decoding-kv-plot-title"), t!("decoding-kv-plot-x"));
     let plot = Plot::new("decoding_kv_plot")
         .height(180.0)
         .allow_scroll(false)
         .legend(Legend::default().position(Corner::LeftTop))
         .show(ui, |p| {
-            p.line(words.line("with the cache", cached));
-            p.line(words.line("recomputing", plain));
+            p.line(words.line(t!("decoding-kv-with-cache"), cached));
+            p.line(words.line(t!("decoding-kv-recomputing"), plain));
         });
     words.add(ui, &plot.response);
 }

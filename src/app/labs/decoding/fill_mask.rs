@@ -6,6 +6,7 @@
 use crate::app::models::store::{is_unfinished, ModelStore};
 use crate::model::mlm::{self, MaskSlot};
 use crate::model::{ForwardOptions, Model};
+use crate::t;
 use egui::{RichText, Ui};
 use std::sync::Arc;
 
@@ -36,17 +37,12 @@ impl FillMask {
     }
 
     pub fn show(&mut self, ui: &mut Ui, store: &ModelStore, name: &str, model: &Arc<Model>) {
-        ui.label(format!(
-            "{name} is an encoder: it reads the whole sentence at once, in both directions, and \
-             predicts no next token. Its pre-training task was to fill in blanks: hide a word \
-             behind the mask token and it proposes the words that fit, from the words on both \
-             sides."
-        ));
+        ui.label(t!("decoding-fill-intro", model = name));
         let mask = match mlm::mask_token(model) {
             Ok(m) => m,
             Err(e) => {
                 ui.colored_label(ui.visuals().warn_fg_color, &e);
-                ui.weak("Pick a decoder LM (SmolLM2, lm) in the top bar for beam search.");
+                ui.weak(t!("decoding-fill-pick-decoder"));
                 self.result = Some(Err(e));
                 self.computed_for = None;
                 return;
@@ -56,7 +52,7 @@ impl FillMask {
             self.text = format!("The capital of France is {mask}.");
         }
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label(format!("sentence with {mask}:"));
+            let l = ui.label(t!("decoding-fill-sentence", mask = &mask));
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(420.0))
                 .labelled_by(l.id);
         });
@@ -88,7 +84,12 @@ impl FillMask {
 /// One blank's candidates as a table with probability bars.
 fn candidates(ui: &mut Ui, index: usize, slot: &MaskSlot) {
     ui.add_space(6.0);
-    ui.label(RichText::new(format!("blank {} (token {})", index + 1, slot.position)).strong());
+    let title = t!(
+        "decoding-fill-blank",
+        blank = index + 1,
+        position = slot.position
+    );
+    ui.label(RichText::new(title).strong());
     egui::Grid::new(("fill_mask", index))
         .num_columns(3)
         .spacing([12.0, 2.0])

@@ -19,6 +19,7 @@ use crate::app::labs::{Lab, Shared};
 use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
 use crate::app::models::store::ModelStore;
 use crate::model::Model;
+use crate::t;
 use attention::AttentionView;
 use cache::KvComparison;
 use egui::{Key, Modifiers, RichText, Ui};
@@ -77,10 +78,6 @@ impl Lab for DecodingLab {
         "decoding"
     }
 
-    fn title(&self) -> &'static str {
-        "Decoding"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
     }
@@ -88,10 +85,6 @@ impl Lab for DecodingLab {
     /// The picked-model source reads the shared model (the picker then applies).
     fn uses_shared_model(&self) -> bool {
         self.settings.kind == SourceKind::Picked
-    }
-
-    fn about(&self) -> &'static str {
-        "beam search as a tree, one step at a time; greedy, sampling and the KV cache"
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
@@ -108,14 +101,12 @@ impl Lab for DecodingLab {
                 let slots = self.fill_mask.result()?.as_ref().ok()?;
                 serde_json::to_vec_pretty(slots).ok()
             };
+            let (candidates, beam_tree) =
+                (t!("decoding-export-candidates"), t!("decoding-export-tree"));
             let data: [export::DataFile<'_>; 1] = if fills_blanks {
-                [(
-                    "candidates as JSON",
-                    "glimpse-fill-mask.json".into(),
-                    &blanks,
-                )]
+                [(&candidates, "glimpse-fill-mask.json".into(), &blanks)]
             } else {
-                [("beam tree as JSON", "glimpse-beam-tree.json".into(), &tree)]
+                [(&beam_tree, "glimpse-beam-tree.json".into(), &tree)]
             };
             export::view_menu(ui, shared.exporter, rect, "glimpse-decoding.png", &data);
         });
@@ -328,14 +319,10 @@ impl DecodingLab {
         // An encoder predicts no next token: it fills in blanks instead.
         let encoder = self.picked_encoder();
         if encoder.is_some() {
-            ui.heading("Decoding: fill in the blank");
+            ui.heading(t!("decoding-heading-fill"));
         } else {
-            ui.heading("Decoding: beam search, greedy and sampling");
-            ui.label(
-                "A model gives a probability for every next token. Greedy decoding takes the \
-                 most likely one each time; beam search keeps the B best partial sentences (the \
-                 beam) and can find a likelier whole sentence that starts with a less likely word.",
-            );
+            ui.heading(t!("decoding-heading"));
+            ui.label(t!("decoding-intro"));
         }
         self.source_picker(ui);
         if let Some(model) = encoder {
@@ -363,14 +350,14 @@ impl DecodingLab {
         // One part computes at a time: the panels below wait while the search has work.
         let may_work = !self.current().is_some_and(Search::busy);
         let open = self.open.take();
-        egui::CollapsingHeader::new("Sampling")
+        egui::CollapsingHeader::new(t!("decoding-part-sampling"))
             .id_salt("decoding_sampling")
             .open((open == Some(Part::Sampling)).then_some(true))
             .show(ui, |ui| {
                 self.sampling
                     .show(ui, &self.settings, &self.models, may_work);
             });
-        egui::CollapsingHeader::new("KV cache")
+        egui::CollapsingHeader::new(t!("decoding-part-kv"))
             .id_salt("decoding_kv")
             .open((open == Some(Part::KvCache)).then_some(true))
             .show(ui, |ui| {
@@ -381,10 +368,10 @@ impl DecodingLab {
 
     fn source_picker(&mut self, ui: &mut Ui) {
         ui.horizontal_wrapped(|ui| {
-            ui.label("Probabilities from:");
+            ui.label(t!("decoding-source-pick"));
             for kind in SourceKind::ALL {
                 let chip = ui.selectable_value(&mut self.settings.kind, kind, kind.label());
-                crate::app::probe::control(&format!("decoding:{}", kind.label()), chip.rect);
+                crate::app::probe::control(&format!("decoding:{}", kind.probe_name()), chip.rect);
             }
         });
         // An encoder continues nothing: its sentence with blanks is the fill-in panel's.
@@ -394,21 +381,21 @@ impl DecodingLab {
             SourceKind::Picked if encoder => {}
             SourceKind::Translate => {
                 ui.horizontal_wrapped(|ui| {
-                    let l = ui.label("French sentence to translate:");
+                    let l = ui.label(t!("decoding-translate-label"));
                     ui.add(egui::TextEdit::singleline(&mut s.translate_text).desired_width(360.0))
                         .labelled_by(l.id);
                 });
             }
             SourceKind::Lm => {
                 ui.horizontal_wrapped(|ui| {
-                    let l = ui.label("text for the LM to continue:");
+                    let l = ui.label(t!("decoding-lm-label"));
                     ui.add(egui::TextEdit::singleline(&mut s.lm_text).desired_width(360.0))
                         .labelled_by(l.id);
                 });
             }
             SourceKind::Picked => {
                 ui.horizontal_wrapped(|ui| {
-                    let l = ui.label(format!("text for {} to continue:", s.picked_model));
+                    let l = ui.label(t!("decoding-picked-label", model = &s.picked_model));
                     // A chat prompt has line breaks: show them rather than a box per break.
                     let field = if s.picked_text.contains('\n') {
                         egui::TextEdit::multiline(&mut s.picked_text).desired_rows(3)
@@ -419,10 +406,7 @@ impl DecodingLab {
                 });
             }
             SourceKind::Table => {
-                let l = ui.label(
-                    "next-token table, one prefix per line (prefix -> token p, token p; a \
-                     prefix without a line ends with <eos>):",
-                );
+                let l = ui.label(t!("decoding-table-label"));
                 ui.add(
                     egui::TextEdit::multiline(&mut s.table_text)
                         .code_editor()
@@ -439,23 +423,23 @@ impl DecodingLab {
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut s.width, 1..=8).text("beam width"),
+                egui::Slider::new(&mut s.width, 1..=8).text(t!("decoding-beam-width")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut s.alpha, 0.0..=2.0).text("α (length normalisation)"),
+                egui::Slider::new(&mut s.alpha, 0.0..=2.0).text(t!("decoding-alpha")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut s.max_len, 1..=30).text("max length"),
+                egui::Slider::new(&mut s.max_len, 1..=30).text(t!("decoding-max-length")),
             );
             crate::app::widgets::fit::add(
                 ui,
                 egui::Slider::new(&mut s.temperature, 0.1..=3.0)
                     .logarithmic(true)
-                    .text("temperature"),
+                    .text(t!("decoding-temperature")),
             );
-            ui.checkbox(&mut s.use_cache, "use KV cache");
+            ui.checkbox(&mut s.use_cache, t!("decoding-use-cache"));
         });
     }
 
@@ -504,44 +488,50 @@ impl DecodingLab {
 
     fn stepping(&mut self, ui: &mut Ui) {
         ui.horizontal_wrapped(|ui| {
-            if ui.button("Reset").clicked() {
+            if ui.button(t!("decoding-reset")).clicked() {
                 self.reset();
             }
-            if ui.button("◀ Back").clicked() {
+            if ui.button(t!("decoding-back")).clicked() {
                 self.back();
             }
-            let step = ui.button("Step ▶");
+            let step = ui.button(t!("decoding-step"));
             crate::app::probe::control("decoding:step", step.rect);
             if step.clicked() {
                 self.step();
             }
-            let play = if self.playing { "Pause" } else { "Play" };
+            let play = if self.playing {
+                t!("decoding-pause")
+            } else {
+                t!("decoding-play")
+            };
             if ui.button(play).clicked() {
                 self.toggle_play(ui);
             }
-            if ui.button("Run to end").clicked() {
+            if ui.button(t!("decoding-run-to-end")).clicked() {
                 self.run_to_end();
             }
             ui.label(self.progress());
-            ui.weak("keys: → step · ← back · space play/pause · Tab to a box, then arrows walk the tree");
+            ui.weak(t!("decoding-keys"));
         });
     }
 
     /// "step k of at most N", or "step k of k (done)".
     pub fn progress(&self) -> String {
         let Some(s) = self.current() else {
-            return "no search".into();
+            return t!("decoding-no-search");
         };
         let k = s.steps();
         if let Some((ready, of)) = s.computing() {
-            format!(
-                "computing step {}: {ready} of {of} hypotheses scored",
-                k + 1
+            t!(
+                "decoding-computing-step",
+                step = k + 1,
+                ready = ready,
+                of = of
             )
         } else if s.done() {
-            format!("step {k} of {k} (done)")
+            t!("decoding-step-done", step = k)
         } else {
-            format!("step {k} of at most {}", s.beam.config.max_len)
+            t!("decoding-step-of", step = k, most = s.beam.config.max_len)
         }
     }
 }
@@ -557,32 +547,29 @@ fn show_search(
     if let Some(e) = &search.error {
         ui.colored_label(
             ui.visuals().error_fg_color,
-            format!("the search stopped: {e}"),
+            t!("decoding-search-stopped", error = e),
         );
     }
     if search.built.max_len < search.settings.max_len {
-        ui.weak(format!(
-            "The model has room for {} more tokens after this prompt.",
-            search.built.max_len
-        ));
+        ui.weak(t!("decoding-room", count = search.built.max_len));
     }
-    ui.label(RichText::new("The search tree").strong());
+    ui.label(RichText::new(t!("decoding-tree-heading")).strong());
     tree::show(ui, search, selected);
     tree::legend(ui);
     ui.separator();
-    ui.label(RichText::new("This step's candidates").strong());
+    ui.label(RichText::new(t!("decoding-candidates-heading")).strong());
     match table::viewed_step(search, *selected) {
         Some(step) => table::candidates(ui, search, step),
         None => {
-            ui.label("Press Step ▶ (or →) to expand the start.");
+            ui.label(t!("decoding-press-step"));
         }
     }
     if search.done() {
         ui.separator();
-        ui.label(RichText::new("Final ranking").strong());
+        ui.label(RichText::new(t!("decoding-ranking-heading")).strong());
         table::ranking(ui, search);
     }
     ui.separator();
-    ui.label(RichText::new("Attention of the selected hypothesis").strong());
+    ui.label(RichText::new(t!("decoding-attention-heading")).strong());
     attention.show(ui, store, search, *selected);
 }

@@ -4,6 +4,7 @@
 use super::session::{build, join, Built, Models, Settings, SourceKind};
 use super::tree::{visible, GREEDY};
 use crate::decode::{SampleConfig, SampleStep, Sampler};
+use crate::t;
 use egui::{Color32, RichText, Sense, Ui, Vec2};
 
 /// Most candidates drawn as bars per step (the rest are summarised).
@@ -115,20 +116,16 @@ impl Sampling {
 
     /// The controls and the last draw; `may_work`: this frame may draw tokens.
     pub fn show(&mut self, ui: &mut Ui, settings: &Settings, models: &Models, may_work: bool) {
-        ui.label(
-            "Instead of keeping the best hypotheses, pick one next token at random from the \
-             renormalised candidates. The seed fixes the random draws: the same seed and \
-             settings always give the same text.",
-        );
+        ui.label(t!("decoding-sampling-intro"));
         self.controls(ui);
-        if ui.button("sample").clicked() {
+        if ui.button(t!("decoding-sample")).clicked() {
             self.draw(settings, models);
         }
         if may_work {
             self.advance(super::WORK_PER_FRAME);
         }
         if let Some(d) = &self.drawing {
-            ui.weak(format!("sampling… {} tokens drawn", d.sampler.steps.len()));
+            ui.weak(t!("decoding-sampling-drawn", count = d.sampler.steps.len()));
             ui.ctx().request_repaint();
         }
         match &self.result {
@@ -154,14 +151,14 @@ impl Sampling {
                 egui::Slider::new(&mut self.top_p, 0.05..=1.0).text("p"),
             );
             ui.separator();
-            let seed = ui.label("seed");
+            let seed = ui.label(t!("decoding-seed"));
             ui.add(egui::DragValue::new(&mut self.seed))
                 .labelled_by(seed.id);
             crate::app::widgets::fit::add(
                 ui,
                 egui::Slider::new(&mut self.temperature, 0.1..=3.0)
                     .logarithmic(true)
-                    .text("sampling temperature"),
+                    .text(t!("decoding-sampling-temperature")),
             );
         });
     }
@@ -186,23 +183,28 @@ impl Drawing {
 }
 
 fn show_run(ui: &mut Ui, run: &SampleRun) {
-    ui.label(RichText::new(format!("seed {}: {}", run.seed, run.text)).strong());
+    let title = t!(
+        "decoding-sample-run",
+        seed = run.seed.to_string(),
+        text = &run.text
+    );
+    ui.label(RichText::new(title).strong());
     egui::ScrollArea::vertical()
         .id_salt("decoding_samples")
         .max_height(320.0)
         .show(ui, |ui| {
             for (i, (step, names)) in run.steps.iter().zip(&run.names).enumerate() {
-                ui.label(format!(
-                    "step {}: {} candidate(s) kept, uniform draw {:.3}",
-                    i + 1,
-                    step.kept.len(),
-                    step.draw
+                ui.label(t!(
+                    "decoding-sample-step",
+                    step = i + 1,
+                    count = step.kept.len(),
+                    draw = format!("{:.3}", step.draw)
                 ));
                 for (&(t, q), name) in step.kept.iter().zip(names).take(BARS) {
                     bar(ui, &visible(name), q, t == step.chosen);
                 }
                 if step.kept.len() > BARS {
-                    ui.weak(format!("… and {} more", step.kept.len() - BARS));
+                    ui.weak(t!("decoding-sample-more", count = step.kept.len() - BARS));
                 }
             }
         });
@@ -226,10 +228,11 @@ fn bar(ui: &mut Ui, name: &str, q: f32, chosen: bool) {
             Color32::from_rgb(70, 120, 200)
         };
         ui.painter().rect_filled(filled, 2.0, color);
-        ui.label(format!(
-            "{:.1}%{}",
-            100.0 * q,
-            if chosen { "  chosen" } else { "" }
-        ));
+        let share = format!("{:.1}%", 100.0 * q);
+        ui.label(if chosen {
+            format!("{share}  {}", t!("decoding-sample-chosen"))
+        } else {
+            share
+        });
     });
 }

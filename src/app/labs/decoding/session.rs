@@ -8,6 +8,7 @@ use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
 use crate::model::builtin;
 use crate::model::tokenizer::BOS;
 use crate::model::Model;
+use crate::t;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -29,7 +30,19 @@ impl SourceKind {
         SourceKind::Picked,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// The source's name on its chip, in the reader's language.
+    pub fn label(self) -> String {
+        match self {
+            SourceKind::Translate => t!("decoding-source-translate"),
+            SourceKind::Lm => t!("decoding-source-lm"),
+            SourceKind::Table => t!("decoding-source-table"),
+            SourceKind::Picked => t!("decoding-source-picked"),
+        }
+    }
+
+    /// The chip's name for the test probe (`decoding:typed table`): the English label, the
+    /// same in every language.
+    pub fn probe_name(self) -> &'static str {
         match self {
             SourceKind::Translate => "translation model",
             SourceKind::Lm => "character LM",
@@ -128,7 +141,7 @@ pub struct Models {
 impl Default for Models {
     /// Nothing yet: the lab takes its models from the store when it first draws.
     fn default() -> Self {
-        let none = || Err("the model is not loaded yet".to_string());
+        let none = || Err(t!("decoding-error-not-loaded"));
         Self {
             translate: none(),
             lm: none(),
@@ -143,7 +156,7 @@ impl Models {
         Self {
             translate: get(SourceKind::Translate),
             lm: get(SourceKind::Lm),
-            picked: Err("no model picked".into()),
+            picked: Err(t!("decoding-error-no-model")),
         }
     }
 
@@ -152,7 +165,7 @@ impl Models {
             SourceKind::Translate => &self.translate,
             SourceKind::Lm => &self.lm,
             SourceKind::Picked => &self.picked,
-            SourceKind::Table => return Err("a typed table has no model".into()),
+            SourceKind::Table => return Err(t!("decoding-error-table-model")),
         };
         slot.as_deref().map_err(Clone::clone)
     }
@@ -188,16 +201,14 @@ pub fn build(
     }
     let model = models.get(settings.kind)?.clone();
     if !model.config.family.has_decoder() {
-        return Err(format!(
-            "{} is an encoder: it scores every token at once and predicts no next token; pick a decoder LM (SmolLM2, lm) in the top bar",
-            model.config.name
-        ));
+        return Err(t!("decoding-error-encoder", model = &model.config.name));
     }
     let prepared = model.prepare(text, "");
     if prepared.unknown > 0 {
-        return Err(format!(
-            "{} piece(s) of the text are not in {}'s vocabulary",
-            prepared.unknown, model.config.name
+        return Err(t!(
+            "decoding-error-unknown",
+            count = prepared.unknown,
+            model = &model.config.name
         ));
     }
     let prompt = if model.config.family.has_encoder() {
@@ -208,9 +219,9 @@ pub fn build(
     // The last prefix fed to the model must fit its positions.
     let room = (model.config.max_len + 1).saturating_sub(prompt.len());
     if room == 0 {
-        return Err(format!(
-            "the prompt fills all {} positions of the model",
-            model.config.max_len
+        return Err(t!(
+            "decoding-error-prompt-fills",
+            count = model.config.max_len
         ));
     }
     let source = ModelSource::new(model, text, temperature, use_cache)?;

@@ -4,6 +4,7 @@
 use super::session::Search;
 use super::tree::{describe, signed};
 use crate::decode::NodeState;
+use crate::t;
 use egui::{RichText, Ui};
 
 /// The step whose candidates to list: the selected node's, else the last one taken.
@@ -19,10 +20,11 @@ pub fn viewed_step(search: &Search, selected: Option<usize>) -> Option<usize> {
 /// Step `step`'s candidates: rank, hypothesis, log p, cumulative, score, kept or pruned.
 pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
     let alpha = search.settings.alpha;
-    ui.label(format!(
-        "Step {step}: every live hypothesis proposes its {} best next tokens; all are ranked by \
-         score = cumulative log p divided by L to the power α (L tokens, α = {alpha:.2}) and the best {} are kept.",
-        search.beam.config.width, search.beam.config.width
+    ui.label(t!(
+        "decoding-candidates-note",
+        step = step,
+        width = search.beam.config.width,
+        alpha = format!("{alpha:.2}")
     ));
     let Some(ids) = search.beam.candidates.get(step - 1) else {
         return;
@@ -36,12 +38,12 @@ pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
                 .striped(true)
                 .show(ui, |ui| {
                     for h in [
-                        "rank",
-                        "hypothesis",
-                        "log p (new token)",
-                        "cumulative",
-                        "score",
-                        "",
+                        t!("decoding-col-rank"),
+                        t!("decoding-col-hypothesis"),
+                        t!("decoding-col-log-p"),
+                        t!("decoding-col-cumulative"),
+                        t!("decoding-col-score"),
+                        String::new(),
                     ] {
                         ui.label(RichText::new(h).strong());
                     }
@@ -62,10 +64,10 @@ pub fn candidates(ui: &mut Ui, search: &Search, step: usize) {
 
 fn verdict(ui: &mut Ui, state: &NodeState) {
     match state {
-        NodeState::Pruned { .. } => ui.weak("pruned"),
-        NodeState::Finished => ui.label("kept · finished"),
-        NodeState::Stopped => ui.label("kept · stopped at the length limit"),
-        _ => ui.label("kept"),
+        NodeState::Pruned { .. } => ui.weak(t!("decoding-verdict-pruned")),
+        NodeState::Finished => ui.label(t!("decoding-verdict-finished")),
+        NodeState::Stopped => ui.label(t!("decoding-verdict-stopped")),
+        _ => ui.label(t!("decoding-verdict-kept")),
     }
     .on_hover_text(describe(state));
 }
@@ -74,18 +76,23 @@ fn verdict(ui: &mut Ui, state: &NodeState) {
 pub fn ranking(ui: &mut Ui, search: &Search) {
     let ranked = search.beam.ranking();
     crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-        cols[0].label(RichText::new("Beam search: finished hypotheses").strong());
+        cols[0].label(RichText::new(t!("decoding-ranking-beam")).strong());
         if let Some(&best) = ranked.first() {
-            cols[0].label(format!(
-                "best: {} (score {})",
-                search.hypothesis(best),
-                signed(search.beam.nodes[best].score)
+            cols[0].label(t!(
+                "decoding-ranking-best",
+                hypothesis = search.hypothesis(best),
+                score = signed(search.beam.nodes[best].score)
             ));
         }
         egui::Grid::new("decoding_ranking")
             .striped(true)
             .show(&mut cols[0], |ui| {
-                for h in ["", "hypothesis", "cumulative", "score"] {
+                for h in [
+                    String::new(),
+                    t!("decoding-col-hypothesis"),
+                    t!("decoding-col-cumulative"),
+                    t!("decoding-col-score"),
+                ] {
                     ui.label(RichText::new(h).strong());
                 }
                 ui.end_row();
@@ -103,38 +110,42 @@ pub fn ranking(ui: &mut Ui, search: &Search) {
 }
 
 fn greedy(ui: &mut Ui, search: &Search, best: Option<usize>) {
-    ui.label(RichText::new("Greedy decoding (the most likely token each step)").strong());
+    ui.label(RichText::new(t!("decoding-greedy-heading")).strong());
     match &search.greedy {
         None => {
-            ui.weak(format!(
-                "greedy decoding: computing… ({} tokens so far)",
-                search.greedy_so_far().unwrap_or(0)
+            ui.weak(t!(
+                "decoding-greedy-computing",
+                count = search.greedy_so_far().unwrap_or(0)
             ));
         }
         Some(Ok((tokens, cum))) => {
             let text = super::session::join(search.settings.kind, tokens);
-            ui.label(format!(
-                "greedy decoding: {text} (cumulative {})",
-                signed(*cum)
+            ui.label(t!(
+                "decoding-greedy-result",
+                text = &text,
+                cumulative = signed(*cum)
             ));
             if let Some(b) = best {
                 let beam_cum = search.beam.nodes[b].cum;
                 let note = if search.hypothesis(b) == text {
-                    "Beam search and greedy agree here.".to_string()
+                    t!("decoding-greedy-agree")
                 } else if beam_cum > *cum {
-                    format!(
-                        "Beam search found a likelier sequence: p ≈ {:.3} against greedy's {:.3}.",
-                        beam_cum.exp(),
-                        cum.exp()
+                    t!(
+                        "decoding-greedy-beam-likelier",
+                        beam = format!("{:.3}", beam_cum.exp()),
+                        greedy = format!("{:.3}", cum.exp())
                     )
                 } else {
-                    "They differ: the length penalty α changed which ending wins.".to_string()
+                    t!("decoding-greedy-differ")
                 };
                 ui.label(note);
             }
         }
         Some(Err(e)) => {
-            ui.colored_label(ui.visuals().error_fg_color, format!("greedy: {e}"));
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                t!("decoding-greedy-error", error = e),
+            );
         }
     }
 }

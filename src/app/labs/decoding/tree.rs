@@ -8,6 +8,7 @@ use super::layout::{layout, Cell};
 use super::session::Search;
 use crate::decode::BeamSearch;
 use crate::decode::{Node, NodeState};
+use crate::t;
 use egui::{
     Color32, EventFilter, Id, Key, Modifiers, Pos2, Rect, Sense, Stroke, StrokeKind, Ui, Vec2,
 };
@@ -34,12 +35,12 @@ pub fn fill(state: &NodeState) -> Color32 {
 /// The state in words, pruning with its reason.
 pub fn describe(state: &NodeState) -> String {
     match state {
-        NodeState::Live => "live (in the beam)".into(),
-        NodeState::Expanded => "expanded".into(),
-        NodeState::Finished => "finished (ended with <eos> inside the beam)".into(),
-        NodeState::Stopped => "stopped at the length limit".into(),
-        NodeState::Outscored => "dropped at the end: a finished hypothesis already scores higher, and each further token could only lower this one's score".into(),
-        NodeState::Pruned { rank, of } => format!("pruned: ranked {rank} of {of}: below the beam"),
+        NodeState::Live => t!("decoding-state-live"),
+        NodeState::Expanded => t!("decoding-state-expanded"),
+        NodeState::Finished => t!("decoding-state-finished"),
+        NodeState::Stopped => t!("decoding-state-stopped"),
+        NodeState::Outscored => t!("decoding-state-outscored"),
+        NodeState::Pruned { rank, of } => t!("decoding-state-pruned", rank = *rank, of = *of),
     }
 }
 
@@ -55,7 +56,7 @@ pub fn visible(token: &str) -> String {
 /// The box's caption, e.g. "cat −0.92".
 pub fn caption(node: &Node) -> String {
     if node.parent.is_none() {
-        return "start".into();
+        return t!("decoding-node-start");
     }
     format!("{} {}", visible(&node.text), signed(node.cum))
 }
@@ -66,20 +67,18 @@ pub fn signed(x: f32) -> String {
 }
 
 fn hover(node: &Node) -> String {
-    format!(
-        "token {}\nlog p {}\ncumulative {}\nscore {}\nlength {}\n{}{}",
-        visible(&node.text),
-        signed(node.log_p),
-        signed(node.cum),
-        signed(node.score),
-        node.length,
+    let mut lines = vec![
+        t!("decoding-hover-token", token = visible(&node.text)),
+        t!("decoding-hover-log-p", value = signed(node.log_p)),
+        t!("decoding-hover-cumulative", value = signed(node.cum)),
+        t!("decoding-hover-score", value = signed(node.score)),
+        t!("decoding-hover-length", length = node.length),
         describe(&node.state),
-        if node.greedy {
-            "\non the greedy path"
-        } else {
-            ""
-        }
-    )
+    ];
+    if node.greedy {
+        lines.push(t!("decoding-hover-greedy"));
+    }
+    lines.join("\n")
 }
 
 fn node_rect(origin: Pos2, cell: Cell) -> Rect {
@@ -182,14 +181,14 @@ fn node_box(ui: &mut Ui, id: Id, node: &Node, rect: Rect, selected: &mut Option<
         egui::WidgetInfo::labeled(
             egui::Role::Button,
             true,
-            format!(
-                "node {} {}: step {}, log p {}, cumulative {}, {}",
-                node.id,
-                node.text,
-                node.step,
-                signed(node.log_p),
-                signed(node.cum),
-                describe(&node.state)
+            t!(
+                "decoding-node-name",
+                id = node.id,
+                token = &node.text,
+                step = node.step,
+                log_p = signed(node.log_p),
+                cumulative = signed(node.cum),
+                state = describe(&node.state)
             ),
         )
     });
@@ -237,18 +236,21 @@ fn node_box(ui: &mut Ui, id: Id, node: &Node, rect: Rect, selected: &mut Option<
 pub fn legend(ui: &mut Ui) {
     ui.horizontal_wrapped(|ui| {
         for (state, name) in [
-            (NodeState::Live, "live"),
-            (NodeState::Expanded, "expanded"),
-            (NodeState::Finished, "finished"),
-            (NodeState::Stopped, "stopped"),
-            (NodeState::Outscored, "outscored"),
-            (NodeState::Pruned { rank: 0, of: 0 }, "pruned"),
+            (NodeState::Live, t!("decoding-legend-live")),
+            (NodeState::Expanded, t!("decoding-legend-expanded")),
+            (NodeState::Finished, t!("decoding-legend-finished")),
+            (NodeState::Stopped, t!("decoding-legend-stopped")),
+            (NodeState::Outscored, t!("decoding-legend-outscored")),
+            (
+                NodeState::Pruned { rank: 0, of: 0 },
+                t!("decoding-legend-pruned"),
+            ),
         ] {
             swatch(ui, fill(&state), None);
             ui.label(name);
         }
         swatch(ui, Color32::from_gray(75), Some(GREEDY));
-        ui.label("greedy path (orange)");
+        ui.label(t!("decoding-legend-greedy"));
     });
 }
 

@@ -9,6 +9,7 @@ use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::config::NormPlacement;
+use crate::t;
 use crate::train::compare::{Contender, Experiment};
 use crate::train::depth::{at_init, residual_paths, stream_norms, DepthProbe, TASK};
 use crate::train::tasks::{Split, TaskKind};
@@ -77,23 +78,23 @@ impl DepthLab {
 
     /// The trained pair: settings, the race, and the stream of each model once it has trained.
     fn trained(&mut self, ui: &mut Ui) {
-        ui.heading("Trained side by side");
-        ui.label(format!(
-            "The same {}-task model (d = 32, 4 heads, encoder and decoder of N blocks each), \
-             once pre-norm and once post-norm, trained for {} steps from the same seed on the \
-             same examples. Two blocks train either way; at six, post-norm without warmup \
-             stalls while pre-norm does not. Turn warmup on (the learning rate climbing over \
-             the first 200 steps) and post-norm trains again.",
-            TRAINED_TASK.name(),
-            TRAINED_STEPS
+        ui.heading(t!("depth-trained-heading"));
+        ui.label(t!(
+            "depth-trained-intro",
+            task = TRAINED_TASK.name(),
+            steps = TRAINED_STEPS
         ));
         ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Slider::new(&mut self.trained_layers, TRAINED_LAYERS).text("blocks"));
-            ui.checkbox(&mut self.warmup, "warmup (200 steps)");
+            ui.add(
+                egui::Slider::new(&mut self.trained_layers, TRAINED_LAYERS)
+                    .text(t!("depth-blocks")),
+            );
+            ui.checkbox(&mut self.warmup, t!("depth-warmup"));
         });
         let spec = self.race_spec();
         let streams = self.trained_streams.as_ref().map(|(_, s)| s.clone());
         let growth = |c: &Contender| {
+            // The contenders' labels are the trainer's (English) names.
             let i = usize::from(c.label != "pre-norm");
             streams
                 .as_ref()
@@ -101,18 +102,17 @@ impl DepthLab {
                 .and_then(|s| Some(format!("{:.1} → {:.1}", s.first()?, s.last()?)))
                 .unwrap_or_else(|| "–".into())
         };
+        let column = t!("depth-growth-column");
         self.training
-            .show(ui, "depth_race", spec, ("‖x‖ first → last block", &growth));
+            .show(ui, "depth_race", spec, (&column, &growth));
         self.measure_trained_streams();
         if let Some((_, streams)) = &self.trained_streams {
-            ui.strong(
-                "‖x‖ of the trained decoders' stream, entering each block (then leaving the last)",
-            );
-            let mut words = PlotWords::new("‖x‖ of the trained decoders' stream", "block");
+            ui.strong(t!("depth-trained-stream-heading"));
+            let mut words = PlotWords::new(t!("depth-trained-stream"), t!("depth-block"));
             let plot = Plot::new("depth_trained_stream")
                 .height(170.0)
                 .legend(Legend::default().position(Corner::LeftTop))
-                .x_axis_label("block")
+                .x_axis_label(t!("depth-block"))
                 .y_axis_label("‖x‖")
                 .include_y(0.0)
                 .allow_scroll(false)
@@ -174,25 +174,17 @@ impl DepthLab {
 
     /// Fresh models at initialisation: the paths, the stream and the gradients by block.
     fn at_init(&mut self, ui: &mut Ui) {
-        ui.label(
-            "Stack N blocks and compare where the LayerNorm goes. Post-norm (the original \
-             transformer) normalises the stream after each sub-layer: x ← LN(x + F(x)). \
-             Pre-norm (most models today) normalises only what each sub-layer reads: \
-             x ← x + F(LN(x)), so the stream is a running sum and the gradient has a path \
-             through every residual connection untouched.",
-        );
+        ui.label(t!("depth-intro"));
         ui.horizontal_wrapped(|ui| {
-            ui.add(egui::Slider::new(&mut self.layers, LAYERS).text("blocks N"));
-            ui.add(egui::DragValue::new(&mut self.seed).prefix("seed "));
+            ui.add(egui::Slider::new(&mut self.layers, LAYERS).text(t!("depth-blocks-n")));
+            ui.add(egui::DragValue::new(&mut self.seed).prefix(format!("{} ", t!("depth-seed"))));
         });
         let n = self.layers as u32;
         ui.label(
-            RichText::new(format!(
-                "Paths: each block has two residual connections, and at each one a path goes \
-                 through the sub-layer or around it: 2^(2N) = 2^{} = {} paths from input to \
-                 output (the notes' 6 layers: 2¹² = 4,096).",
-                2 * n,
-                crate::util::grouped(residual_paths(n) as u128)
+            RichText::new(t!(
+                "depth-paths",
+                exponent = 2 * n,
+                paths = crate::util::grouped(residual_paths(n) as u128)
             ))
             .strong(),
         );
@@ -204,42 +196,36 @@ impl DepthLab {
             }
         };
         ui.add_space(4.0);
-        ui.weak(format!(
-            "Fresh, untrained models of the {} task (d = 32, 4 heads), the same seed and \
-             examples for both placements.",
-            TASK.name()
-        ));
-        ui.strong("‖x‖ of the residual stream entering each block (then leaving the last)");
+        ui.weak(t!("depth-fresh", task = TASK.name()));
+        ui.strong(t!("depth-stream-heading"));
         by_block(
             ui,
             "depth_stream",
             "‖x‖",
             probes,
             |p| p.stream.clone(),
-            "block",
+            &t!("depth-block"),
         );
-        ui.strong("Gradient norm of each block's parameters at initialisation");
+        ui.strong(t!("depth-gradients-heading"));
         by_block(
             ui,
             "depth_gradients",
             "‖∂loss/∂θ‖",
             probes,
             |p| p.gradients.clone(),
-            "block (0 = nearest the input)",
+            &t!("depth-block-nearest"),
         );
         let [pre, post] = probes;
         let last = |p: &DepthProbe| p.gradients.last().copied().unwrap_or(0.0);
         let first = |p: &DepthProbe| p.gradients.first().copied().unwrap_or(0.0);
-        ui.label(format!(
-            "Post-norm: ‖x‖ is back at √d after every block; the gradient is {:.2} at the block \
-             nearest the output and {:.2} at the first. Pre-norm: ‖x‖ grows from {:.1} to {:.1}; \
-             the gradient is {:.2} at the first block and {:.2} at the last.",
-            last(post),
-            first(post),
-            pre.stream.first().copied().unwrap_or(0.0),
-            pre.stream.last().copied().unwrap_or(0.0),
-            first(pre),
-            last(pre),
+        ui.label(t!(
+            "depth-summary",
+            post_last = format!("{:.2}", last(post)),
+            post_first = format!("{:.2}", first(post)),
+            stream_first = format!("{:.1}", pre.stream.first().copied().unwrap_or(0.0)),
+            stream_last = format!("{:.1}", pre.stream.last().copied().unwrap_or(0.0)),
+            pre_first = format!("{:.2}", first(pre)),
+            pre_last = format!("{:.2}", last(pre)),
         ));
     }
 
@@ -260,10 +246,10 @@ impl DepthLab {
     }
 }
 
-fn name(norm: NormPlacement) -> &'static str {
+fn name(norm: NormPlacement) -> String {
     match norm {
-        NormPlacement::Pre => "pre-norm",
-        NormPlacement::Post => "post-norm",
+        NormPlacement::Pre => t!("depth-pre-norm"),
+        NormPlacement::Post => t!("depth-post-norm"),
     }
 }
 
@@ -276,7 +262,7 @@ fn by_block(
     values: impl Fn(&DepthProbe) -> Vec<f32>,
     x_label: &str,
 ) {
-    let mut words = PlotWords::new(format!("{y_label} by block"), "block");
+    let mut words = PlotWords::new(t!("depth-by-block", quantity = y_label), t!("depth-block"));
     let plot = Plot::new(id)
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftTop))
@@ -302,10 +288,6 @@ impl Lab for DepthLab {
         "depth"
     }
 
-    fn title(&self) -> &'static str {
-        "Depth"
-    }
-
     /// At initialisation the picked model is measured too; trained side by side, the lab
     /// trains and shows its own pre- and post-norm models.
     fn uses_shared_input(&self) -> bool {
@@ -322,13 +304,13 @@ impl Lab for DepthLab {
                 (false, Some((_, Ok(p)))) => serde_json::to_vec_pretty(p).ok(),
                 _ => None,
             };
-            let files: [export::DataFile<'_>; 1] =
-                [("data as JSON", "glimpse-depth.json".into(), &json)];
+            let label = t!("depth-export-data");
+            let files: [export::DataFile<'_>; 1] = [(&label, "glimpse-depth.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-depth.png", &files);
         });
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(&mut self.trained_section, false, "at initialisation");
-            ui.selectable_value(&mut self.trained_section, true, "trained side by side");
+            ui.selectable_value(&mut self.trained_section, false, t!("depth-section-init"));
+            ui.selectable_value(&mut self.trained_section, true, t!("depth-section-trained"));
         });
         if self.trained_section {
             self.trained(ui);
@@ -390,22 +372,22 @@ fn picked_model(ui: &mut Ui, shared: &Shared<'_>) {
         return;
     }
     ui.add_space(6.0);
-    ui.strong(format!(
-        "{} ({}, trained, {} blocks, d = {}): ‖x‖ entering each block on the input",
-        shared.bench.model_name,
-        name(model.config.norm),
-        model.config.n_layers,
-        model.config.d_model
+    ui.strong(t!(
+        "depth-picked",
+        model = &shared.bench.model_name,
+        norm = name(model.config.norm),
+        blocks = model.config.n_layers,
+        d = model.config.d_model
     ));
     let points = norms
         .iter()
         .enumerate()
         .map(|(i, &v)| [i as f64, v as f64])
         .collect();
-    let mut words = PlotWords::new("‖x‖ of the picked model's stream", "block");
+    let mut words = PlotWords::new(t!("depth-picked-stream"), t!("depth-block"));
     let plot = Plot::new("depth_picked")
         .height(160.0)
-        .x_axis_label("block")
+        .x_axis_label(t!("depth-block"))
         .y_axis_label("‖x‖")
         .include_y(0.0)
         .allow_scroll(false)

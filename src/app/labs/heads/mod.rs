@@ -16,8 +16,9 @@ use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::models::store::{is_cancelled, is_computing, is_unfinished, ModelStore};
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::{AttentionKind, HeadId, Model};
+use crate::t;
 use crate::train::ablation::{
-    every_head, measure_for, score, text_pass, text_score, Measure, Plan, Score,
+    every_head, measure_for, score, text_pass, text_score, Measure, Plan, Score, TASK_EXAMPLES,
 };
 use crate::train::compare::{Contender, Experiment};
 use crate::train::tasks::TaskKind;
@@ -103,33 +104,51 @@ fn parse_heads(text: &str) -> Option<Vec<HeadId>> {
         .collect()
 }
 
-fn short_kind(kind: AttentionKind) -> &'static str {
+fn short_kind(kind: AttentionKind) -> String {
     match kind {
-        AttentionKind::EncoderSelf => "encoder",
-        AttentionKind::DecoderSelf => "decoder self",
-        AttentionKind::Cross => "cross",
+        AttentionKind::EncoderSelf => t!("heads-kind-encoder"),
+        AttentionKind::DecoderSelf => t!("heads-kind-decoder"),
+        AttentionKind::Cross => t!("heads-kind-cross"),
     }
 }
 
 fn describe(h: &HeadId) -> String {
-    format!(
-        "{} · layer {} · head {}",
-        short_kind(h.kind),
-        h.layer,
-        h.head
+    t!(
+        "heads-describe",
+        kind = short_kind(h.kind),
+        layer = h.layer,
+        head = h.head
     )
+}
+
+/// What the scores are measured on, in the reader's language (`Measure::describe`'s words).
+fn measure_words(measure: &Measure) -> String {
+    match measure {
+        Measure::Task(task) => t!(
+            "heads-measure-task",
+            examples = TASK_EXAMPLES,
+            task = task.name()
+        ),
+        Measure::Text(ids) => t!(
+            "heads-measure-text",
+            predictions = ids.len().saturating_sub(1)
+        ),
+    }
 }
 
 /// "loss 0.03 · token accuracy 99.1 % · exact 97.9 %"
 fn score_line(s: &Score) -> String {
-    let exact = s
-        .exact
-        .map_or(String::new(), |e| format!(" · exact {:.1} %", 100.0 * e));
-    format!(
-        "loss {:.3} nats · token accuracy {:.1} %{exact}",
-        s.loss,
-        100.0 * s.accuracy
-    )
+    let loss = format!("{:.3}", s.loss);
+    let accuracy = format!("{:.1}", 100.0 * s.accuracy);
+    match s.exact {
+        Some(e) => t!(
+            "heads-score-exact",
+            loss = loss,
+            accuracy = accuracy,
+            exact = format!("{:.1}", 100.0 * e)
+        ),
+        None => t!("heads-score", loss = loss, accuracy = accuracy),
+    }
 }
 
 /// The score of the model called `name` with `off` switched off. A text's is read off the
@@ -235,10 +254,6 @@ impl Lab for HeadsLab {
         "heads"
     }
 
-    fn title(&self) -> &'static str {
-        "Heads off"
-    }
-
     /// Switching heads off works on the shared model; the key/value sharing section trains
     /// its own translators.
     fn uses_shared_input(&self) -> bool {
@@ -247,20 +262,17 @@ impl Lab for HeadsLab {
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(&mut self.kv_section, false, "switch heads off");
-            ui.selectable_value(
-                &mut self.kv_section,
-                true,
-                "share keys and values (trained)",
-            );
+            ui.selectable_value(&mut self.kv_section, false, t!("heads-section-off"));
+            ui.selectable_value(&mut self.kv_section, true, t!("heads-section-kv"));
         });
         if self.kv_section {
             let rect = ui.max_rect();
             let race = &self.kv_race;
             ui.horizontal_wrapped(|ui| {
                 let json = || race.json();
+                let label = t!("heads-export-runs");
                 let files: [export::DataFile<'_>; 1] =
-                    [("runs as JSON", "glimpse-kv-heads.json".into(), &json)];
+                    [(&label, "glimpse-kv-heads.json".into(), &json)];
                 export::view_menu(ui, shared.exporter, rect, "glimpse-kv-heads.png", &files);
             });
             self.kv_sharing(ui);
@@ -323,17 +335,13 @@ impl HeadsLab {
                 }))
                 .ok()
             };
-            let data: [export::DataFile<'_>; 1] =
-                [("ranking as JSON", "glimpse-heads.json".into(), &json)];
+            let label = t!("heads-export-ranking");
+            let data: [export::DataFile<'_>; 1] = [(&label, "glimpse-heads.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-heads.png", &data);
         });
-        ui.label(
-            "Click a head to switch it off: its output is set to zero before the heads are \
-             concatenated and mixed by W_O, as if it were not there. The model's loss and \
-             accuracy change by what that head contributed.",
-        );
+        ui.label(t!("heads-intro"));
         let Ok(model) = shared.bench.model.clone() else {
-            ui.weak("waiting for the model…");
+            ui.weak(t!("heads-waiting"));
             return;
         };
         let ids = shared
@@ -350,7 +358,11 @@ impl HeadsLab {
         };
         let all = every_head(&model);
         self.off.retain(|h| all.contains(h));
-        ui.label(format!("{name}, measured on {}.", measure.describe()));
+        ui.label(t!(
+            "heads-measured",
+            model = &name,
+            measure = measure_words(&measure)
+        ));
         let store = shared.store;
         let score = |off: &[HeadId]| score_of(store, &name, &model, &measure, off);
         let full = Self::cached(
@@ -380,30 +392,30 @@ impl HeadsLab {
         );
         ui.horizontal_wrapped(|ui| {
             ui.label(
-                RichText::new(format!("All {} heads on: {}", all.len(), score_line(&full)))
-                    .strong(),
+                RichText::new(t!(
+                    "heads-all-on",
+                    count = all.len(),
+                    score = score_line(&full)
+                ))
+                .strong(),
             );
         });
         match &now {
             Ok(s) if !off.is_empty() => {
                 ui.label(
-                    RichText::new(format!(
-                        "{} off: {} (loss {:+.3}, accuracy {:+.1} points)",
-                        if off.len() == 1 {
-                            "1 head".to_string()
-                        } else {
-                            format!("{} heads", off.len())
-                        },
-                        score_line(s),
-                        s.loss - full.loss,
-                        100.0 * (s.accuracy - full.accuracy)
+                    RichText::new(t!(
+                        "heads-off",
+                        count = off.len(),
+                        score = score_line(s),
+                        loss = format!("{:+.3}", s.loss - full.loss),
+                        accuracy = format!("{:+.1}", 100.0 * (s.accuracy - full.accuracy))
                     ))
                     .strong()
                     .color(ui.visuals().warn_fg_color),
                 );
             }
             Ok(_) => {
-                ui.weak("No head is off.");
+                ui.weak(t!("heads-none-off"));
             }
             Err(e) if is_unfinished(e) => crate::app::models::pass_answer::show(ui, store, e),
             Err(e) => {
@@ -411,7 +423,7 @@ impl HeadsLab {
             }
         }
         ui.horizontal_wrapped(|ui| {
-            if ui.button("all heads on").clicked() {
+            if ui.button(t!("heads-all-on-button")).clicked() {
                 self.off.clear();
             }
             let done = self
@@ -419,9 +431,9 @@ impl HeadsLab {
                 .as_ref()
                 .is_some_and(|(k, p)| k.0 == name && p.done());
             let label = match (self.rank, done) {
-                (true, true) => "ranked",
-                (true, false) => "ranking…",
-                _ => "rank every head",
+                (true, true) => t!("heads-ranked"),
+                (true, false) => t!("heads-ranking"),
+                _ => t!("heads-rank"),
             };
             let r = ui.add_enabled(!self.rank, egui::Button::new(label));
             crate::app::probe::control("heads:rank", r.rect);
@@ -429,16 +441,15 @@ impl HeadsLab {
                 self.rank = true;
             }
             // A large model takes minutes: it can be stopped and picked up again.
-            if self.rank && !done && ui.button("stop").clicked() {
+            if self.rank && !done && ui.button(t!("heads-stop")).clicked() {
                 self.rank = false;
             }
             let seconds = 2.0 * all.len() as f64 * self.score_ms / 1e3;
-            ui.weak(format!(
-                "(switches each of the {} heads off alone, then removes them from the least \
-                 important up: {} scores, about {})",
-                all.len(),
-                2 * all.len(),
-                super::race::duration(seconds)
+            ui.weak(t!(
+                "heads-rank-about",
+                count = all.len(),
+                scores = 2 * all.len(),
+                time = super::race::duration(seconds)
             ));
         });
         let key = (name.clone(), measure.clone());
@@ -451,8 +462,13 @@ impl HeadsLab {
         if let Some(p) = plan {
             if !p.done() {
                 ui.add(
-                    egui::ProgressBar::new(p.steps_done() as f32 / p.total_steps() as f32)
-                        .text(format!("{} of {} scores", p.steps_done(), p.total_steps())),
+                    egui::ProgressBar::new(p.steps_done() as f32 / p.total_steps() as f32).text(
+                        t!(
+                            "heads-progress",
+                            done = p.steps_done(),
+                            total = p.total_steps()
+                        ),
+                    ),
                 );
             }
         }

@@ -2,37 +2,32 @@
 //! curve, the grouping of query heads around shared keys and values, and the trained race.
 
 use super::*;
+use crate::app::words::Words;
+
 impl HeadsLab {
     /// Grouped-query attention trained: the translator with 4, 2 and 1 key/value heads.
     pub(super) fn kv_sharing(&mut self, ui: &mut Ui) {
-        ui.heading("Sharing keys and values, trained");
-        ui.label(format!(
-            "The {} model (4 query heads per attention, 2 + 2 layers) trained three times for {} \
-             steps from the same seed: every query head with its own keys and values \
-             (multi-head), pairs of query heads sharing one (grouped-query), and all four \
-             sharing one (multi-query). The KV cache a decoder keeps per token shrinks with \
-             the key/value heads; see what the quality does.",
-            KV_TASK.name(),
-            KV_STEPS
+        ui.heading(t!("heads-kv-heading"));
+        ui.label(t!(
+            "heads-kv-intro",
+            task = KV_TASK.name(),
+            steps = KV_STEPS
         ));
         ui.horizontal_wrapped(|ui| {
             ui.add(
                 egui::DragValue::new(&mut self.kv_seed)
                     .range(1..=u32::MAX as u64)
-                    .prefix("seed "),
+                    .prefix(format!("{} ", t!("heads-seed"))),
             );
-            ui.weak(
-                "another seed gives other initial weights and examples: on a task this small \
-                 the three differ by a few points either way, while the cache is 4× smaller",
-            );
+            ui.weak(t!("heads-seed-about"));
         });
         let cache = |c: &Contender| {
             let n = c.trainer.model.config.kv_cache_floats_per_token();
-            format!("{n} floats ({} B)", 4 * n)
+            t!("heads-kv-floats", floats = n, bytes = 4 * n)
         };
         let spec = kv_spec(self.kv_seed.max(1));
-        self.kv_race
-            .show(ui, "kv_race", spec, ("KV cache per token", &cache));
+        let column = t!("heads-kv-cache-column");
+        self.kv_race.show(ui, "kv_race", spec, (&column, &cache));
     }
 
     /// One button per head, by attention and layer; a ranked head is shaded by how much the
@@ -49,7 +44,7 @@ impl HeadsLab {
         kinds.dedup();
         let mut clicked = None;
         for kind in kinds {
-            ui.strong(kind.label());
+            ui.strong(kind.words());
             let layers = all
                 .iter()
                 .filter(|h| h.kind == kind)
@@ -60,7 +55,7 @@ impl HeadsLab {
                 .spacing([3.0, 3.0])
                 .show(ui, |ui| {
                     for layer in 0..=layers {
-                        ui.weak(format!("layer {layer}"));
+                        ui.weak(t!("heads-layer", layer = layer));
                         for h in all.iter().filter(|h| h.kind == kind && h.layer == layer) {
                             let off = self.off.contains(h);
                             let mut text = RichText::new(format!("{}", h.head)).monospace();
@@ -75,17 +70,19 @@ impl HeadsLab {
                                 }
                                 _ => ui.visuals().widgets.inactive.bg_fill,
                             };
+                            let action = if off {
+                                t!("heads-click-on")
+                            } else {
+                                t!("heads-click-off")
+                            };
                             let hover = match rise(h) {
-                                Some(r) => format!(
-                                    "{}: loss {r:+.3} without it; click to switch {}",
-                                    describe(h),
-                                    if off { "on" } else { "off" }
+                                Some(r) => t!(
+                                    "heads-hover-rise",
+                                    head = describe(h),
+                                    rise = format!("{r:+.3}"),
+                                    action = action
                                 ),
-                                None => format!(
-                                    "{}: click to switch {}",
-                                    describe(h),
-                                    if off { "on" } else { "off" }
-                                ),
+                                None => format!("{}: {action}", describe(h)),
                             };
                             let b = ui
                                 .add(
@@ -115,24 +112,26 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
     let mut ranked = plan.ranked.clone();
     ranked.sort_by(|a, b| b.loss_rise.total_cmp(&a.loss_rise));
     if !ranked.is_empty() {
-        ui.strong("The heads that matter most");
+        ui.strong(t!("heads-matter-most"));
         egui::Grid::new("heads_ranked")
             .striped(true)
             .show(ui, |ui| {
                 for i in ranked.iter().take(LISTED) {
                     ui.label(describe(&i.head));
-                    ui.monospace(format!("loss {:+.3}", i.loss_rise));
-                    ui.monospace(format!(
-                        "acc {:+.1}",
-                        100.0 * (i.without.accuracy - plan.full.accuracy)
+                    ui.monospace(t!("heads-rank-loss", rise = format!("{:+.3}", i.loss_rise)));
+                    ui.monospace(t!(
+                        "heads-rank-acc",
+                        change =
+                            format!("{:+.1}", 100.0 * (i.without.accuracy - plan.full.accuracy))
                     ));
                     ui.end_row();
                 }
             });
         let negligible = ranked.iter().filter(|i| i.loss_rise.abs() < 0.01).count();
-        ui.weak(format!(
-            "{negligible} of {} heads change the loss by less than 0.01 nats when switched off alone.",
-            ranked.len()
+        ui.weak(t!(
+            "heads-negligible",
+            negligible = negligible,
+            count = ranked.len()
         ));
     }
     if plan.pruned.is_empty() {
@@ -141,16 +140,30 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
     ui.add_space(6.0);
     let removable = plan.removable(TOLERANCE);
     let total = plan.ranked.len();
+    let points = format!("{:.0}", 100.0 * TOLERANCE);
     ui.label(
-        RichText::new(format!(
-            "{removable} of {total} heads can be switched off together, least important first, \
-             with token accuracy within {:.0} point of the full model's{}.",
-            100.0 * TOLERANCE,
-            if plan.done() { "" } else { " (so far)" }
-        ))
+        RichText::new(if plan.done() {
+            t!(
+                "heads-removable",
+                removable = removable,
+                total = total,
+                points = points
+            )
+        } else {
+            t!(
+                "heads-removable-so-far",
+                removable = removable,
+                total = total,
+                points = points
+            )
+        })
         .strong(),
     );
-    if removable > 0 && ui.button(format!("switch those {removable} off")).clicked() {
+    if removable > 0
+        && ui
+            .button(t!("heads-switch-those-off", count = removable))
+            .clicked()
+    {
         *off = plan.least_first()[..removable].to_vec();
     }
     let accuracy: Vec<[f64; 2]> = std::iter::once([0.0, 100.0 * plan.full.accuracy as f64])
@@ -171,24 +184,25 @@ pub(super) fn results(ui: &mut Ui, plan: &Plan, off: &mut Vec<HeadId>) {
             )
             .collect()
     });
-    let mut words = PlotWords::new("accuracy as heads are switched off", "heads off");
+    let mut words = PlotWords::new(t!("heads-plot-title"), t!("heads-plot-x-short"));
     let floor = 100.0 * (plan.full.accuracy - TOLERANCE) as f64;
+    let floor_name = t!("heads-plot-floor");
     let plot = Plot::new("heads_pruned")
         .height(200.0)
         .legend(Legend::default().position(Corner::LeftBottom))
-        .x_axis_label("heads switched off, least important first")
+        .x_axis_label(t!("heads-plot-x"))
         .y_axis_label("%")
         .include_y(0.0)
         .include_y(100.0)
         .allow_scroll(false)
         .show(ui, |p| {
-            p.line(words.line("token accuracy", accuracy));
+            p.line(words.line(t!("heads-plot-accuracy"), accuracy));
             if let Some(e) = exact {
-                p.line(words.line("exact match", e));
+                p.line(words.line(t!("heads-plot-exact"), e));
             }
-            p.hline(HLine::new("full model − 1 point", floor));
+            p.hline(HLine::new(floor_name.as_str(), floor));
         });
-    words.mark("full model − 1 point", floor);
+    words.mark(&floor_name, floor);
     words.add(ui, &plot.response);
 }
 
@@ -201,15 +215,14 @@ pub(super) fn grouping(ui: &mut Ui, model: &Model) {
     }
     let group = c.n_heads / c.n_kv_heads;
     ui.add_space(8.0);
-    ui.strong(format!(
-        "Shared keys and values: {} query heads read {} key/value head{} ({})",
-        c.n_heads,
-        c.n_kv_heads,
-        if c.n_kv_heads == 1 { "" } else { "s" },
-        if c.n_kv_heads == 1 {
-            "multi-query attention".to_string()
+    ui.strong(t!(
+        "heads-shared",
+        heads = c.n_heads,
+        kv = c.n_kv_heads,
+        kind = if c.n_kv_heads == 1 {
+            t!("heads-multi-query")
         } else {
-            format!("grouped-query attention, groups of {group}")
+            t!("heads-grouped-query", group = group)
         }
     ));
     let (w, h) = (ui.available_width().min(720.0), 90.0);
@@ -246,17 +259,18 @@ pub(super) fn grouping(ui: &mut Ui, model: &Model) {
         );
     }
     let per = |heads: usize| 2 * heads * c.d_head();
-    ui.label(format!(
-        "KV cache per token and layer: 2 · {} · {} = {} numbers, against 2 · {} · {} = {} if every query head had its own ({}× smaller; {} over {} layers and {} tokens in f32).",
-        c.n_kv_heads,
-        c.d_head(),
-        crate::util::grouped(per(c.n_kv_heads) as u128),
-        c.n_heads,
-        c.d_head(),
-        crate::util::grouped(per(c.n_heads) as u128),
-        group,
-        crate::app::models::sources::megabytes((4 * per(c.n_kv_heads) * c.n_layers * c.max_len) as u64),
-        c.n_layers,
-        c.max_len
+    ui.label(t!(
+        "heads-kv-cache",
+        kv = c.n_kv_heads,
+        d_head = c.d_head(),
+        numbers = crate::util::grouped(per(c.n_kv_heads) as u128),
+        heads = c.n_heads,
+        all_numbers = crate::util::grouped(per(c.n_heads) as u128),
+        group = group,
+        size = crate::app::models::sources::megabytes(
+            (4 * per(c.n_kv_heads) * c.n_layers * c.max_len) as u64
+        ),
+        layers = c.n_layers,
+        tokens = c.max_len
     ));
 }

@@ -12,6 +12,7 @@ use crate::app::widgets::heatmap::Heatmap;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::induction::{measure, repeated_ids, InductionRun};
 use crate::model::{AttentionKind, ForwardOptions};
+use crate::t;
 use egui::{RichText, Ui};
 use egui_plot::{Legend, Plot, VLine};
 
@@ -75,10 +76,6 @@ impl Lab for InductionLab {
         "induction"
     }
 
-    fn title(&self) -> &'static str {
-        "Induction"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
     }
@@ -87,26 +84,17 @@ impl Lab for InductionLab {
         true
     }
 
-    fn about(&self) -> &'static str {
-        "random words read twice: the loss drops on the repeat and the copying heads show"
-    }
-
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         let rect = ui.max_rect();
         ui.horizontal_wrapped(|ui| {
             let run = self.run();
             let json = || serde_json::to_vec_pretty(run?).ok();
+            let label = t!("induction-export-run");
             let data: [export::DataFile<'_>; 1] =
-                [("run as JSON", "glimpse-induction.json".into(), &json)];
+                [(&label, "glimpse-induction.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-induction.png", &data);
         });
-        ui.label(
-            "The picked model reads a sequence of random words, then the same words again. \
-             Nothing predicts the first copy. In the second, a model that has learnt to copy \
-             (\"after A came B last time, so B comes next\") is far less surprised: its \
-             induction heads attend from each word to the word that followed that word's \
-             earlier occurrence.",
-        );
+        ui.label(t!("induction-intro"));
         ui.horizontal_wrapped(|ui| {
             let max = shared
                 .bench
@@ -114,9 +102,14 @@ impl Lab for InductionLab {
                 .as_ref()
                 .map_or(*LENGTHS.end(), |m| (m.config.max_len.saturating_sub(2)) / 2)
                 .clamp(*LENGTHS.start(), *LENGTHS.end());
-            ui.add(egui::Slider::new(&mut self.len, *LENGTHS.start()..=max).text("words per copy"));
-            ui.add(egui::DragValue::new(&mut self.seed).prefix("seed "));
-            if ui.button("new words").clicked() {
+            ui.add(
+                egui::Slider::new(&mut self.len, *LENGTHS.start()..=max)
+                    .text(t!("induction-words-per-copy")),
+            );
+            ui.add(
+                egui::DragValue::new(&mut self.seed).prefix(format!("{} ", t!("induction-seed"))),
+            );
+            if ui.button(t!("induction-new-words")).clicked() {
                 self.seed = self.seed.wrapping_add(1);
             }
         });
@@ -130,7 +123,7 @@ impl Lab for InductionLab {
             }
             Some((_, Err(e))) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
-                ui.weak("Pick a decoder LM in the top bar: SmolLM2, sotu-lm, repeat or lm.");
+                ui.weak(t!("induction-pick-decoder"));
                 return;
             }
             None => return,
@@ -138,11 +131,12 @@ impl Lab for InductionLab {
         sequence(ui, run);
         ui.add_space(6.0);
         ui.label(
-            RichText::new(format!(
-                "{name}: mean loss {:.2} nats on the first copy, {:.2} on the second ({})",
-                run.first_half,
-                run.second_half,
-                verdict(run)
+            RichText::new(t!(
+                "induction-mean-loss",
+                model = &name,
+                first = format!("{:.2}", run.first_half),
+                second = format!("{:.2}", run.second_half),
+                verdict = verdict(run)
             ))
             .strong(),
         );
@@ -175,12 +169,12 @@ impl Lab for InductionLab {
 fn verdict(run: &InductionRun) -> String {
     let ratio = run.second_half / run.first_half.max(1e-6);
     if ratio < 0.5 {
-        format!(
-            "the repeat is {:.0} % less surprising: the model copies",
-            100.0 * (1.0 - ratio)
+        t!(
+            "induction-verdict-copies",
+            percent = format!("{:.0}", 100.0 * (1.0 - ratio))
         )
     } else {
-        "the repeat hardly helps: this model has not learnt to copy".into()
+        t!("induction-verdict-no-copy")
     }
 }
 
@@ -188,7 +182,7 @@ fn verdict(run: &InductionRun) -> String {
 fn sequence(ui: &mut Ui, run: &InductionRun) {
     let words = run.tokens[run.start..run.start + run.period].concat();
     ui.horizontal_wrapped(|ui| {
-        ui.weak(format!("the {} random tokens, read twice:", run.period));
+        ui.weak(t!("induction-tokens", count = run.period));
         ui.monospace(words.trim());
     });
 }
@@ -202,17 +196,18 @@ fn loss_plot(ui: &mut Ui, run: &InductionRun) {
         .map(|(i, &l)| [(i + 1) as f64, l as f64])
         .collect();
     let second = (run.start + run.period) as f64;
-    let mut words = PlotWords::new("loss of each prediction", "position");
-    words.mark("second copy starts", second);
+    let mut words = PlotWords::new(t!("induction-plot-title"), t!("induction-plot-x-short"));
+    let starts = t!("induction-second-copy");
+    words.mark(&starts, second);
     let plot = Plot::new("induction_loss")
         .height(180.0)
         .legend(Legend::default())
-        .x_axis_label("position of the predicted token")
-        .y_axis_label("loss (nats)")
+        .x_axis_label(t!("induction-plot-x"))
+        .y_axis_label(t!("induction-plot-y"))
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(words.line("−ln p(next token)", points));
-            plot.vline(VLine::new("second copy starts", second));
+            plot.line(words.line(t!("induction-plot-series"), points));
+            plot.vline(VLine::new(starts.as_str(), second));
         });
     words.add(ui, &plot.response);
 }
@@ -220,17 +215,14 @@ fn loss_plot(ui: &mut Ui, run: &InductionRun) {
 /// The heads with the highest induction scores.
 fn ranking(ui: &mut Ui, run: &InductionRun) {
     let heads = run.ranked();
-    ui.strong("Heads ranked by induction score");
-    ui.weak(
-        "the mean attention each query of the second copy pays to the token right after its \
-         earlier occurrence (1 = all of it)",
-    );
+    ui.strong(t!("induction-ranking"));
+    ui.weak(t!("induction-ranking-about"));
     egui::Grid::new("induction_ranking")
         .striped(true)
         .spacing([16.0, 2.0])
         .show(ui, |ui| {
             for (l, h, s) in heads.iter().take(RANKED) {
-                ui.label(format!("layer {l} · head {h}"));
+                ui.label(t!("induction-layer-head", layer = *l, head = *h));
                 ui.add(egui::ProgressBar::new(*s).desired_width(160.0));
                 ui.monospace(format!("{s:.2}"));
                 ui.end_row();
@@ -255,11 +247,15 @@ fn best_head(ui: &mut Ui, run: &InductionRun, shared: &Shared<'_>) {
         return;
     };
     ui.add_space(6.0);
-    ui.strong(format!(
-        "layer {layer} · head {head} (induction score {score:.2}): rows are queries, columns keys"
+    ui.strong(t!(
+        "induction-best-head",
+        layer = layer,
+        head = head,
+        score = format!("{score:.2}")
     ));
     let w = a.weights.index_axis(ndarray::Axis(0), head);
-    let context = format!("layer {layer} · head {head}");
+    let context = t!("induction-layer-head", layer = layer, head = head);
+    let (query, key) = (t!("induction-axis-query"), t!("induction-axis-key"));
     let mut map = Heatmap::new(
         w,
         &run.tokens,
@@ -267,10 +263,10 @@ fn best_head(ui: &mut Ui, run: &InductionRun, shared: &Shared<'_>) {
         ColorScale::Sequential { min: 0.0, max: 1.0 },
     );
     map.allowed = Some(a.mask.view());
-    map.axis_names = ("query", "key");
+    map.axis_names = (&query, &key);
     map.context = &context;
     map.max_cell = 18.0;
     ui.allocate_ui(egui::vec2(ui.available_width(), 520.0), |ui| {
-        map.show_with_legend(ui, 200.0, "attention weight");
+        map.show_with_legend(ui, 200.0, &t!("induction-weight"));
     });
 }

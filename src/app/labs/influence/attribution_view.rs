@@ -9,6 +9,7 @@ use crate::app::labs::attention::Selection;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::AttentionKind;
+use crate::t;
 use ndarray::Array2;
 
 /// What the attribution was computed for: model, ids, A, B, position.
@@ -46,7 +47,7 @@ pub fn ranked(a: &Attribution) -> Vec<(String, f64)> {
         .flat_map(|(l, row)| {
             row.iter()
                 .enumerate()
-                .map(move |(h, x)| (format!("head {l}.{h}"), *x))
+                .map(move |(h, x)| (t!("influence-head", layer = l, head = h), *x))
         })
         .chain(
             a.mlp
@@ -54,7 +55,7 @@ pub fn ranked(a: &Attribution) -> Vec<(String, f64)> {
                 .enumerate()
                 .map(|(l, x)| (format!("MLP {l}"), *x)),
         )
-        .chain([("embedding".to_string(), a.embed)])
+        .chain([(t!("influence-embedding"), a.embed)])
         .chain(a.biases.iter().map(|(n, x)| (n.clone(), *x)))
         .collect();
     all.sort_by(|x, y| y.1.abs().total_cmp(&x.1.abs()));
@@ -68,7 +69,7 @@ pub fn matrix(a: &Attribution) -> (Array2<f32>, Vec<String>, Vec<String>) {
         true => a.heads[i][j] as f32,
         false => a.mlp[i] as f32,
     });
-    let rows = (0..l).map(|i| format!("block {i}")).collect();
+    let rows = (0..l).map(|i| t!("influence-block", block = i)).collect();
     let cols = (0..h)
         .map(|j| format!("h{j}"))
         .chain(["MLP".to_string()])
@@ -84,11 +85,7 @@ impl InfluenceLab {
         clean: &Clean,
     ) {
         let rect = ui.max_rect();
-        ui.label(
-            "Direct logit attribution splits the answer's logit (or logit(A) − logit(B)) into \
-             what each part wrote into the residual stream: share(c) = (γ ⊙ c / σ) · (u_A − u_B), \
-             with the final norm's σ frozen at this run. Red pushed towards A, blue away.",
-        );
+        ui.label(t!("influence-attribution-intro"));
         self.token_boxes(ui, clean, true);
         if !clean.model.has_output_layer() {
             return;
@@ -117,19 +114,23 @@ impl InfluenceLab {
         ui.horizontal_wrapped(|ui| {
             let json = || serde_json::to_vec_pretty(&got).ok();
             let csv = || Some(export::matrix_csv(values.view(), &rows, &cols).into_bytes());
+            let (json_label, csv_label) = (
+                t!("influence-attribution-export-json"),
+                t!("influence-attribution-export-csv"),
+            );
             let files: [export::DataFile<'_>; 2] = [
-                ("shares as JSON", "glimpse-attribution.json".into(), &json),
-                (
-                    "heads and MLPs as CSV",
-                    "glimpse-attribution.csv".into(),
-                    &csv,
-                ),
+                (&json_label, "glimpse-attribution.json".into(), &json),
+                (&csv_label, "glimpse-attribution.csv".into(), &csv),
             ];
             export::view_menu(ui, shared.exporter, rect, "glimpse-attribution.png", &files);
         });
-        ui.strong(format!(
-            "At position {p} (“{}”): {what} = {:.3}; the shares add up to {:.3}.",
-            clean.tokens[p], got.logit_diff, got.sum
+        ui.strong(t!(
+            "influence-attribution-total",
+            position = p,
+            token = &clean.tokens[p],
+            what = &what,
+            value = format!("{:.3}", got.logit_diff),
+            sum = format!("{:.3}", got.sum)
         ));
         let top = ranked(&got);
         self.note(
@@ -144,20 +145,28 @@ impl InfluenceLab {
             .take(6)
             .map(|(n, x)| format!("{n} {x:+.3}"))
             .collect();
-        ui.label(format!("Largest contributors: {}.", named.join(", ")));
-        let context = format!("share of {what}");
+        ui.label(t!(
+            "influence-attribution-largest",
+            parts = named.join(", ")
+        ));
+        let context = t!("influence-attribution-share-of", what = &what);
         let mut map = Heatmap::new(
             values.view(),
             &rows,
             &cols,
             ColorScale::diverging_for(values.iter()),
         );
-        map.axis_names = ("block", "head");
+        let (block, head, share) = (
+            t!("influence-axis-block"),
+            t!("influence-axis-head"),
+            t!("influence-attribution-share"),
+        );
+        map.axis_names = (&block, &head);
         map.context = &context;
         map.max_cell = 30.0;
         map.show_numbers = values.ncols() <= 13;
-        let out = map.show_with_legend(ui, 260.0, "share");
-        ui.weak("Click a head to see where it looks, in the Attention tab.");
+        let out = map.show_with_legend(ui, 260.0, &share);
+        ui.weak(t!("influence-attribution-click"));
         if let Some((l, h)) = out.clicked.filter(|&(_, h)| h + 1 < values.ncols()) {
             let kind = match clean.trace.decoder.is_some() {
                 true => AttentionKind::DecoderSelf,
@@ -176,11 +185,14 @@ impl InfluenceLab {
             .iter()
             .map(|(n, x)| format!("{n} {x:+.3}"))
             .collect();
-        ui.label(format!(
-            "Not in the grid: the embedding {:+.3}{}{}.",
-            got.embed,
-            if rest.is_empty() { "" } else { "; biases " },
-            rest.join(", ")
-        ));
+        let embed = format!("{:+.3}", got.embed);
+        ui.label(match rest.is_empty() {
+            true => t!("influence-attribution-rest", embed = embed),
+            false => t!(
+                "influence-attribution-rest-biases",
+                embed = embed,
+                biases = rest.join(", ")
+            ),
+        });
     }
 }

@@ -12,6 +12,7 @@ use crate::analysis::{read_stack, rollout};
 use crate::app::export;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::t;
 use ndarray::{Array2, Axis};
 
 /// What an ablation runs on: model, ids, A, B.
@@ -33,11 +34,42 @@ impl CompareState {
     }
 }
 
+/// The effects with their names for the tests' probe (the English titles, in every language).
 const EFFECTS: [(Effect, &str); 3] = [
     (Effect::Attribution, "direct attribution"),
     (Effect::Ablation, "ablation (head off)"),
     (Effect::Patching, "patching score"),
 ];
+
+impl Effect {
+    /// Its chip's title.
+    fn title(self) -> String {
+        match self {
+            Effect::Attribution => t!("influence-effect-attribution"),
+            Effect::Ablation => t!("influence-effect-ablation"),
+            Effect::Patching => t!("influence-effect-patching"),
+        }
+    }
+
+    /// What one head's number measures, as the analysis's sentence and the tests' probe name
+    /// it (English in every language, like the sentence).
+    fn measure(self) -> &'static str {
+        match self {
+            Effect::Attribution => "attribution share",
+            Effect::Ablation => "ablation effect",
+            Effect::Patching => "patching score",
+        }
+    }
+
+    /// What one head's number measures, in the reader's language.
+    fn measure_title(self) -> String {
+        match self {
+            Effect::Attribution => t!("influence-measure-attribution"),
+            Effect::Ablation => t!("influence-measure-ablation"),
+            Effect::Patching => t!("influence-measure-patching"),
+        }
+    }
+}
 
 impl InfluenceLab {
     pub(super) fn compare_section(
@@ -47,11 +79,7 @@ impl InfluenceLab {
         clean: &Clean,
     ) {
         let rect = ui.max_rect();
-        ui.label(
-            "A head can look hard at a token and change nothing, and a small weight can carry \
-             the answer. Here the same query's attention (how hard each head looks) stands \
-             beside what each head does to the answer.",
-        );
+        ui.label(t!("influence-compare-intro"));
         self.token_boxes(ui, clean, true);
         let Some(stack) = read_stack(&clean.trace) else {
             return;
@@ -71,8 +99,8 @@ impl InfluenceLab {
             .push_row(roll.row(q).mapv(|x| x as f32).view())
             .ok();
         let rows: Vec<String> = (0..stack.blocks.len())
-            .map(|l| format!("block {l}"))
-            .chain(["rollout".to_string()])
+            .map(|l| t!("influence-block", block = l))
+            .chain([t!("influence-rollout")])
             .collect();
         let heads = looked.first().map_or(0, Vec::len);
         let head_cols: Vec<String> = (0..heads).map(|h| format!("h{h}")).collect();
@@ -92,9 +120,13 @@ impl InfluenceLab {
             };
             // The query's attention, mean over heads per block, with rollout as the last row.
             let csv = || Some(export::matrix_csv(with_roll.view(), &rows, &clean.tokens).into_bytes());
+            let (json_label, csv_label) = (
+                t!("influence-compare-export-json"),
+                t!("influence-compare-export-csv"),
+            );
             let files: [export::DataFile<'_>; 2] = [
-                ("comparison as JSON", "glimpse-influence.json".into(), &json),
-                ("attention and rollout as CSV", "glimpse-influence.csv".into(), &csv),
+                (&json_label, "glimpse-influence.json".into(), &json),
+                (&csv_label, "glimpse-influence.csv".into(), &csv),
             ];
             export::view_menu(ui, shared.exporter, rect, "glimpse-influence.png", &files);
         });
@@ -102,9 +134,19 @@ impl InfluenceLab {
         // The effect grid, `NaN` (not measured yet) drawn hatched.
         let effect_grid = effects.as_ref().ok().map(|(what, e)| {
             let (values, ok) = super::patching_view::grid(e);
-            (*what, values, ok)
+            (what.measure_title(), values, ok)
         });
         let blocks = &rows[..looked.len()];
+        let (block, key, head) = (
+            t!("influence-axis-block"),
+            t!("influence-axis-key"),
+            t!("influence-axis-head"),
+        );
+        let (weight, effect) = (t!("influence-weight"), t!("influence-effect"));
+        let (mean_context, strongest_context) = (
+            t!("influence-compare-mean-context"),
+            t!("influence-compare-strongest-context"),
+        );
         crate::app::widgets::fit::columns(ui, 3, 280.0, |cols| {
             let n = cols.len();
             let sized = |ui: &mut egui::Ui, title: String, map: Heatmap<'_>, caption: &str| {
@@ -115,21 +157,18 @@ impl InfluenceLab {
                 });
             };
             let mut m = Heatmap::new(with_roll.view(), &rows, &clean.tokens, seq);
-            m.axis_names = ("block", "key");
-            m.context = "weight from the query (last row: rollout)";
-            let title = format!(
-                "attention from “{}”: mean over heads, and rollout",
-                clean.tokens[q]
-            );
-            sized(&mut cols[0], title, m, "weight");
+            m.axis_names = (&block, &key);
+            m.context = &mean_context;
+            let title = t!("influence-compare-mean-title", token = &clean.tokens[q]);
+            sized(&mut cols[0], title, m, &weight);
             let mut m = Heatmap::new(strongest.view(), blocks, &head_cols, seq);
-            m.axis_names = ("block", "head");
-            m.context = "largest weight from the query on one token other than the first";
+            m.axis_names = (&block, &head);
+            m.context = &strongest_context;
             sized(
                 &mut cols[1.min(n - 1)],
-                "each head's strongest weight (first token aside)".into(),
+                t!("influence-compare-strongest-title"),
                 m,
-                "weight",
+                &weight,
             );
             if let Some((what, values, ok)) = &effect_grid {
                 let mut m = Heatmap::new(
@@ -139,18 +178,19 @@ impl InfluenceLab {
                     ColorScale::diverging_for(values.iter()),
                 );
                 m.allowed = Some(ok.view());
-                m.axis_names = ("block", "head");
+                m.axis_names = (&block, &head);
                 m.context = what;
                 sized(
                     &mut cols[2.min(n - 1)],
-                    format!("each head's {what}"),
+                    t!("influence-compare-effect-title", what = what),
                     m,
-                    "effect",
+                    &effect,
                 );
             }
         });
         match &effects {
             Ok((what, e)) => {
+                let what = what.measure();
                 let sentence = disagreement(&looked, e, &clean.tokens, what);
                 ui.label(egui::RichText::new(&sentence).strong());
                 // Every head measured (ablation and patching fill in step by step).
@@ -186,36 +226,33 @@ impl InfluenceLab {
         _shared: &mut Shared<'_>,
         clean: &Clean,
         q: usize,
-    ) -> Result<(&'static str, Vec<Vec<f64>>), String> {
+    ) -> Result<(Effect, Vec<Vec<f64>>), String> {
         ui.horizontal_wrapped(|ui| {
-            ui.label("effect:");
-            for (e, label) in EFFECTS {
-                let r = ui.selectable_value(&mut self.effect, e, label);
-                crate::app::probe::control(&format!("influence:effect {label}"), r.rect);
+            ui.label(t!("influence-effect-label"));
+            for (e, name) in EFFECTS {
+                let r = ui.selectable_value(&mut self.effect, e, e.title());
+                crate::app::probe::control(&format!("influence:effect {name}"), r.rect);
             }
         });
         if !clean.model.has_output_layer() {
-            return Err(
-                "This model has no output layer: no effect on an answer to compare with.".into(),
-            );
+            return Err(t!("influence-compare-no-output"));
         }
         let a = answer(clean, &self.target, q)?;
         let b = token_id(&clean.model, &self.contrast)?;
         match self.effect {
             Effect::Attribution => {
                 let got = self.attribution.get(clean, a, b, q).clone()?;
-                Ok(("attribution share", got.heads))
+                Ok((Effect::Attribution, got.heads))
             }
             Effect::Patching => {
                 let r = self.patching.results_for(&clean.name, &clean.ids);
-                let r = r.ok_or("Run the sweep in the patching section first (its head scores are compared here).")?;
-                Ok(("patching score", r.heads.clone()))
+                let r = r.ok_or_else(|| t!("influence-compare-run-sweep-first"))?;
+                Ok((Effect::Patching, r.heads.clone()))
             }
             Effect::Ablation => {
-                let b =
-                    b.ok_or("Ablation measures logit(A) − logit(B): type the contrast token B.")?;
+                let b = b.ok_or_else(|| t!("influence-compare-ablation-needs-b"))?;
                 if q + 1 != clean.tokens.len() {
-                    return Err("Ablation scores the answer at the last position: pick the last token as the query.".into());
+                    return Err(t!("influence-compare-ablation-last"));
                 }
                 let key = (clean.name.clone(), clean.ids.clone(), a, b);
                 if self.compare.key.as_ref() != Some(&key) {
@@ -227,21 +264,32 @@ impl InfluenceLab {
                     self.ablate = true;
                 }
                 background::poll(&mut self.compare.job, &mut self.compare.status);
-                let s = self.compare.status.as_ref().ok_or("starting…")?;
+                let s = self
+                    .compare
+                    .status
+                    .as_ref()
+                    .ok_or_else(|| t!("influence-starting"))?;
                 if let Some(e) = &s.error {
                     return Err(e.clone());
                 }
                 let (done, all) = s.progress;
                 if done < all {
                     ui.add(
-                        egui::ProgressBar::new(done as f32 / all.max(1) as f32)
-                            .text(format!("head {done} of {all} · {:.1} s", s.seconds)),
+                        egui::ProgressBar::new(done as f32 / all.max(1) as f32).text(t!(
+                            "influence-compare-progress",
+                            done = done,
+                            all = all,
+                            seconds = format!("{:.1}", s.seconds)
+                        )),
                     );
                 }
                 if s.done {
-                    ui.label(format!("With every head on, LD = {:.3}; an effect is LD with the head off minus that.", s.snapshot.ld));
+                    ui.label(t!(
+                        "influence-compare-ld",
+                        ld = format!("{:.3}", s.snapshot.ld)
+                    ));
                 }
-                Ok(("ablation effect", s.snapshot.effects.clone()))
+                Ok((Effect::Ablation, s.snapshot.effects.clone()))
             }
         }
     }
@@ -263,27 +311,21 @@ fn sink_table(
 ) {
     let first = tokens.first().map_or("", |t| t.as_str());
     if sinks.is_empty() {
-        ui.label(format!(
-            "No head puts half its weight or more on the first token (“{first}”) from this query."
-        ));
+        ui.label(t!("influence-sinks-none", token = first));
         return;
     }
-    ui.label(format!(
-        "{} heads put half their weight or more on the first token (“{first}”): sinks. The value \
-         they read there is usually small, so the weight parked there adds little to the output.",
-        sinks.len()
-    ));
+    ui.label(t!("influence-sinks", count = sinks.len(), token = first));
     egui::ScrollArea::vertical()
         .id_salt("sinks")
         .max_height(180.0)
         .show(ui, |ui| {
             egui::Grid::new("sink table").striped(true).show(ui, |ui| {
                 for h in [
-                    "head",
-                    "weight on first",
-                    "‖v‖ of first",
-                    "mean ‖v‖ of the others",
-                    "effect",
+                    t!("influence-axis-head"),
+                    t!("influence-sinks-weight"),
+                    t!("influence-sinks-norm-first"),
+                    t!("influence-sinks-norm-rest"),
+                    t!("influence-effect"),
                 ] {
                     ui.strong(h);
                 }

@@ -9,6 +9,7 @@ use crate::app::export;
 use crate::app::models::running::within;
 use crate::app::widgets::colormap::{legend, ColorScale};
 use crate::app::widgets::plot_words::PlotWords;
+use crate::t;
 use egui::{Align2, FontId, Rect, Sense, Stroke, Ui, Vec2};
 use egui_plot::{Plot, PlotPoints, Points};
 
@@ -67,8 +68,8 @@ pub fn runs(layers: &[LensLayer], position: usize) -> String {
     parts
         .iter()
         .map(|(t, a, b)| match a == b {
-            true => format!("“{t}” at depth {a}"),
-            false => format!("“{t}” at depths {a}–{b}"),
+            true => t!("influence-lens-run-one", token = t, depth = *a),
+            false => t!("influence-lens-run", token = t, from = *a, to = *b),
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -89,12 +90,7 @@ pub fn settles_at(layers: &[LensLayer], position: usize, target: u32) -> Option<
 impl InfluenceLab {
     pub(super) fn lens_section(&mut self, ui: &mut Ui, shared: &mut Shared<'_>, clean: &Clean) {
         let rect = ui.max_rect();
-        ui.label(
-            "The logit lens reads the residual stream after each block as if it were the last: \
-             p = softmax(W_U · final_norm(resid[l])). Depth 0 is the embeddings; the last \
-             depth is the model's own output. Each cell is the top token there, shaded by its \
-             probability; hover for the five likeliest, click to follow a position.",
-        );
+        ui.label(t!("influence-lens-intro"));
         self.token_boxes(ui, clean, false);
         if !clean.model.has_output_layer() {
             return;
@@ -115,7 +111,11 @@ impl InfluenceLab {
             ui.ctx().request_repaint();
             ui.add(
                 egui::ProgressBar::new(self.lens.layers.len() as f32 / total.max(1) as f32).text(
-                    format!("reading depth {} of {total}", self.lens.layers.len()),
+                    t!(
+                        "influence-lens-reading",
+                        depth = self.lens.layers.len(),
+                        total = total
+                    ),
                 ),
             );
         }
@@ -141,13 +141,17 @@ impl InfluenceLab {
                     });
                 let rows: Vec<String> = layers
                     .iter()
-                    .map(|l| format!("depth {}", l.layer))
+                    .map(|l| t!("influence-lens-depth", depth = l.layer))
                     .collect();
                 Some(export::matrix_csv(p.view(), &rows, &clean.tokens).into_bytes())
             };
+            let (json_label, csv_label) = (
+                t!("influence-lens-export-json"),
+                t!("influence-lens-export-csv"),
+            );
             let files: [export::DataFile<'_>; 2] = [
-                ("lens as JSON", "glimpse-lens.json".into(), &json),
-                ("p(answer) by depth as CSV", "glimpse-lens.csv".into(), &csv),
+                (&json_label, "glimpse-lens.json".into(), &json),
+                (&csv_label, "glimpse-lens.csv".into(), &csv),
             ];
             export::view_menu(ui, shared.exporter, rect, "glimpse-lens.png", &files);
         });
@@ -156,24 +160,29 @@ impl InfluenceLab {
             self.position = (clicked != last).then_some(clicked);
         }
         // The sentence a screen reader (and a student in a hurry) reads.
-        let summary = format!(
-            "At position {position} (“{}”) the top token is {}.",
-            clean.tokens[position],
-            runs(layers, position)
+        let summary = t!(
+            "influence-lens-summary",
+            position = position,
+            token = &clean.tokens[position],
+            runs = runs(layers, position)
         );
         ui.label(summary);
         if done {
-            let settled = match settles_at(layers, position, target) {
-                Some(l) => format!("“{name}” is the top token from depth {l} on"),
-                None => format!("“{name}” is not the top token at the output"),
-            };
             let p_out = layers
                 .last()
                 .and_then(|l| l.target_p.as_ref()?.get(position).copied())
                 .unwrap_or(0.0);
-            ui.strong(format!(
-                "{settled}; its probability at the output is {p_out:.3}."
-            ));
+            let p_out = format!("{p_out:.3}");
+            let settled = match settles_at(layers, position, target) {
+                Some(l) => t!(
+                    "influence-lens-settles",
+                    token = &name,
+                    depth = l,
+                    p = p_out
+                ),
+                None => t!("influence-lens-never-settles", token = &name, p = p_out),
+            };
+            ui.strong(settled);
             let line: Vec<f32> = layers
                 .iter()
                 .filter_map(|l| l.target_p.as_ref()?.get(position).copied())
@@ -234,7 +243,7 @@ fn grid(ui: &mut Ui, clean: &Clean, layers: &[LensLayer], picked: usize) -> Opti
                     painter.text(
                         egui::pos2(rect.left() + 2.0, y + cell.y / 2.0),
                         Align2::LEFT_CENTER,
-                        format!("depth {}", layer.layer),
+                        t!("influence-lens-depth", depth = layer.layer),
                         font.clone(),
                         text_color,
                     );
@@ -275,15 +284,19 @@ fn grid(ui: &mut Ui, clean: &Clean, layers: &[LensLayer], picked: usize) -> Opti
                     if j >= 0.0 && i >= 0.0 && (j as usize) < t && (i as usize) < layers.len() {
                         let (i, j) = (i as usize, j as usize);
                         let layer = &layers[i];
-                        let mut text = format!(
-                            "depth {} · position {j} “{}”\n",
-                            layer.layer, clean.tokens[j]
+                        let mut text = t!(
+                            "influence-lens-cell",
+                            depth = layer.layer,
+                            position = j,
+                            token = &clean.tokens[j]
                         );
+                        text.push('\n');
                         for r in &layer.top[j] {
                             text += &format!("“{}”  p = {:.3}\n", r.token, r.p);
                         }
                         if let Some(p) = layer.target_p.as_ref().and_then(|v| v.get(j)) {
-                            text += &format!("answer token: p = {p:.4}");
+                            let p = format!("{p:.4}");
+                            text += &t!("influence-lens-cell-answer", p = p);
                         }
                         response.clone().on_hover_text_at_pointer(text);
                         if response.clicked() {
@@ -292,7 +305,7 @@ fn grid(ui: &mut Ui, clean: &Clean, layers: &[LensLayer], picked: usize) -> Opti
                     }
                 }
             });
-        legend(ui, SCALE, 160.0, "p (top)");
+        legend(ui, SCALE, 160.0, &t!("influence-lens-legend"));
     });
     clicked
 }
@@ -322,15 +335,24 @@ fn target_line(ui: &mut Ui, layers: &[LensLayer], position: usize, name: &str) {
             ])
         })
         .collect();
-    ui.label(format!(
-        "p(“{name}”) at position {position}, depth by depth:"
+    ui.label(t!(
+        "influence-lens-line-label",
+        token = name,
+        position = position
     ));
-    let mut words = PlotWords::new(format!("p(“{name}”) at position {position}"), "depth");
+    let mut words = PlotWords::new(
+        t!(
+            "influence-lens-line-title",
+            token = name,
+            position = position
+        ),
+        t!("influence-lens-line-x"),
+    );
     let plot = Plot::new("lens target line")
         .height(150.0)
         .include_y(0.0)
         .include_y(1.0)
-        .x_axis_label("depth (0 = embeddings)")
+        .x_axis_label(t!("influence-lens-line-axis"))
         .y_axis_label("p")
         .allow_scroll(false)
         .show(ui, |plot| {

@@ -17,6 +17,7 @@ use crate::analysis::single_token;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::models::store::ModelStore;
 use crate::model::{ForwardOptions, Model, Trace};
+use crate::t;
 use std::sync::Arc;
 
 /// The lab's four sections, in tab order.
@@ -29,12 +30,25 @@ pub enum Section {
     Compare,
 }
 
+/// The sections with their names for the tests' probe (the English titles, in every language).
 const SECTIONS: [(Section, &str); 4] = [
     (Section::Lens, "layer by layer (logit lens)"),
     (Section::Attribution, "who wrote the answer (attribution)"),
     (Section::Patching, "patching"),
     (Section::Compare, "attention vs influence"),
 ];
+
+impl Section {
+    /// Its chip's title.
+    pub fn title(self) -> String {
+        match self {
+            Section::Lens => t!("influence-section-lens"),
+            Section::Attribution => t!("influence-section-attribution"),
+            Section::Patching => t!("influence-section-patching"),
+            Section::Compare => t!("influence-section-compare"),
+        }
+    }
+}
 
 /// The effect the attention is compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -99,10 +113,10 @@ fn clean_pass(shared: &Shared<'_>) -> Result<Clean, String> {
     let trace = shared
         .store
         .forward(&name, &prepared.input, &ForwardOptions::default())?;
-    let stack = crate::analysis::read_stack(&trace).ok_or("the pass has no stack")?;
+    let stack = crate::analysis::read_stack(&trace).ok_or_else(|| t!("influence-no-stack"))?;
     let (ids, tokens) = (stack.ids.clone(), stack.tokens.clone());
     if ids.is_empty() {
-        return Err("the input is empty: type a text in the box on the left".to_string());
+        return Err(t!("influence-empty-input"));
     }
     Ok(Clean {
         name,
@@ -134,7 +148,7 @@ fn answer(clean: &Clean, text: &str, position: usize) -> Result<u32, String> {
         .enumerate()
         .max_by(|a, b| a.1.total_cmp(b.1))
         .map(|(i, _)| i as u32);
-    best.ok_or_else(|| "the model gives no logits".to_string())
+    best.ok_or_else(|| t!("influence-no-logits"))
 }
 
 fn warn(ui: &mut egui::Ui, text: impl Into<String>) {
@@ -168,41 +182,41 @@ impl InfluenceLab {
     /// The answer and contrast boxes, and the position picked, above every section.
     fn token_boxes(&mut self, ui: &mut egui::Ui, clean: &Clean, contrast_too: bool) {
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label("answer token A:");
+            let label = ui.label(t!("influence-answer-token"));
             let r = ui.add(
                 egui::TextEdit::singleline(&mut self.target)
                     .desired_width(90.0)
-                    .hint_text("top guess"),
+                    .hint_text(t!("influence-answer-hint")),
             );
             let r = r.labelled_by(label.id);
             crate::app::probe::control("influence:target", r.rect);
             if contrast_too {
-                let label = ui.label("against B:");
+                let label = ui.label(t!("influence-contrast-token"));
                 let r = ui.add(
                     egui::TextEdit::singleline(&mut self.contrast)
                         .desired_width(90.0)
-                        .hint_text("none"),
+                        .hint_text(t!("influence-contrast-hint")),
                 );
                 let r = r.labelled_by(label.id);
                 crate::app::probe::control("influence:contrast", r.rect);
             }
             let p = clean.position(self.position);
-            egui::ComboBox::from_label("position read")
+            egui::ComboBox::from_label(t!("influence-position-read"))
                 .selected_text(format!("{p} “{}”", clean.tokens[p]))
                 .show_ui(ui, |ui| {
                     for (i, t) in clean.tokens.iter().enumerate() {
                         let last = i + 1 == clean.tokens.len();
-                        let label = format!("{i} “{t}”{}", if last { " (last)" } else { "" });
+                        let label = match last {
+                            true => t!("influence-position-last", position = i, token = t),
+                            false => format!("{i} “{t}”"),
+                        };
                         if ui.selectable_label(p == i, label).clicked() {
                             self.position = (!last).then_some(i);
                         }
                     }
                 });
         });
-        ui.weak(
-            "Type a token with its leading space where the tokenizer has one (“ Paris”, not \
-             “Paris”); a text that is not one token is refused with how it splits.",
-        );
+        ui.weak(t!("influence-token-help"));
     }
 }
 
@@ -216,26 +230,22 @@ impl Lab for InfluenceLab {
         "influence"
     }
 
-    fn title(&self) -> &'static str {
-        "Influence"
-    }
-
     fn uses_shared_input(&self) -> bool {
         true
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
         ui.horizontal_wrapped(|ui| {
-            for (section, label) in SECTIONS {
-                let r = ui.selectable_value(&mut self.section, section, label);
-                crate::app::probe::control(&format!("influence:{label}"), r.rect);
+            for (section, name) in SECTIONS {
+                let r = ui.selectable_value(&mut self.section, section, section.title());
+                crate::app::probe::control(&format!("influence:{name}"), r.rect);
             }
         });
         let clean = match clean_pass(shared) {
             Ok(c) => c,
             Err(e) => {
                 if shared.bench.model.is_err() {
-                    ui.weak("waiting for the model…");
+                    ui.weak(t!("influence-waiting"));
                 } else {
                     not_ready(ui, shared.store, &e);
                 }
@@ -243,15 +253,7 @@ impl Lab for InfluenceLab {
             }
         };
         if !clean.model.has_output_layer() {
-            warn(
-                ui,
-                format!(
-                    "{} has no output layer (a sentence encoder): it predicts no tokens, so \
-                     the lens, attribution and patching have nothing to score. Rollout and \
-                     the raw attention are still shown under “attention vs influence”.",
-                    clean.name
-                ),
-            );
+            warn(ui, t!("influence-no-output-layer", model = &clean.name));
         }
         match self.section {
             Section::Lens => self.lens_section(ui, shared, &clean),

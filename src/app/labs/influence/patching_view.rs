@@ -10,6 +10,7 @@ use crate::app::export;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::ForwardOptions;
+use crate::t;
 use ndarray::Array2;
 
 /// Height of the two grids, so the best patches stay in view under them.
@@ -70,23 +71,18 @@ impl InfluenceLab {
         clean: &Clean,
     ) {
         let rect = ui.max_rect();
-        ui.label(
-            "Run the corrupted text, then copy one activation from the clean run into it and \
-             see how much of the clean answer comes back: score = (LD_patched − LD_corrupt) / \
-             (LD_clean − LD_corrupt), with LD = logit(A) − logit(B) at the last position. \
-             1 restores the clean answer, 0 changes nothing.",
-        );
+        ui.label(t!("influence-patching-intro"));
         ui.horizontal_wrapped(|ui| {
-            ui.label("clean (the input on the left):");
+            ui.label(t!("influence-patching-clean"));
             ui.monospace(crate::analysis::quoted(&clean.tokens));
         });
         ui.horizontal(|ui| {
-            let label = ui.label("corrupted:");
+            let label = ui.label(t!("influence-patching-corrupted"));
             let width = ui.available_width() - 150.0;
             let edit = egui::TextEdit::singleline(&mut self.corrupt).desired_width(width);
             let r = ui.add(edit).labelled_by(label.id);
             crate::app::probe::control("influence:corrupt", r.rect);
-            if ui.button("copy the clean text").clicked() {
+            if ui.button(t!("influence-patching-copy")).clicked() {
                 // The text the shared pass read: the target where there is one.
                 self.corrupt = match shared.bench.target.is_empty() {
                     true => shared.bench.source.clone(),
@@ -99,16 +95,16 @@ impl InfluenceLab {
             return;
         }
         let model = &clean.model;
-        let (a, b) = match (token_id(model, &self.target), token_id(model, &self.contrast)) {
+        let (a, b) = match (
+            token_id(model, &self.target),
+            token_id(model, &self.contrast),
+        ) {
             (Ok(Some(a)), Ok(Some(b))) => (a, b),
             (Err(e), _) | (_, Err(e)) => return warn(ui, e),
-            _ => return warn(ui, "Type both tokens: the clean answer A and the corrupted run's answer B (e.g. the two names)."),
+            _ => return warn(ui, t!("influence-patching-both-tokens")),
         };
         if self.corrupt.trim().is_empty() {
-            return warn(
-                ui,
-                "Type a corrupted text with as many tokens as the clean one (change a name, say).",
-            );
+            return warn(ui, t!("influence-patching-type-corrupted"));
         }
         let corrupt_input = model.prepare("", &self.corrupt).input;
         let corrupt_ids = corrupt_input.target.clone();
@@ -125,23 +121,20 @@ impl InfluenceLab {
                 )
             })
             .collect();
-        ui.label(format!(
-            "The texts differ at {}.",
-            if differ.is_empty() {
-                "no position".into()
-            } else {
-                differ.join(", ")
-            }
-        ));
+        ui.label(if differ.is_empty() {
+            t!("influence-patching-same")
+        } else {
+            t!("influence-patching-differ", positions = differ.join(", "))
+        });
         let key = (clean.name.clone(), clean.ids.clone(), corrupt_ids, a, b);
         ui.horizontal(|ui| {
             let running = self.sweep
                 && self.patching.key.as_ref() == Some(&key)
                 && self.patching.job.is_some();
             let label = if running {
-                "running…"
+                t!("influence-patching-running")
             } else {
-                "run the sweep"
+                t!("influence-patching-run")
             };
             let r = ui.add_enabled(!running, egui::Button::new(label));
             crate::app::probe::control("influence:run sweep", r.rect);
@@ -150,7 +143,7 @@ impl InfluenceLab {
                 self.patching.key = None;
             }
             if running {
-                let r = ui.button("Cancel");
+                let r = ui.button(t!("influence-cancel"));
                 crate::app::probe::control("influence:cancel sweep", r.rect);
                 if r.clicked() {
                     self.sweep = false;
@@ -182,7 +175,7 @@ impl InfluenceLab {
         }
         background::poll(&mut self.patching.job, &mut self.patching.status);
         if self.patching.key.as_ref() != Some(&key) {
-            ui.weak("Press “run the sweep” to patch every position of every block's input and every head.");
+            ui.weak(t!("influence-patching-press"));
             return;
         }
         let Some(status) = self.patching.status.clone() else {
@@ -220,17 +213,27 @@ fn draw_results(
     }
     if done < all {
         ui.add(
-            egui::ProgressBar::new(done as f32 / all.max(1) as f32)
-                .text(format!("{done} of {all} patches · {:.1} s", s.seconds)),
+            egui::ProgressBar::new(done as f32 / all.max(1) as f32).text(t!(
+                "influence-patching-progress",
+                done = done,
+                all = all,
+                seconds = format!("{:.1}", s.seconds)
+            )),
         );
     } else {
-        ui.strong(format!("All {all} patches in {:.1} s.", s.seconds));
+        ui.strong(t!(
+            "influence-patching-done",
+            all = all,
+            seconds = format!("{:.1}", s.seconds)
+        ));
     }
     ui.horizontal_wrapped(|ui| {
         let json = || serde_json::to_vec_pretty(r).ok();
         let csv = |grid_rows: &[Vec<f64>], cols: Vec<String>| {
             let (values, _) = grid(grid_rows);
-            let rows: Vec<String> = (0..values.nrows()).map(|l| format!("block {l}")).collect();
+            let rows: Vec<String> = (0..values.nrows())
+                .map(|l| t!("influence-block", block = l))
+                .collect();
             Some(export::matrix_csv(values.view(), &rows, &cols).into_bytes())
         };
         let resid_csv = || csv(&r.resid, clean.tokens.clone());
@@ -238,24 +241,22 @@ fn draw_results(
             let n = r.heads.first().map_or(0, Vec::len);
             csv(&r.heads, (0..n).map(|h| format!("h{h}")).collect())
         };
+        let labels = [
+            t!("influence-patching-export-json"),
+            t!("influence-patching-export-resid"),
+            t!("influence-patching-export-heads"),
+        ];
         let files: [export::DataFile<'_>; 3] = [
-            ("scores as JSON", "glimpse-patching.json".into(), &json),
-            (
-                "residual scores as CSV",
-                "glimpse-patching-resid.csv".into(),
-                &resid_csv,
-            ),
-            (
-                "head scores as CSV",
-                "glimpse-patching-heads.csv".into(),
-                &heads_csv,
-            ),
+            (&labels[0], "glimpse-patching.json".into(), &json),
+            (&labels[1], "glimpse-patching-resid.csv".into(), &resid_csv),
+            (&labels[2], "glimpse-patching-heads.csv".into(), &heads_csv),
         ];
         export::view_menu(ui, shared.exporter, rect, "glimpse-patching.png", &files);
     });
-    ui.label(format!(
-        "LD clean {:.3} · LD corrupted {:.3}",
-        r.ld_clean, r.ld_corrupt
+    ui.label(t!(
+        "influence-patching-ld",
+        clean = format!("{:.3}", r.ld_clean),
+        corrupted = format!("{:.3}", r.ld_corrupt)
     ));
     let (resid, resid_ok) = grid(&r.resid);
     let (heads, heads_ok) = grid(&r.heads);
@@ -264,41 +265,53 @@ fn draw_results(
         .chain(heads.iter())
         .fold(1.0f32, |m, x| m.max(x.abs()));
     let scale = ColorScale::Diverging { limit };
-    let rows: Vec<String> = (0..resid.nrows()).map(|l| format!("block {l}")).collect();
+    let rows: Vec<String> = (0..resid.nrows())
+        .map(|l| t!("influence-block", block = l))
+        .collect();
     let head_cols: Vec<String> = (0..heads.ncols()).map(|h| format!("h{h}")).collect();
+    let (block, position, head) = (
+        t!("influence-axis-block"),
+        t!("influence-axis-position"),
+        t!("influence-axis-head"),
+    );
+    let (context, score) = (
+        t!("influence-patching-context"),
+        t!("influence-patching-score"),
+    );
     crate::app::widgets::fit::columns(ui, 2, 320.0, |cols| {
-        cols[0].strong("residual stream resid[block] at each position");
+        cols[0].strong(t!("influence-patching-resid-title"));
         let mut m = Heatmap::new(resid.view(), &rows, &clean.tokens, scale);
         m.allowed = Some(resid_ok.view());
-        m.axis_names = ("block", "position");
-        m.context = "patching score (grey: not yet)";
+        m.axis_names = (&block, &position);
+        m.context = &context;
         m.max_cell = 28.0;
         let size = egui::vec2(cols[0].available_width(), GRID_HEIGHT);
         cols[0].allocate_ui(size, |ui| {
-            m.show_with_legend(ui, GRID_HEIGHT - 40.0, "score")
+            m.show_with_legend(ui, GRID_HEIGHT - 40.0, &score)
         });
         let n = cols.len() - 1;
-        cols[n].strong("each head's output, every position");
+        cols[n].strong(t!("influence-patching-heads-title"));
         let mut m = Heatmap::new(heads.view(), &rows, &head_cols, scale);
         m.allowed = Some(heads_ok.view());
-        m.axis_names = ("block", "head");
-        m.context = "patching score (grey: not yet)";
+        m.axis_names = (&block, &head);
+        m.context = &context;
         m.max_cell = 28.0;
         let size = egui::vec2(cols[n].available_width(), GRID_HEIGHT);
         cols[n].allocate_ui(size, |ui| {
-            m.show_with_legend(ui, GRID_HEIGHT - 40.0, "score")
+            m.show_with_legend(ui, GRID_HEIGHT - 40.0, &score)
         });
     });
     let tokens = &clean.tokens;
-    ui.label(format!(
-        "Best residual patches: {}.",
-        best(&r.resid, 4, |l, p| format!(
-            "block {l} at “{}”",
-            tokens.get(p).map_or("?", |t| t.as_str())
-        ))
-    ));
-    ui.label(format!(
-        "Best heads: {}.",
-        best(&r.heads, 5, |l, h| format!("head {l}.{h}"))
-    ));
+    let patches = best(&r.resid, 4, |l, p| {
+        t!(
+            "influence-patching-block-at",
+            block = l,
+            token = tokens.get(p).map_or("?", |t| t.as_str())
+        )
+    });
+    ui.label(t!("influence-patching-best-resid", patches = patches));
+    let heads = best(&r.heads, 5, |l, h| {
+        t!("influence-head", layer = l, head = h)
+    });
+    ui.label(t!("influence-patching-best-heads", heads = heads));
 }

@@ -5,6 +5,7 @@
 use crate::app::models::store::Stored;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::{AttentionKind, ForwardOptions, Model, ModelInput, Trace};
+use crate::t;
 use egui::Ui;
 use ndarray::Axis;
 
@@ -173,19 +174,27 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
         st.for_model = model.config.name.clone();
     }
     let kind = padded_side(model);
-    ui.label(format!(
-        "A batch of sequences of different lengths, padded with <pad> to the longest (+ {} extra) and run through the {} of “{}”. Edit them:",
-        st.extra,
-        if kind == AttentionKind::EncoderSelf { "encoder" } else { "decoder" },
-        model.config.name
-    ));
+    let model_name = &model.config.name;
+    ui.label(if kind == AttentionKind::EncoderSelf {
+        t!(
+            "masking-batch-intro-encoder",
+            extra = st.extra,
+            model = model_name
+        )
+    } else {
+        t!(
+            "masking-batch-intro-decoder",
+            extra = st.extra,
+            model = model_name
+        )
+    });
     let mut remove = None;
     for (i, t) in st.texts.iter_mut().enumerate() {
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label(format!("sequence {}", i + 1));
+            let l = ui.label(t!("masking-batch-sequence", n = i + 1));
             ui.add(egui::TextEdit::singleline(t).desired_width(240.0))
                 .labelled_by(l.id);
-            if ui.small_button("remove").clicked() {
+            if ui.small_button(t!("masking-batch-remove")).clicked() {
                 remove = Some(i);
             }
         });
@@ -194,14 +203,14 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
         st.texts.remove(i);
     }
     ui.horizontal_wrapped(|ui| {
-        if st.texts.len() < 4 && ui.button("add a sequence").clicked() {
+        if st.texts.len() < 4 && ui.button(t!("masking-batch-add")).clicked() {
             st.texts.push(default_texts(model).swap_remove(0));
         }
-        let toggle = ui.checkbox(&mut st.mask_padding, "padding mask");
+        let toggle = ui.checkbox(&mut st.mask_padding, t!("masking-batch-padding-mask"));
         crate::app::probe::control("batch:padding mask", toggle.rect);
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut st.extra, 0..=6).text("extra <pad>"),
+            egui::Slider::new(&mut st.extra, 0..=6).text(t!("masking-batch-extra")),
         );
     });
     let reports = match batch_report(model, &st.texts, st.mask_padding, st.extra) {
@@ -212,7 +221,7 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
         }
     };
     if kind == AttentionKind::DecoderSelf {
-        ui.weak("In a causal decoder, padding on the right is behind every real token, so the causal mask already hides it; padding matters for encoders (and for left-padded batches).");
+        ui.weak(t!("masking-batch-causal-note"));
     }
     ui.horizontal_top(|ui| {
         for (i, r) in reports.iter().enumerate() {
@@ -225,27 +234,35 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
             let head = head.min(a.weights.len_of(Axis(0)) - 1);
             ui.vertical(|ui| {
                 ui.set_width(ui.available_width() / (reports.len() - i) as f32 - 8.0);
-                ui.strong(format!(
-                    "sequence {}: {} real + {} <pad>",
-                    i + 1,
-                    r.real,
-                    a.key_tokens.len() - r.real
+                ui.strong(t!(
+                    "masking-batch-sequence-counts",
+                    n = i + 1,
+                    real = r.real,
+                    pads = a.key_tokens.len() - r.real
                 ));
                 let (fine, wrong) = (ui.visuals().text_color(), ui.visuals().error_fg_color);
                 let ok = |good: bool| if good { fine } else { wrong };
                 ui.colored_label(
                     ok(r.pad_weight == 0.0),
-                    format!("most weight on <pad>: {:.4}", r.pad_weight),
+                    t!(
+                        "masking-batch-pad-weight",
+                        weight = format!("{:.4}", r.pad_weight)
+                    ),
                 );
                 ui.colored_label(
                     ok(r.drift < 1e-6),
                     if r.drift == 0.0 {
-                        "real tokens' outputs vs. alone: identical".to_string()
+                        t!("masking-batch-identical")
                     } else {
-                        format!("real tokens' outputs vs. alone: max change {:.2e}", r.drift)
+                        t!("masking-batch-drift", change = format!("{:.2e}", r.drift))
                     },
                 );
-                let context = format!("sequence {} · layer {layer} · head {head}", i + 1);
+                let context = t!(
+                    "masking-batch-context",
+                    n = i + 1,
+                    layer = layer,
+                    head = head
+                );
                 Heatmap {
                     max_cell: 26.0,
                     ..crate::app::labs::attention::head::weights_heatmap(a, head, &context)
@@ -255,9 +272,9 @@ pub fn ui(ui: &mut Ui, model: &Stored<'_>, layer: usize, head: usize, st: &mut B
         }
     });
     ui.label(if st.mask_padding {
-        "With the padding mask, <pad> keys get exactly 0 weight and the real tokens compute exactly what they compute alone, however much padding is added."
+        t!("masking-batch-with-mask")
     } else {
-        "Without the padding mask, real tokens spend attention on <pad> and their outputs change with the amount of padding: the same sentence gives different answers depending on its batch."
+        t!("masking-batch-without-mask")
     });
 }
 

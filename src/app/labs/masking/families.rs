@@ -6,9 +6,11 @@
 use crate::app::models::store::ModelStore;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::words::Words;
 use crate::model::heads::sharpest_head;
 use crate::model::trace::{AttentionKind, Trace};
 use crate::model::transformer::ForwardOptions;
+use crate::t;
 use egui::{RichText, Ui};
 use ndarray::{Array2, Axis};
 
@@ -21,24 +23,22 @@ pub const LM_TEXT: &str = "the cat sat";
 const CELL: f32 = 26.0;
 
 /// Column headings and what each column shows.
-const COLUMNS: [(&str, &str); 3] = [
-    (
-        "encoder-only: no mask",
-        "An encoder-only model (BERT-like) is this same stack on its own, with no mask. \
-         Glimpse's shipped encoder-only example is the encoder of translate, here on \
-         “la zone économique européenne”.",
-    ),
-    (
-        "decoder-only: causal",
-        "lm, a character-level language model (GPT-like), on “the cat sat”: one stack, \
-         causal mask. The text starts with <bos>.",
-    ),
-    (
-        "encoder–decoder: causal self + full cross",
-        "translate: the encoder on the left feeds a decoder whose self-attention is causal \
-         and whose cross-attention reaches every source token.",
-    ),
-];
+fn columns() -> [(String, String); 3] {
+    [
+        (
+            t!("masking-families-encoder"),
+            t!("masking-families-encoder-intro", example = TRANSLATE_SOURCE),
+        ),
+        (
+            t!("masking-families-decoder"),
+            t!("masking-families-decoder-intro", example = LM_TEXT),
+        ),
+        (
+            t!("masking-families-both"),
+            t!("masking-families-both-intro"),
+        ),
+    ]
+}
 
 /// One attention of one family: its mask and the weights of one head.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ pub struct FamilyAttention {
     /// e.g. "translate · decoder self-attention".
     pub label: String,
     /// What its queries can and cannot see.
-    pub sees: &'static str,
+    pub sees: String,
     pub layer: usize,
     pub head: usize,
     pub query_tokens: Vec<String>,
@@ -70,9 +70,9 @@ fn forward(
     let model = store.get(name)?;
     let prepared = model.prepare(source, target);
     if prepared.unknown > 0 || prepared.truncated > 0 {
-        return Err(format!(
-            "{}: the example has unknown or too many tokens",
-            model.config.name
+        return Err(t!(
+            "masking-families-bad-example",
+            model = &model.config.name
         ));
     }
     store.forward(name, &prepared.input, &ForwardOptions::default())
@@ -83,16 +83,20 @@ fn pick(
     trace: &Trace,
     kind: AttentionKind,
     column: usize,
-    sees: &'static str,
+    sees: String,
 ) -> Result<FamilyAttention, String> {
     let layer = trace.layers(kind).saturating_sub(1);
-    let attn = trace
-        .attention(kind, layer)
-        .ok_or_else(|| format!("{} has no {}", trace.model, kind.label()))?;
+    let attn = trace.attention(kind, layer).ok_or_else(|| {
+        t!(
+            "masking-families-no-attention",
+            model = &trace.model,
+            kind = kind.words()
+        )
+    })?;
     let head = sharpest_head(&attn.weights);
     Ok(FamilyAttention {
         column,
-        label: format!("{} · {}", trace.model, kind.label()),
+        label: format!("{} · {}", trace.model, kind.words()),
         sees,
         layer,
         head,
@@ -113,28 +117,25 @@ pub fn family_attentions(store: &ModelStore) -> Result<Vec<FamilyAttention>, Str
             &translate,
             AttentionKind::EncoderSelf,
             0,
-            "Can see every source token, before and after itself; cannot see any output: \
-             it only reads.",
+            t!("masking-families-sees-encoder"),
         )?,
         pick(
             &lm,
             AttentionKind::DecoderSelf,
             1,
-            "Can see itself and every earlier character; cannot see later ones, so it trains \
-             on every position at once and then generates.",
+            t!("masking-families-sees-lm"),
         )?,
         pick(
             &translate,
             AttentionKind::DecoderSelf,
             2,
-            "Can see <bos> and the words written so far; cannot see the words still to come.",
+            t!("masking-families-sees-decoder"),
         )?,
         pick(
             &translate,
             AttentionKind::Cross,
             2,
-            "Can see every source token at every step: the source is read in full before \
-             writing starts.",
+            t!("masking-families-sees-cross"),
         )?,
     ])
 }
@@ -170,16 +171,9 @@ impl Families {
 }
 
 fn contents(ui: &mut Ui, computed: &Result<Vec<FamilyAttention>, String>) {
-    ui.heading("One block, three families");
-    ui.label(
-        "All three stack the same block: attention, then a feed-forward layer, each with a \
-         residual connection and LayerNorm. What differs is which tokens each attention may \
-         see: its mask.",
-    );
-    ui.weak(
-        "Masks: yellow = allowed (1), hatched grey = blocked (0). Weights: dark = 0, \
-         yellow = 1; each row sums to 1. Hover a cell for its tokens.",
-    );
+    ui.heading(t!("masking-families-heading"));
+    ui.label(t!("masking-families-intro"));
+    ui.weak(t!("masking-families-key"));
     let attentions = match computed {
         Ok(a) => a,
         Err(e) => {
@@ -188,7 +182,7 @@ fn contents(ui: &mut Ui, computed: &Result<Vec<FamilyAttention>, String>) {
         }
     };
     crate::app::widgets::fit::columns(ui, 3, 300.0, |cols| {
-        for (i, (ui, (heading, intro))) in cols.iter_mut().zip(COLUMNS).enumerate() {
+        for (i, (ui, (heading, intro))) in cols.iter_mut().zip(columns()).enumerate() {
             ui.heading(heading);
             ui.weak(intro);
             for a in attentions.iter().filter(|a| a.column == i) {
@@ -202,21 +196,28 @@ fn contents(ui: &mut Ui, computed: &Result<Vec<FamilyAttention>, String>) {
 /// One attention: its mask, its weights, and a line on what it sees.
 fn pane(ui: &mut Ui, a: &FamilyAttention) {
     ui.label(RichText::new(&a.label).strong());
-    ui.label("mask (1 = allowed, 0 = blocked)");
-    let mask_context = format!("{} · mask", a.label);
+    ui.label(t!("masking-families-mask"));
+    let mask_context = t!("masking-families-mask-context", attention = &a.label);
     small_heatmap(ui, &a.mask_values, a, &mask_context);
-    ui.label(format!(
-        "weights · layer {} · head {} (sharpest)",
-        a.layer, a.head
+    ui.label(t!(
+        "masking-families-weights",
+        layer = a.layer,
+        head = a.head
     ));
-    let weights_context = format!("{} · layer {} · head {}", a.label, a.layer, a.head);
+    let weights_context = t!(
+        "masking-families-weights-context",
+        attention = &a.label,
+        layer = a.layer,
+        head = a.head
+    );
     small_heatmap(ui, &a.weights, a, &weights_context);
-    ui.label(a.sees);
+    ui.label(&a.sees);
 }
 
 fn small_heatmap(ui: &mut Ui, values: &Array2<f32>, a: &FamilyAttention, context: &str) {
     // Room for the rotated key labels above and the cells; the heatmap fits itself inside.
     let height = 130.0 + CELL * values.nrows() as f32;
+    let (query, key) = (t!("masking-axis-query"), t!("masking-axis-key"));
     ui.allocate_ui(egui::vec2(ui.available_width(), height), |ui| {
         let mut map = Heatmap::new(
             values.view(),
@@ -226,7 +227,7 @@ fn small_heatmap(ui: &mut Ui, values: &Array2<f32>, a: &FamilyAttention, context
         );
         map.allowed = Some(a.mask.view());
         map.max_cell = CELL;
-        map.axis_names = ("query", "key");
+        map.axis_names = (&query, &key);
         map.context = context;
         map.show(ui);
     });

@@ -13,6 +13,7 @@ use crate::app::models::store::ModelStore;
 use crate::app::workbench::Workbench;
 use crate::model::tokenizer::PAD;
 use crate::model::{Model, ModelInput};
+use crate::t;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Section {
@@ -30,12 +31,23 @@ impl Section {
         Section::TeacherForcing,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// Its English name, for the tests' control names (`masking:Padding in a batch`).
+    pub fn name(self) -> &'static str {
         match self {
             Section::Modes => "Mask modes",
             Section::Batch => "Padding in a batch",
             Section::Families => "Three families",
             Section::TeacherForcing => "Teacher forcing",
+        }
+    }
+
+    /// Its tab's label, in the reader's language.
+    pub fn label(self) -> String {
+        match self {
+            Section::Modes => t!("masking-section-modes"),
+            Section::Batch => t!("masking-section-batch"),
+            Section::Families => t!("masking-section-families"),
+            Section::TeacherForcing => t!("masking-section-teacher"),
         }
     }
 }
@@ -70,7 +82,7 @@ impl MaskingLab {
         ui.horizontal_wrapped(|ui| {
             for s in Section::ALL {
                 let tab = ui.selectable_value(&mut self.section, s, s.label());
-                crate::app::probe::control(&format!("masking:{}", s.label()), tab.rect);
+                crate::app::probe::control(&format!("masking:{}", s.name()), tab.rect);
             }
         });
         ui.separator();
@@ -89,11 +101,11 @@ impl MaskingLab {
             (_, None) if store.is_loading(&bench.model_name) => {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label(format!("loading {}…", bench.model_name));
+                    ui.label(t!("masking-loading", model = &bench.model_name));
                 });
             }
             (_, None) => {
-                ui.label("load a model first (the model picker above)");
+                ui.label(t!("masking-load-first"));
             }
         }
     }
@@ -125,10 +137,6 @@ impl Lab for MaskingLab {
         "masking"
     }
 
-    fn title(&self) -> &'static str {
-        "Masking"
-    }
-
     /// The first two sections run the shared model on the shared input; the last two bring
     /// their own shipped models, so the picker and the input box would do nothing there.
     fn uses_shared_input(&self) -> bool {
@@ -146,10 +154,11 @@ impl Lab for MaskingLab {
                 .and_then(Option::as_ref);
             let csv = || modes.map(|(a, q, k)| export::matrix_csv(a.view(), q, k).into_bytes());
             let json = || modes.map(|(a, q, k)| export::matrix_json(a.view(), q, k).into_bytes());
+            let (as_csv, as_json) = (t!("masking-export-csv"), t!("masking-export-json"));
             let data: &[export::DataFile<'_>] = match modes {
                 Some(_) => &[
-                    ("A (weights) as CSV", format!("{name}.csv"), &csv),
-                    ("A (weights) as JSON", format!("{name}.json"), &json),
+                    (&as_csv, format!("{name}.csv"), &csv),
+                    (&as_json, format!("{name}.json"), &json),
                 ],
                 None => &[],
             };

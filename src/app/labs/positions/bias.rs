@@ -89,7 +89,11 @@ impl BiasPanel {
     pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::models::store::ModelStore) {
         ui.horizontal_wrapped(|ui| {
             ui.selectable_value(&mut self.scheme, Scheme::Alibi, "ALiBi");
-            ui.selectable_value(&mut self.scheme, Scheme::Relative, "learned relative bias");
+            ui.selectable_value(
+                &mut self.scheme,
+                Scheme::Relative,
+                crate::t!("positions-bias-relative"),
+            );
         });
         let (mut head, mut layer, mut length) = (self.head, self.layer, self.length);
         let text = self.text.clone();
@@ -105,38 +109,56 @@ impl BiasPanel {
         match scheme {
             Scheme::Alibi => {
                 let slopes = position::alibi_slopes(heads);
-                let s: Vec<String> = slopes.iter().enumerate().map(|(h, m)| format!("head {h}: {m:.4}")).collect();
-                ui.label(format!(
-                    "ALiBi adds −m·|i − j| to every score: no position vectors at all, just a penalty growing with distance, steeper for some heads than others. Slopes m = 2^(−8(h+1)/H) for H = {heads}: {}.",
-                    s.join(", ")
+                let s: Vec<String> = slopes
+                    .iter()
+                    .enumerate()
+                    .map(|(h, m)| {
+                        crate::t!("positions-bias-slope", head = h, slope = format!("{m:.4}"))
+                    })
+                    .collect();
+                ui.label(crate::t!(
+                    "positions-bias-alibi-about",
+                    heads = heads,
+                    slopes = s.join(", "),
                 ))
             }
-            Scheme::Relative => ui.label(
-                "A learned relative bias adds b[h, clip(j − i, −K, K)] to every score: one trained number per head and offset (K = 8 here), the same wherever the pair sits.",
-            ),
+            Scheme::Relative => ui.label(crate::t!("positions-bias-relative-about")),
         };
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut head, 0..=heads - 1).text("head"),
+                egui::Slider::new(&mut head, 0..=heads - 1)
+                    .text(crate::t!("positions-slider-head")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut layer, 0..=model.config.n_layers - 1).text("layer"),
+                egui::Slider::new(&mut layer, 0..=model.config.n_layers - 1)
+                    .text(crate::t!("positions-slider-layer")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut length, 2..=24).text("positions"),
+                egui::Slider::new(&mut length, 2..=24).text(crate::t!("positions-bias-positions")),
             );
         });
         (self.head, self.layer, self.length) = (head, layer, length);
         let labels: Vec<String> = (0..length).map(|t| t.to_string()).collect();
+        let (query_position, key_position) = (
+            crate::t!("positions-bias-query-position"),
+            crate::t!("positions-bias-key-position"),
+        );
+        let (head_axis, offset_axis) = (
+            crate::t!("positions-bias-head-axis"),
+            crate::t!("positions-bias-offset-axis"),
+        );
+        let bias_context = crate::t!("positions-bias-context");
+        let table_context = crate::t!("positions-bias-table-context");
+        let bias = crate::t!("positions-bias-legend");
         crate::app::widgets::fit::columns(ui, 2, 300.0, |c| {
-            c[0].strong(format!("bias of head {head}, position i (query) × j (key)"));
+            c[0].strong(crate::t!("positions-bias-matrix-title", head = head));
             if let Some(b) = bias_matrix(&model, layer, head, length) {
                 Heatmap {
-                    axis_names: ("query position", "key position"),
-                    context: "positional bias",
+                    axis_names: (&query_position, &key_position),
+                    context: &bias_context,
                     max_cell: 22.0,
                     show_numbers: true,
                     ..Heatmap::new(
@@ -146,7 +168,7 @@ impl BiasPanel {
                         ColorScale::diverging_for(b.iter()),
                     )
                 }
-                .show_with_legend(&mut c[0], 200.0, "bias");
+                .show_with_legend(&mut c[0], 200.0, &bias);
             }
             if let (Scheme::Relative, Some(t)) = (
                 scheme,
@@ -157,27 +179,27 @@ impl BiasPanel {
                     .and_then(|s| s.blocks.get(layer))
                     .and_then(|b| b.self_attn.rel_bias.as_ref()),
             ) {
-                c[1].strong(format!(
-                    "layer {layer}'s learned table: head × offset (−K … K)"
-                ));
-                let rows: Vec<String> = (0..t.nrows()).map(|h| format!("head {h}")).collect();
+                c[1].strong(crate::t!("positions-bias-table-title", layer = layer));
+                let rows: Vec<String> = (0..t.nrows())
+                    .map(|h| crate::t!("positions-head", head = h))
+                    .collect();
                 let k = (t.ncols() as i64 - 1) / 2;
                 let cols: Vec<String> =
                     (0..t.ncols() as i64).map(|o| (o - k).to_string()).collect();
                 Heatmap {
-                    axis_names: ("head", "offset j − i"),
-                    context: "relative bias table",
+                    axis_names: (&head_axis, &offset_axis),
+                    context: &table_context,
                     max_cell: 22.0,
                     ..Heatmap::new(t.view(), &rows, &cols, ColorScale::diverging_for(t.iter()))
                 }
-                .show_with_legend(&mut c[1], 120.0, "bias");
+                .show_with_legend(&mut c[1], 120.0, &bias);
             }
         });
         ui.separator();
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label(format!(
-                "“{}” (encoder self-attention) on:",
-                model.config.name
+            let l = ui.label(crate::t!(
+                "positions-bias-run-on",
+                model = &model.config.name
             ));
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(240.0))
                 .labelled_by(l.id);
@@ -203,15 +225,19 @@ fn added_to_scores(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
     };
     let sum = &e + &b;
     let w = a.weights.index_axis(Axis(0), head);
-    let panels: [(&str, ndarray::ArrayView2<f32>, bool); 4] = [
-        ("scores QKᵀ/√d_k", e, true),
-        ("+ bias", b, true),
-        ("= softmax input", sum.view(), true),
-        ("weights", w, false),
+    let panels: [(String, ndarray::ArrayView2<f32>, bool); 4] = [
+        (crate::t!("positions-bias-scores"), e, true),
+        (crate::t!("positions-bias-plus-bias"), b, true),
+        (crate::t!("positions-bias-softmax-input"), sum.view(), true),
+        (crate::t!("positions-bias-weights"), w, false),
     ];
+    let (query, key) = (
+        crate::t!("positions-axis-query"),
+        crate::t!("positions-axis-key"),
+    );
     crate::app::widgets::fit::columns(ui, 4, 180.0, |c| {
         for (col, (name, m, signed)) in c.iter_mut().zip(panels) {
-            col.strong(name);
+            col.strong(&name);
             let scale = if signed {
                 ColorScale::diverging_for(m.iter())
             } else {
@@ -219,8 +245,8 @@ fn added_to_scores(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
             };
             Heatmap {
                 allowed: Some(a.mask.view()),
-                axis_names: ("query", "key"),
-                context: name,
+                axis_names: (&query, &key),
+                context: &name,
                 max_cell: 26.0,
                 ..Heatmap::new(m, &a.query_tokens, &a.key_tokens, scale)
             }

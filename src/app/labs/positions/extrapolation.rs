@@ -8,13 +8,26 @@ use crate::train::trainer::exact_at_length;
 use egui::Ui;
 use egui_plot::{Corner, Legend, Plot, VLine};
 
-pub const MODELS: [(&str, &str); 5] = [
-    ("sinusoidal", "extrap-sinusoidal"),
-    ("learned", "extrap-learned"),
-    ("RoPE", "extrap-rope"),
-    ("ALiBi", "extrap-alibi"),
-    ("relative", "extrap-relative"),
+/// The five models, one per positional scheme.
+pub const MODELS: [&str; 5] = [
+    "extrap-sinusoidal",
+    "extrap-learned",
+    "extrap-rope",
+    "extrap-alibi",
+    "extrap-relative",
 ];
+
+/// The plot's name for a model of `MODELS`: its positional scheme.
+pub fn scheme_label(model: &str) -> String {
+    match model {
+        "extrap-sinusoidal" => crate::t!("positions-extrap-sinusoidal"),
+        "extrap-learned" => crate::t!("positions-extrap-learned"),
+        "extrap-rope" => crate::t!("positions-extrap-rope"),
+        "extrap-alibi" => crate::t!("positions-extrap-alibi"),
+        "extrap-relative" => crate::t!("positions-extrap-relative"),
+        other => other.to_string(),
+    }
+}
 pub const LENGTHS: std::ops::RangeInclusive<usize> = 3..=18;
 pub const TRAINED_UP_TO: usize = 8;
 /// Sequences per (model, length).
@@ -36,7 +49,7 @@ impl ExtrapolationPanel {
         }
         match MODELS
             .iter()
-            .map(|(_, n)| store.get(n))
+            .map(|n| store.get(n))
             .collect::<Result<Vec<_>, _>>()
         {
             Ok(m) => {
@@ -75,8 +88,12 @@ impl ExtrapolationPanel {
         if total < all && self.error.is_none() {
             ui.ctx().request_repaint();
         }
-        ui.label(format!(
-            "Five models trained by Glimpse on the reverse task with 3–{TRAINED_UP_TO} letters, each with a different positional scheme (same size, data and 3000 steps), then asked to reverse longer inputs. Exact-match accuracy on {EXAMPLES} random inputs per length ({total} of {all} measured):"
+        ui.label(crate::t!(
+            "positions-extrap-about",
+            longest = TRAINED_UP_TO,
+            examples = EXAMPLES,
+            measured = total,
+            all = all,
         ));
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
@@ -85,32 +102,40 @@ impl ExtrapolationPanel {
                 egui::ProgressBar::new(total as f32 / all as f32)
                     .desired_width(320.0)
                     .show_percentage()
-                    .text(format!("measuring: {total} of {all}")),
+                    .text(crate::t!(
+                        "positions-extrap-measuring",
+                        measured = total,
+                        all = all
+                    )),
             );
         }
-        let mut words = PlotWords::new("exact match against input length", "letters");
-        words.mark("longest training input", TRAINED_UP_TO as f64);
+        let longest = crate::t!("positions-extrap-longest");
+        let mut words = PlotWords::new(
+            crate::t!("positions-extrap-plot"),
+            crate::t!("positions-extrap-letters"),
+        );
+        words.mark(&longest, TRAINED_UP_TO as f64);
         let plot = Plot::new("extrapolation")
             .height(320.0)
             .allow_scroll(false)
             .include_y(0.0)
             .include_y(1.0)
-            .x_axis_label("input length (letters)")
-            .y_axis_label("exact match")
+            .x_axis_label(crate::t!("positions-extrap-axis-length"))
+            .y_axis_label(crate::t!("positions-extrap-axis-exact"))
             .legend(Legend::default().position(Corner::LeftBottom))
             .show(ui, |p| {
-                for ((label, _), r) in MODELS.iter().zip(&self.results) {
+                for (model, r) in MODELS.iter().zip(&self.results) {
                     let pts = r
                         .iter()
                         .enumerate()
                         .filter_map(|(k, v)| v.map(|v| [(LENGTHS.start() + k) as f64, v as f64]))
                         .collect();
-                    p.line(words.line(*label, pts));
+                    p.line(words.line(scheme_label(model), pts));
                 }
-                p.vline(VLine::new("longest training input", TRAINED_UP_TO as f64));
+                p.vline(VLine::new(longest, TRAINED_UP_TO as f64));
             });
         words.add(ui, &plot.response);
-        ui.label("Learned and sinusoidal positions fail as soon as the input is longer than anything seen (the learned table's rows past 8 were never trained); RoPE and the relative bias, which encode offsets, carry a little further. ALiBi only tells a head how far back a key is, which a reversal cannot use: it struggles even on the training lengths (its strength is language modelling, where recency is what matters).");
+        ui.label(crate::t!("positions-extrap-conclusion"));
     }
 }
 
@@ -126,11 +151,11 @@ mod tests {
         for (i, r) in p.results.iter().enumerate() {
             assert_eq!(r.len(), LENGTHS.count());
             let at = |len: usize| r[len - LENGTHS.start()].unwrap();
-            if MODELS[i].0 != "ALiBi" {
-                assert!(at(6) > 0.9, "{} at 6: {}", MODELS[i].0, at(6));
+            if MODELS[i] != "extrap-alibi" {
+                assert!(at(6) > 0.9, "{} at 6: {}", MODELS[i], at(6));
             }
             // Nobody reverses 18 letters having seen at most 8.
-            assert!(at(18) < 0.2, "{} at 18: {}", MODELS[i].0, at(18));
+            assert!(at(18) < 0.2, "{} at 18: {}", MODELS[i], at(18));
         }
     }
 }

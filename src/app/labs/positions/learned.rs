@@ -34,13 +34,13 @@ pub fn row_of(model: &Model, t: usize) -> Result<Vec<f32>, String> {
         .weights
         .pos_embed
         .as_ref()
-        .ok_or("this model has no learned position table")?;
+        .ok_or_else(|| crate::t!("positions-learned-no-table"))?;
     if t >= table.nrows() {
-        return Err(format!(
-            "position {t}: the table has {} rows (positions 0–{}), so there is no vector for it; the model refuses inputs longer than {} tokens",
-            table.nrows(),
-            table.nrows() - 1,
-            table.nrows()
+        return Err(crate::t!(
+            "positions-learned-past-the-table",
+            position = t,
+            rows = table.nrows(),
+            last = table.nrows() - 1,
         ));
     }
     Ok(table.row(t).to_vec())
@@ -59,23 +59,33 @@ impl LearnedPanel {
         let Some(table) = &model.weights.pos_embed else {
             return;
         };
-        ui.label(format!(
-            "“{MODEL}” learned one vector per position: a table of {} rows × {} dimensions, added to the token embeddings. It was trained on inputs of at most {} letters: the encoder reads them at positions 0–{}, the decoder reads <bos> and them at 0–{} (<eos> is only ever predicted, never read). So only rows 0–{} ever received a gradient; the rest keep their random initial values, shrunk a little by weight decay.",
-            table.nrows(),
-            table.ncols(),
-            TRAINED_POSITIONS - 1,
-            TRAINED_POSITIONS - 2,
-            TRAINED_POSITIONS - 1,
-            TRAINED_POSITIONS - 1
+        ui.label(crate::t!(
+            "positions-learned-about",
+            model = MODEL,
+            rows = table.nrows(),
+            dims = table.ncols(),
+            letters = TRAINED_POSITIONS - 1,
+            encoder_last = TRAINED_POSITIONS - 2,
+            decoder_last = TRAINED_POSITIONS - 1,
         ));
         let rows: Vec<String> = (0..table.nrows()).map(|t| t.to_string()).collect();
         let cols: Vec<String> = (0..table.ncols()).map(|c| c.to_string()).collect();
         let sim = table.dot(&table.t());
+        let (position, dimension) = (
+            crate::t!("positions-axis-position"),
+            crate::t!("positions-axis-dimension"),
+        );
+        let (position_i, position_j) = (
+            crate::t!("positions-axis-position-i"),
+            crate::t!("positions-axis-position-j"),
+        );
+        let table_context = crate::t!("positions-learned-table-context");
+        let similarity_context = crate::t!("positions-learned-similarity-context");
         crate::app::widgets::fit::columns(ui, 2, 300.0, |c| {
-            c[0].strong("the table: position × dimension");
+            c[0].strong(crate::t!("positions-learned-table-title"));
             Heatmap {
-                axis_names: ("position", "dimension"),
-                context: "learned position table",
+                axis_names: (&position, &dimension),
+                context: &table_context,
                 max_cell: 14.0,
                 ..Heatmap::new(
                     table.view(),
@@ -84,11 +94,11 @@ impl LearnedPanel {
                     ColorScale::diverging_for(table.iter()),
                 )
             }
-            .show_with_legend(&mut c[0], 200.0, "value");
-            c[1].strong("similarity pᵢ·pⱼ");
+            .show_with_legend(&mut c[0], 200.0, &crate::t!("positions-learned-value"));
+            c[1].strong(crate::t!("positions-learned-similarity-title"));
             Heatmap {
-                axis_names: ("position i", "position j"),
-                context: "similarity of learned position vectors",
+                axis_names: (&position_i, &position_j),
+                context: &similarity_context,
                 max_cell: 14.0,
                 ..Heatmap::new(
                     sim.view(),
@@ -102,15 +112,15 @@ impl LearnedPanel {
         ui.separator();
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.position, 0..=60).text("position t"),
+            egui::Slider::new(&mut self.position, 0..=60).text(crate::t!("positions-position-t")),
         );
         match row_of(model, self.position) {
             Ok(v) => {
                 let shown: Vec<String> = v.iter().take(8).map(|x| format!("{x:.3}")).collect();
                 let note = if self.position < TRAINED_POSITIONS {
-                    "trained"
+                    crate::t!("positions-learned-trained")
                 } else {
-                    "never trained: still random"
+                    crate::t!("positions-learned-untrained")
                 };
                 ui.monospace(format!(
                     "p{} = [{}, …] ({note})",
@@ -123,18 +133,21 @@ impl LearnedPanel {
             }
         }
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label("run it on:");
+            let l = ui.label(crate::t!("positions-learned-run-on"));
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(360.0))
                 .labelled_by(l.id);
         });
         let input = model.prepare(&self.text, "").input;
         match store.forward(MODEL, &input, &ForwardOptions::default()) {
-            Ok(_) => ui.label(format!(
-                "{} source tokens: fine (the table has {} rows; longer text is cut at the limit with a notice in the explorer).",
-                input.source.len(),
-                model.config.max_len
+            Ok(_) => ui.label(crate::t!(
+                "positions-learned-fits",
+                tokens = input.source.len(),
+                rows = model.config.max_len,
             )),
-            Err(e) => ui.colored_label(ui.visuals().warn_fg_color, format!("the model refuses: {e}")),
+            Err(e) => ui.colored_label(
+                ui.visuals().warn_fg_color,
+                crate::t!("positions-learned-refuses", error = e.to_string()),
+            ),
         };
     }
 }

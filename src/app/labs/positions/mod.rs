@@ -39,7 +39,23 @@ impl Section {
         Section::OwnModel,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// Its chip's text, in the reader's language.
+    pub fn label(self) -> String {
+        match self {
+            Section::Sinusoidal => crate::t!("positions-section-sinusoidal"),
+            Section::Naive => crate::t!("positions-section-naive"),
+            Section::Learned => crate::t!("positions-section-learned"),
+            Section::Bias => crate::t!("positions-section-bias"),
+            Section::Rope => crate::t!("positions-section-rope"),
+            Section::Permutation => crate::t!("positions-section-permutation"),
+            Section::Extrapolation => crate::t!("positions-section-extrapolation"),
+            Section::OwnModel => crate::t!("positions-section-own"),
+        }
+    }
+
+    /// Its name for the tests' and browser scripts' control probes (the English chip text,
+    /// whatever the reader's language).
+    pub fn probe_name(self) -> &'static str {
         match self {
             Section::Sinusoidal => "Sinusoidal",
             Section::Naive => "Naive (t, t/N)",
@@ -86,10 +102,6 @@ impl Lab for PositionsLab {
         "positions"
     }
 
-    fn title(&self) -> &'static str {
-        "Positions"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
     }
@@ -97,10 +109,6 @@ impl Lab for PositionsLab {
     /// Only its last section reads the shared model (the picker then applies).
     fn uses_shared_model(&self) -> bool {
         self.section == Section::OwnModel
-    }
-
-    fn about(&self) -> &'static str {
-        "every positional scheme, drawn with the functions the model runs, on models trained with it"
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
@@ -197,7 +205,7 @@ impl PositionsLab {
         ui.horizontal_wrapped(|ui| {
             for s in Section::ALL {
                 let tab = ui.selectable_value(&mut self.section, s, s.label());
-                crate::app::probe::control(&format!("positions:{}", s.label()), tab.rect);
+                crate::app::probe::control(&format!("positions:{}", s.probe_name()), tab.rect);
             }
         });
         ui.separator();

@@ -90,11 +90,8 @@ impl NaivePanel {
     }
 
     fn contents(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Naive positions: the index itself, or the index scaled to [0, 1]");
-        ui.label(
-            "Two obvious ways to tell the model where a token is, by adding one number to its \
-             embedding. Both break, in opposite ways.",
-        );
+        ui.heading(crate::t!("positions-naive-heading"));
+        ui.label(crate::t!("positions-naive-about"));
         ui.separator();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             self.raw_view(&mut cols[0]);
@@ -105,45 +102,45 @@ impl NaivePanel {
     }
 
     fn raw_view(&mut self, ui: &mut egui::Ui) {
-        ui.strong("Raw index: p(t) = t");
+        ui.strong(crate::t!("positions-naive-raw-title"));
         crate::app::widgets::fit::add(
             ui,
             egui::Slider::new(&mut self.length, LENGTH_RANGE)
                 .logarithmic(true)
-                .text("input length"),
+                .text(crate::t!("positions-naive-input-length")),
         );
         let last = self.length - 1;
-        ui.label(format!(
-            "At the last position t = {last} the raw value is {:.0}: about {:.0}× a typical \
-             token-embedding value (~±1).",
-            raw(last),
-            raw(last),
+        ui.label(crate::t!(
+            "positions-naive-raw-last",
+            last = last,
+            value = format!("{:.0}", raw(last)),
+            ratio = format!("{:.0}", raw(last)),
         ));
-        ui.weak(
-            "It grows without bound: for long inputs it dwarfs the token embeddings it is added \
-             to, drowning out what the token is, and positions beyond the longest training \
-             input take values the model has never seen.",
-        );
+        ui.weak(crate::t!("positions-naive-raw-note"));
         let every = (self.length / RAW_POINTS).max(1);
         let points: Vec<[f64; 2]> = (0..self.length)
             .step_by(every)
             .chain([last])
             .map(|t| [t as f64, raw(t) as f64])
             .collect();
-        let mut words = PlotWords::new("raw index as the position value", "position t");
-        words.record("raw t", &points);
-        words.note("token embeddings lie within ±1");
+        let raw_t = crate::t!("positions-naive-raw-t");
+        let mut words = PlotWords::new(
+            crate::t!("positions-naive-raw-plot"),
+            crate::t!("positions-position-t"),
+        );
+        words.record(raw_t.clone(), &points);
+        words.note(&crate::t!("positions-naive-raw-plot-note"));
         let plot = Plot::new("naive_raw")
             .height(260.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::LeftTop))
-            .x_axis_label("position t")
-            .y_axis_label("position value")
+            .x_axis_label(crate::t!("positions-position-t"))
+            .y_axis_label(crate::t!("positions-naive-position-value"))
             .show(ui, |plot| {
-                plot.line(Line::new("raw t", points).width(2.0).color(COLORS[3]));
+                plot.line(Line::new(raw_t, points).width(2.0).color(COLORS[3]));
                 for y in [1.0, -1.0] {
                     plot.hline(
-                        HLine::new("token embeddings ~ ±1", y)
+                        HLine::new(crate::t!("positions-naive-embedding-range"), y)
                             .color(Color32::GRAY)
                             .style(LineStyle::dashed_dense()),
                     );
@@ -153,24 +150,22 @@ impl NaivePanel {
     }
 
     fn normalised_view(&self, ui: &mut egui::Ui) {
-        ui.strong("Normalised index: p(t) = t/(N−1)");
-        ui.label(
-            "Always between 0 and 1, whatever the length: the first token is 0, the last is 1.",
-        );
-        ui.weak(
-            "But the slope depends on N: position 3 is 0.75 in a 5-token input and 0.06 in a \
-             51-token one. The model cannot read off where a token is without knowing N.",
-        );
+        ui.strong(crate::t!("positions-naive-normalised-title"));
+        ui.label(crate::t!("positions-naive-normalised-about"));
+        ui.weak(crate::t!("positions-naive-normalised-note"));
         let ns = self.lengths(&EXAMPLE_NS);
-        let mut words = PlotWords::new("normalised index t/(N−1)", "position t");
+        let mut words = PlotWords::new(
+            crate::t!("positions-naive-normalised-plot"),
+            crate::t!("positions-position-t"),
+        );
         let plot = Plot::new("naive_normalised")
             .height(260.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::RightBottom))
             .include_y(0.0)
             .include_y(1.05)
-            .x_axis_label("position t")
-            .y_axis_label("position value")
+            .x_axis_label(crate::t!("positions-position-t"))
+            .y_axis_label(crate::t!("positions-naive-position-value"))
             .show(ui, |plot| {
                 for (i, &n) in ns.iter().enumerate() {
                     let pts: Vec<[f64; 2]> = (0..n)
@@ -190,36 +185,39 @@ impl NaivePanel {
     }
 
     fn step_view(&mut self, ui: &mut egui::Ui) {
-        ui.strong("What one step means: the rubber band");
+        ui.strong(crate::t!("positions-naive-step-title"));
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.n, N_RANGE).text("input length N"),
+            egui::Slider::new(&mut self.n, N_RANGE)
+                .text(crate::t!("positions-naive-input-length-n")),
         );
         let n = self.n;
         let half = match half_position(n) {
-            Some(p) => format!("0.5 is position {p}"),
-            None => format!("0.5 falls between positions {} and {}", n / 2 - 1, n / 2),
+            Some(p) => crate::t!("positions-naive-half-at", position = p),
+            None => crate::t!(
+                "positions-naive-half-between",
+                before = n / 2 - 1,
+                after = n / 2
+            ),
         };
-        ui.label(format!(
-            "N = {n}: one step = 1/{} = {:.4}; {half}.",
-            n - 1,
-            step(n)
+        ui.label(crate::t!(
+            "positions-naive-step",
+            n = n,
+            gaps = n - 1,
+            step = format!("{:.4}", step(n)),
+            half = half,
         ));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             let ui = &mut cols[0];
-            ui.weak(
-                "The same value 0.5 is position 2 of 5 but position 25 of 51, and the distance \
-                 between neighbours shrinks as N grows: a fixed gap such as \"the previous \
-                 token\" has no fixed size.",
-            );
+            ui.weak(crate::t!("positions-naive-step-note"));
             egui::Grid::new("naive_steps")
                 .striped(true)
                 .spacing([16.0, 3.0])
                 .show(ui, |ui| {
                     ui.strong("N");
-                    ui.strong("one step 1/(N−1)");
-                    ui.strong("position with value 0.5");
-                    ui.strong("value of position 2");
+                    ui.strong(crate::t!("positions-naive-col-step"));
+                    ui.strong(crate::t!("positions-naive-col-half"));
+                    ui.strong(crate::t!("positions-naive-col-value"));
                     ui.end_row();
                     let mut ns = self.lengths(&TABLE_NS);
                     ns.sort_unstable();
@@ -232,7 +230,7 @@ impl NaivePanel {
                         ui.label(RichText::new(format!("{:.4}", step(m))).monospace());
                         ui.label(match half_position(m) {
                             Some(p) => p.to_string(),
-                            None => "none".to_string(),
+                            None => crate::t!("positions-naive-none"),
                         });
                         // Positions run 0…N−1: a sentence of two has no position 2.
                         let value = if m > 2 {
@@ -245,10 +243,13 @@ impl NaivePanel {
                     }
                 });
             let ui = &mut cols[1];
-            ui.label("Every input stretched over the same [0, 1]; dots are its positions.");
+            ui.label(crate::t!("positions-naive-band-about"));
             let ns = self.lengths(&EXAMPLE_NS);
             let names: Vec<String> = ns.iter().map(|n| format!("N = {n}")).collect();
-            let mut words = PlotWords::new("each input stretched over [0, 1]", "position t");
+            let mut words = PlotWords::new(
+                crate::t!("positions-naive-band-plot"),
+                crate::t!("positions-position-t"),
+            );
             let plot = Plot::new("naive_rubber_band")
                 .height(200.0)
                 .allow_scroll(false)
@@ -256,7 +257,7 @@ impl NaivePanel {
                 .include_y(ns.len() as f64 - 0.5)
                 .include_x(-0.05)
                 .include_x(1.05)
-                .x_axis_label("position value")
+                .x_axis_label(crate::t!("positions-naive-position-value"))
                 .y_axis_formatter(move |m, _| crate::app::widgets::category_label(&names, m.value))
                 .show(ui, |plot| {
                     for (i, &m) in ns.iter().enumerate() {
@@ -275,7 +276,7 @@ impl NaivePanel {
                         );
                     }
                     plot.vline(
-                        VLine::new("value 0.5", 0.5)
+                        VLine::new(crate::t!("positions-naive-value-half"), 0.5)
                             .color(Color32::GRAY)
                             .style(LineStyle::dashed_dense()),
                     );

@@ -4,6 +4,7 @@
 
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::words::Words;
 use crate::model::config::{RopePairing, RopeScaling};
 use crate::model::position::Rope;
 use crate::model::{Model, Positional};
@@ -73,17 +74,17 @@ impl OwnPanel {
         let model = match model {
             Ok(m) => m,
             Err(e) => {
-                ui.label(format!("no model to read: {e}"));
+                ui.label(crate::t!("positions-own-no-model", error = e));
                 return;
             }
         };
         let cfg = &model.config;
-        ui.heading(format!(
-            "{}: {} positions",
-            cfg.name,
-            cfg.positional.label()
+        ui.heading(crate::t!(
+            "positions-own-heading",
+            model = &cfg.name,
+            scheme = cfg.positional.words(),
         ));
-        ui.weak("The model picked in the top bar (a built-in, or a checkpoint opened with `glimpse --model`): what its own positional scheme looks like, read from its weights and config.");
+        ui.weak(crate::t!("positions-own-about"));
         ui.separator();
         match (cfg.positional, &model.weights.pos_embed) {
             (Positional::Learned, Some(table)) => self.learned(ui, &cfg.name, table.view()),
@@ -93,30 +94,32 @@ impl OwnPanel {
                 }
             }
             (Positional::Sinusoidal { base }, _) => {
-                ui.label(format!(
-                    "Fixed sinusoids with base {base} and d = {}: the Sinusoidal section draws exactly these.",
-                    cfg.d_model
+                ui.label(crate::t!(
+                    "positions-own-sinusoidal",
+                    base = format!("{base}"),
+                    d = cfg.d_model,
                 ));
             }
             (Positional::Alibi, _) | (Positional::Relative { .. }, _) => {
-                ui.label("A bias added to the attention scores by distance: the ALiBi & relative section draws it.");
+                ui.label(crate::t!("positions-own-bias"));
             }
             _ => {
-                ui.label("No positional information: the model sees its input as a set (see Why at all: reorder).");
+                ui.label(crate::t!("positions-own-none"));
             }
         }
     }
 
     fn learned(&mut self, ui: &mut Ui, name: &str, table: ArrayView2<f32>) {
-        ui.label(format!(
-            "A learned table of {} rows (one per position) of width {}. Each cell below is the cosine similarity of two rows: trained tables put nearby positions close together, so a band forms along the diagonal.",
-            table.nrows(),
-            table.ncols()
+        ui.label(crate::t!(
+            "positions-own-learned",
+            rows = table.nrows(),
+            width = table.ncols(),
         ));
         let most = table.nrows().min(MAX_ROWS);
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.rows, 2..=most.max(2)).text("rows compared"),
+            egui::Slider::new(&mut self.rows, 2..=most.max(2))
+                .text(crate::t!("positions-own-rows-compared")),
         );
         self.rows = self.rows.clamp(1, most.max(1));
         let fresh = self
@@ -131,10 +134,12 @@ impl OwnPanel {
             return;
         };
         let labels: Vec<String> = (0..s.nrows()).map(|i| i.to_string()).collect();
+        let position = crate::t!("positions-axis-position");
+        let context = crate::t!("positions-own-cosine-context");
         Heatmap {
             max_cell: 12.0,
-            axis_names: ("position", "position"),
-            context: "cosine of the two rows",
+            axis_names: (&position, &position),
+            context: &context,
             ..Heatmap::new(
                 s.view(),
                 &labels,
@@ -142,36 +147,39 @@ impl OwnPanel {
                 ColorScale::Diverging { limit: 1.0 },
             )
         }
-        .show_with_legend(ui, 200.0, "cosine");
+        .show_with_legend(ui, 200.0, &crate::t!("positions-own-cosine"));
     }
 }
 
 fn rope_view(ui: &mut Ui, rope: &Rope, d_head: usize) {
     let pairing = match rope.pairing {
-        RopePairing::Interleaved => "interleaved pairs (x₀, x₁), (x₂, x₃), …",
-        RopePairing::Half => {
-            "rotate-half pairs (x_p, x_{p + d/2}), as Hugging Face's Llama code writes it"
-        }
+        RopePairing::Interleaved => crate::t!("positions-own-interleaved"),
+        RopePairing::Half => crate::t!("positions-own-rotate-half"),
     };
     let scaling = match rope.scaling {
-        None => "no scaling".to_string(),
-        Some(RopeScaling::Linear { factor }) => format!("linear scaling: every θ ÷ {factor}"),
-        Some(RopeScaling::Llama3 { factor, .. }) => format!(
-            "Llama 3 scaling: long wavelengths stretched ×{factor}, short ones kept, a blend between"
-        ),
+        None => crate::t!("positions-own-no-scaling"),
+        Some(RopeScaling::Linear { factor }) => {
+            crate::t!("positions-own-linear-scaling", factor = format!("{factor}"))
+        }
+        Some(RopeScaling::Llama3 { factor, .. }) => {
+            crate::t!("positions-own-llama3-scaling", factor = format!("{factor}"))
+        }
     };
-    ui.label(format!(
-        "Queries and keys are rotated by position: pair p turns by θ_p = base^(−2p/d_head) radians per token, with base {} and d_head = {d_head}; {pairing}; {scaling}. The score of a query and a key then depends on their offset only.",
-        rope.base
+    ui.label(crate::t!(
+        "positions-own-rope",
+        base = format!("{}", rope.base),
+        d_head = d_head,
+        pairing = pairing,
+        scaling = scaling,
     ));
     let bands = rope_bands(rope, d_head);
     egui::Grid::new("own_rope")
         .striped(true)
         .num_columns(3)
         .show(ui, |ui| {
-            ui.strong("pair p");
-            ui.strong("θ_p (radians per token)");
-            ui.strong("wavelength 2π/θ_p (tokens)");
+            ui.strong(crate::t!("positions-own-col-pair"));
+            ui.strong(crate::t!("positions-own-col-theta"));
+            ui.strong(crate::t!("positions-own-col-wavelength"));
             ui.end_row();
             for (p, (theta, lambda)) in bands.iter().enumerate() {
                 ui.label(p.to_string());

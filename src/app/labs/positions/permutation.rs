@@ -119,7 +119,11 @@ pub fn compare_sentences(
     let a = model.prepare(sentence, "").input;
     let b = model.prepare(reordered, "").input;
     let perm = reordering(&a.source, &b.source).ok_or_else(|| {
-        format!("“{reordered}” is not a reordering of the word pieces of “{sentence}”")
+        crate::t!(
+            "positions-perm-not-a-reordering",
+            reordered = reordered,
+            sentence = sentence
+        )
     })?;
     compare_orders(model, &a, &perm)
 }
@@ -134,7 +138,7 @@ fn compare_orders(model: &Model, ids: &ModelInput, perm: &[usize]) -> Result<Com
             .map_err(|e| e.to_string())?;
         t.encoder
             .map(|e| e.output)
-            .ok_or_else(|| "this model has no encoder".to_string())
+            .ok_or_else(|| crate::t!("positions-perm-no-encoder"))
     };
     let (a, b) = (run(ids)?, run(&shuffled)?);
     let row_change = perm
@@ -180,16 +184,16 @@ pub fn without_positions(model: &Model) -> Model {
 impl PermutationPanel {
     pub fn ui(&mut self, ui: &mut Ui, store: &crate::app::models::store::ModelStore) {
         ui.horizontal_wrapped(|ui| {
-            ui.label("encoder:");
+            ui.label(crate::t!("positions-perm-encoder"));
             ui.radio_value(
                 &mut self.encoder,
                 Encoder::Toy,
-                format!("{MODEL} (toy, letters)"),
+                crate::t!("positions-perm-toy", model = MODEL),
             );
             ui.radio_value(
                 &mut self.encoder,
                 Encoder::Real,
-                format!("{REAL_MODEL} (real, English)"),
+                crate::t!("positions-perm-real", model = REAL_MODEL),
             );
         });
         let (name, slot) = match self.encoder {
@@ -212,25 +216,21 @@ impl PermutationPanel {
         };
         match self.encoder {
             Encoder::Toy => {
-                ui.label(format!(
-                    "Self-attention treats its input as a set: shuffle the tokens and, without positional encodings, every token's output is the same as before, just in its new place. “{MODEL}”'s encoder, run with its sinusoidal encodings off and on:"
-                ));
+                ui.label(crate::t!("positions-perm-toy-about", model = MODEL));
                 ui.horizontal_wrapped(|ui| {
-                    let l = ui.label("input");
+                    let l = ui.label(crate::t!("positions-perm-input"));
                     ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(200.0))
                         .labelled_by(l.id);
-                    if ui.button("shuffle again").clicked() {
+                    if ui.button(crate::t!("positions-perm-shuffle")).clicked() {
                         self.seed += 1;
                     }
                 });
             }
             Encoder::Real => {
-                ui.label(format!(
-                    "Type a sentence and the same words in another order. “{REAL_MODEL}”'s encoder runs both, with its learned position embeddings off and on; its sentence vector is the mean of its outputs."
-                ));
+                ui.label(crate::t!("positions-perm-real-about", model = REAL_MODEL));
                 for (label, text) in [
-                    ("sentence", &mut self.sentence),
-                    ("reordered", &mut self.reordered),
+                    (crate::t!("positions-perm-sentence"), &mut self.sentence),
+                    (crate::t!("positions-perm-reordered"), &mut self.reordered),
                 ] {
                     ui.horizontal(|ui| {
                         let l = ui.label(label);
@@ -275,24 +275,22 @@ impl PermutationPanel {
             }
             None => return,
         };
-        ui.strong(format!(
-            "sentence vectors, cosine similarity: {:.4} with positions off, {:.4} with them on",
-            a.sentence_cosine, b.sentence_cosine
+        ui.strong(crate::t!(
+            "positions-perm-cosines",
+            off = format!("{:.4}", a.sentence_cosine),
+            on = format!("{:.4}", b.sentence_cosine),
         ));
         let order: Vec<String> = a.perm.iter().map(|i| i.to_string()).collect();
-        ui.label(format!(
-            "reordered (original positions): {}",
-            order.join(" ")
-        ));
+        ui.label(crate::t!("positions-perm-order", order = order.join(" ")));
         egui::Grid::new("permutation_rows")
             .striped(true)
             .show(ui, |ui| {
                 for h in [
-                    "reordered row",
-                    "token",
-                    "from position",
-                    "change, positions off",
-                    "change, positions on",
+                    crate::t!("positions-perm-col-row"),
+                    crate::t!("positions-perm-col-token"),
+                    crate::t!("positions-perm-col-from"),
+                    crate::t!("positions-perm-col-change-off"),
+                    crate::t!("positions-perm-col-change-on"),
                 ] {
                     ui.strong(h);
                 }
@@ -306,14 +304,14 @@ impl PermutationPanel {
                     ui.end_row();
                 }
             });
-        ui.label("Positions off: each row is its original row, moved (changes at rounding level), and the sentence vector is the same. Positions on: the same token at a new position computes something else.");
+        ui.label(crate::t!("positions-perm-conclusion"));
         // A real model's 384 dimensions would be slivers: the first 64 are drawn.
         let width = a.original.ncols().min(64);
         if width < a.original.ncols() {
-            ui.weak(format!(
-                "dimensions 0–{} of {} drawn; the table above compares all of them",
-                width - 1,
-                a.original.ncols()
+            ui.weak(crate::t!(
+                "positions-perm-dimensions-drawn",
+                last = width - 1,
+                all = a.original.ncols(),
             ));
         }
         let dims: Vec<String> = (0..width).map(|c| c.to_string()).collect();
@@ -328,19 +326,39 @@ impl PermutationPanel {
                 })
                 .collect()
         };
+        let (token, dimension) = (
+            crate::t!("positions-perm-col-token"),
+            crate::t!("positions-axis-dimension"),
+        );
         crate::app::widgets::fit::columns(ui, 4, 180.0, |cols| {
             let panels = [
-                ("off: original", &a.original, rows(a, false)),
-                ("off: reordered", &a.shuffled, rows(a, true)),
-                ("on: original", &b.original, rows(b, false)),
-                ("on: reordered", &b.shuffled, rows(b, true)),
+                (
+                    crate::t!("positions-perm-off-original"),
+                    &a.original,
+                    rows(a, false),
+                ),
+                (
+                    crate::t!("positions-perm-off-reordered"),
+                    &a.shuffled,
+                    rows(a, true),
+                ),
+                (
+                    crate::t!("positions-perm-on-original"),
+                    &b.original,
+                    rows(b, false),
+                ),
+                (
+                    crate::t!("positions-perm-on-reordered"),
+                    &b.shuffled,
+                    rows(b, true),
+                ),
             ];
             for (col, (name, m, labels)) in cols.iter_mut().zip(panels) {
                 let m = m.slice(ndarray::s![.., ..width]);
-                col.strong(format!("encoder output, {name}"));
+                col.strong(crate::t!("positions-perm-output", run = &name));
                 Heatmap {
-                    axis_names: ("token", "dimension"),
-                    context: name,
+                    axis_names: (&token, &dimension),
+                    context: &name,
                     max_cell: 8.0,
                     ..Heatmap::new(
                         m.view(),

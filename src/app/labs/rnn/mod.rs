@@ -11,6 +11,7 @@ use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::app::widgets::plot_words::PlotWords;
+use crate::t;
 use crate::train::rnn::{ByLength, RnnTrainer, HELD_OUT, HIDDEN, STEPS};
 use crate::train::tasks::TaskKind;
 use egui::{RichText, Ui};
@@ -20,7 +21,11 @@ const TASK: TaskKind = TaskKind::Translate;
 /// State widths offered: 8 is the bottleneck; at 32 the fixed context fits the toy grammar.
 const WIDTHS: [usize; 3] = [HIDDEN, 16, 32];
 const FRAME_BUDGET: web_time::Duration = web_time::Duration::from_millis(30);
-const NAMES: [&str; 2] = ["fixed context", "additive attention"];
+
+/// The two translators' names, fixed context first.
+fn names() -> [String; 2] {
+    [t!("rnn-fixed-context"), t!("rnn-additive-attention")]
+}
 
 /// The two translators for one (width, seed), and their scores once trained.
 struct Pair {
@@ -115,14 +120,14 @@ impl RnnLab {
 
     fn controls(&mut self, ui: &mut Ui) {
         ui.horizontal_wrapped(|ui| {
-            ui.label("state width H");
+            ui.label(t!("rnn-state-width"));
             for w in WIDTHS {
                 ui.selectable_value(&mut self.hidden, w, w.to_string());
             }
             ui.add(
                 egui::DragValue::new(&mut self.seed)
                     .range(1..=u32::MAX as u64)
-                    .prefix("seed "),
+                    .prefix(format!("{} ", t!("rnn-seed"))),
             );
         });
         let Some(Ok(pair)) = &self.pair else { return };
@@ -134,22 +139,24 @@ impl RnnLab {
             &mut self.running,
             (taken, 2 * STEPS, done),
             self.spent,
-            "▶ train both",
-            &format!("2 models × {STEPS} steps, the same seed and sentences"),
+            &t!("rnn-train-both"),
+            &t!("rnn-train-what", steps = STEPS),
         );
     }
 
     fn curves(ui: &mut Ui, pair: &Pair) {
+        let names = names();
+        let source_words = t!("rnn-source-words");
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-            cols[0].label("training loss (log₁₀, per word)");
-            let mut words = PlotWords::new("training loss (log₁₀, per word)", "step");
+            cols[0].label(t!("rnn-loss-title"));
+            let mut words = PlotWords::new(t!("rnn-loss-title"), t!("rnn-step"));
             let plot = Plot::new("rnn_loss")
                 .height(170.0)
                 .allow_scroll(false)
                 .legend(Legend::default())
-                .x_axis_label("step")
+                .x_axis_label(t!("rnn-step"))
                 .show(&mut cols[0], |p| {
-                    for (run, name) in pair.runs.iter().zip(NAMES) {
+                    for (run, name) in pair.runs.iter().zip(names.clone()) {
                         let points = run
                             .losses
                             .iter()
@@ -159,19 +166,17 @@ impl RnnLab {
                     }
                 });
             words.add(&mut cols[0], &plot.response);
-            cols[1].label(format!(
-                "exact translations by sentence length ({HELD_OUT} held out)"
-            ));
-            let mut words = PlotWords::new("exact translations by sentence length", "words");
+            cols[1].label(t!("rnn-by-length-label", held_out = HELD_OUT));
+            let mut words = PlotWords::new(t!("rnn-by-length-title"), t!("rnn-words"));
             let plot = Plot::new("rnn_by_length")
                 .height(170.0)
                 .allow_scroll(false)
                 .include_y(0.0)
                 .include_y(1.0)
                 .legend(Legend::default().position(Corner::LeftBottom))
-                .x_axis_label("source words")
+                .x_axis_label(source_words.clone())
                 .show(&mut cols[1], |p| {
-                    for (by, name) in pair.by_length.iter().flatten().zip(NAMES) {
+                    for (by, name) in pair.by_length.iter().flatten().zip(names.clone()) {
                         let points = by
                             .iter()
                             .map(|&(len, n, k)| [len as f64, k as f64 / n.max(1) as f64])
@@ -185,12 +190,12 @@ impl RnnLab {
             egui::Grid::new("rnn_by_length_table")
                 .striped(true)
                 .show(ui, |ui| {
-                    ui.strong("source words");
+                    ui.strong(&source_words);
                     for &(len, n, _) in &by[0] {
                         ui.strong(format!("{len} ({n})"));
                     }
                     ui.end_row();
-                    for (rows, name) in by.iter().zip(NAMES) {
+                    for (rows, name) in by.iter().zip(names) {
                         ui.label(name);
                         for &(_, n, k) in rows {
                             ui.label(format!("{:.0} %", 100.0 * k as f32 / n.max(1) as f32));
@@ -205,9 +210,9 @@ impl RnnLab {
     fn alignment(&mut self, ui: &mut Ui) {
         let Some(Ok(pair)) = &self.pair else { return };
         ui.add_space(8.0);
-        ui.heading("On your sentence");
+        ui.heading(t!("rnn-your-sentence"));
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label("French sentence");
+            let label = ui.label(t!("rnn-french-sentence"));
             ui.add(egui::TextEdit::singleline(&mut self.sentence).desired_width(360.0))
                 .labelled_by(label.id);
         });
@@ -215,7 +220,7 @@ impl RnnLab {
         let encoded = tok.encode(&self.sentence);
         let words: Vec<String> = encoded.ids.iter().map(|&i| tok.decode(&[i])).collect();
         if encoded.ids.is_empty() {
-            ui.weak("type a sentence from the translator's vocabulary");
+            ui.weak(t!("rnn-type-a-sentence"));
             return;
         }
         let unknown: Vec<&str> = self
@@ -226,14 +231,14 @@ impl RnnLab {
         if !unknown.is_empty() {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!("not in the toy vocabulary: {}", unknown.join(", ")),
+                t!("rnn-unknown-words", words = unknown.join(", ")),
             );
         }
         let max_len = encoded.ids.len() + 4;
         let (fixed, _) = pair.runs[0].model.greedy(&encoded.ids, max_len);
         let (out, steps) = pair.runs[1].model.greedy(&encoded.ids, max_len);
-        ui.label(format!("fixed context:      {}", tok.decode(&fixed)));
-        ui.label(format!("additive attention: {}", tok.decode(&out)));
+        ui.label(t!("rnn-fixed-output", output = tok.decode(&fixed)));
+        ui.label(t!("rnn-attention-output", output = tok.decode(&out)));
         if steps.is_empty() {
             return;
         }
@@ -244,7 +249,7 @@ impl RnnLab {
         // (an untrained model's).
         let mut step = self.step.min(steps.len() - 1);
         if ui
-            .add(egui::Slider::new(&mut step, 0..=steps.len() - 1).text("decoder step t"))
+            .add(egui::Slider::new(&mut step, 0..=steps.len() - 1).text(t!("rnn-decoder-step")))
             .changed()
         {
             self.step = step;
@@ -256,10 +261,11 @@ impl RnnLab {
             alpha.row_mut(t).assign(a);
             allowed.row_mut(t).fill(true);
         }
+        let (output_word, source_word) = (t!("rnn-output-word"), t!("rnn-source-word"));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             Heatmap {
                 show_numbers: true,
-                axis_names: ("output word", "source word"),
+                axis_names: (&output_word, &source_word),
                 allowed: Some(allowed.view()),
                 highlight_row: Some(step),
                 max_cell: 44.0,
@@ -274,15 +280,11 @@ impl RnnLab {
             let (e, a) = &steps[step];
             let ui = &mut cols[1];
             ui.label(
-                RichText::new(format!(
-                    "Step {step}: producing “{}” from s_{step}",
-                    rows[step]
-                ))
-                .strong(),
+                RichText::new(t!("rnn-step-producing", step = step, word = &rows[step])).strong(),
             );
             ui.label("e_{t,i} = vᵀ tanh(W s_{t−1} + U hᵢ),  α = softmax(e),  c_t = Σᵢ α_{t,i} hᵢ");
             egui::Grid::new("rnn_step").striped(true).show(ui, |ui| {
-                for t in ["source word i", "e_{t,i}", "α_{t,i}"] {
+                for t in [t!("rnn-source-word-i"), "e_{t,i}".into(), "α_{t,i}".into()] {
                     ui.strong(t);
                 }
                 ui.end_row();
@@ -302,16 +304,8 @@ impl Lab for RnnLab {
         "rnn"
     }
 
-    fn title(&self) -> &'static str {
-        "RNN"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
-    }
-
-    fn about(&self) -> &'static str {
-        "why attention: a GRU translator with one context vector against one with additive attention"
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
@@ -331,19 +325,12 @@ impl Lab for RnnLab {
                 }))
                 .ok()
             };
-            let files: [export::DataFile<'_>; 1] =
-                [("results as JSON", "glimpse-rnn.json".into(), &json)];
+            let label = t!("rnn-export-json");
+            let files: [export::DataFile<'_>; 1] = [(&label, "glimpse-rnn.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-rnn.png", &files);
         });
-        ui.heading("Why attention: the bottleneck, trained");
-        ui.label(format!(
-            "Two GRU encoder–decoders learn the toy French→English task from the same seed and \
-             sentences. The first passes the whole sentence to the decoder as one vector, the \
-             encoder's last state h_T (width H). The second scores every encoder state at \
-             every step with additive attention and reads a fresh mixture c_t of them. \
-             Both cells and the attention have our own backward pass, checked against \
-             PyTorch. With H = {HIDDEN} the one vector cannot hold a long sentence."
-        ));
+        ui.heading(t!("rnn-heading"));
+        ui.label(t!("rnn-intro", hidden = HIDDEN));
         if let Some(Err(e)) = &self.pair {
             ui.colored_label(ui.visuals().error_fg_color, e);
             return;

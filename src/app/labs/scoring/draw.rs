@@ -6,6 +6,7 @@ use super::maths::{
 use super::{key_names, ScoringInput, ScoringLab, TAU_MAX, TAU_MIN};
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::softmax::{entropy_bits, softmax_with_temperature};
+use crate::t;
 use crate::util::argmax;
 use egui::{Color32, RichText, Stroke};
 use egui_plot::{
@@ -34,19 +35,12 @@ impl ScoringLab {
             .map(|&kind| Column::new(kind, input, params))
             .collect();
 
-        ui.label(
-            "The same query scored against the same keys four ways. The model itself uses \
-             scaled dot; the bilinear W and the additive W, U, v are random here (seeded, \
-             entries ~ N(0, 1/h)), so compare the shape of each scoring, not its values.",
-        );
+        ui.label(t!("scoring-table-explain"));
         ui.horizontal_wrapped(|ui| {
-            ui.weak(
-                "weight: softmax of the column at τ = 1. Highlighted: the best-scoring key of \
-                 each column.",
-            );
+            ui.weak(t!("scoring-table-weight"));
             if ui
-                .button("new random W, U, v")
-                .on_hover_text("draw other bilinear and additive parameters")
+                .button(t!("scoring-new-params"))
+                .on_hover_text(t!("scoring-new-params-hover"))
                 .clicked()
             {
                 self.param_seed = self.param_seed.wrapping_add(1);
@@ -67,19 +61,16 @@ impl ScoringLab {
     }
 
     pub(super) fn temperature_view(&mut self, ui: &mut egui::Ui, scaled: &[f32], names: &[String]) {
-        ui.strong("Temperature: softmax(s/τ)");
+        ui.strong(t!("scoring-temperature-title"));
         crate::app::widgets::fit::add(
             ui,
             egui::Slider::new(&mut self.temperature, TAU_MIN..=TAU_MAX)
                 .logarithmic(true)
-                .text("temperature τ"),
+                .text(t!("scoring-temperature-slider")),
         )
-        .on_hover_text("divide the scaled-dot scores by τ before the softmax");
+        .on_hover_text(t!("scoring-temperature-hover"));
         if !all_finite(scaled) {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                "The scores overflowed to infinity or NaN: nothing to plot.",
-            );
+            ui.colored_label(ui.visuals().warn_fg_color, t!("scoring-overflow"));
             return;
         }
         let t = scaled.len();
@@ -87,10 +78,15 @@ impl ScoringLab {
         let p = softmax_with_temperature(scaled, tau);
         let entropy = entropy_bits(&p);
         let max_bits = (t as f32).log2();
-        ui.label(format!(
-            "entropy at τ = {tau:.2}: {entropy:.3} bits (0 = one-hot … log₂ {t} = {max_bits:.3} = uniform)"
+        ui.label(t!(
+            "scoring-entropy",
+            tau = format!("{tau:.2}"),
+            entropy = format!("{entropy:.3}"),
+            keys = t,
+            max = format!("{max_bits:.3}")
         ));
-        ui.weak("Small τ sharpens the weights to the argmax; large τ flattens them to uniform.");
+        ui.weak(t!("scoring-temperature-explain"));
+        let (weight, uniform) = (t!("scoring-weight"), t!("scoring-uniform"));
 
         let best = argmax(p.iter().copied()).map(|(i, _)| i);
         let bars: Vec<Bar> = p
@@ -103,15 +99,16 @@ impl ScoringLab {
                     .fill(if best == Some(i) { HIGHLIGHT } else { BAR })
             })
             .collect();
-        ui.label("scaled-dot weights at this τ");
-        let mut words = PlotWords::new("scaled-dot weights at this τ", "key").categories(names);
+        let title = t!("scoring-weights-title");
+        ui.label(&title);
+        let mut words = PlotWords::new(title, t!("scoring-key")).categories(names);
         let weights: Vec<[f64; 2]> = p
             .iter()
             .enumerate()
             .map(|(i, &w)| [i as f64, w as f64])
             .collect();
-        words.record("weight", &weights);
-        words.mark("uniform 1/T", 1.0 / t as f64);
+        words.record(&weight, &weights);
+        words.mark(&uniform, 1.0 / t as f64);
         let plot = Plot::new("scoring_temperature_weights")
             .height(130.0)
             .allow_scroll(false)
@@ -119,12 +116,12 @@ impl ScoringLab {
             .allow_zoom(false)
             .include_y(0.0)
             .include_y(1.0)
-            .y_axis_label("weight")
+            .y_axis_label(&weight)
             .x_axis_formatter(|m, _| crate::app::widgets::category_label(names, m.value))
             .show(ui, |plot| {
-                plot.bar_chart(BarChart::new("weight", bars));
+                plot.bar_chart(BarChart::new(&weight, bars));
                 plot.hline(
-                    HLine::new("uniform 1/T", 1.0 / t as f64)
+                    HLine::new(&uniform, 1.0 / t as f64)
                         .style(LineStyle::dashed_dense())
                         .color(Color32::GRAY),
                 );
@@ -140,10 +137,10 @@ impl ScoringLab {
             })
             .collect();
         let now = (tau as f64).log10();
-        ui.label("entropy against τ (dashed: log₂ T, the uniform maximum)");
-        let mut words = PlotWords::new("entropy against τ", "log₁₀ τ");
+        ui.label(t!("scoring-entropy-plot-caption"));
+        let mut words = PlotWords::new(t!("scoring-entropy-plot-title"), "log₁₀ τ");
         words.mark("log₂ T", max_bits as f64);
-        words.mark("current log₁₀ τ", now);
+        words.mark(&t!("scoring-current-log-tau"), now);
         let plot = Plot::new("scoring_entropy")
             .height(150.0)
             .allow_scroll(false)
@@ -151,19 +148,19 @@ impl ScoringLab {
             .allow_zoom(false)
             .include_y(0.0)
             .include_y(max_bits.max(0.1))
-            .x_axis_label("τ (log scale)")
-            .y_axis_label("entropy (bits)")
+            .x_axis_label(t!("scoring-tau-axis"))
+            .y_axis_label(t!("scoring-entropy-axis"))
             .x_axis_formatter(|m, _| tick(10f64.powf(m.value)))
             .show(ui, |plot| {
-                plot.line(words.line("entropy", curve).width(2.0));
+                plot.line(words.line(t!("scoring-entropy-series"), curve).width(2.0));
                 plot.hline(
                     HLine::new("log₂ T", max_bits as f64)
                         .style(LineStyle::dashed_dense())
                         .color(Color32::GRAY),
                 );
-                plot.vline(VLine::new("current τ", now).color(HIGHLIGHT));
+                plot.vline(VLine::new(t!("scoring-current-tau"), now).color(HIGHLIGHT));
                 plot.points(
-                    Points::new("entropy now", vec![[now, entropy as f64]])
+                    Points::new(t!("scoring-entropy-now"), vec![[now, entropy as f64]])
                         .shape(MarkerShape::Circle)
                         .filled(true)
                         .radius(4.0)
@@ -174,7 +171,7 @@ impl ScoringLab {
     }
 
     pub(super) fn scaling_view(&mut self, ui: &mut egui::Ui, head_width: Option<usize>) {
-        ui.strong("Why divide by √d_k");
+        ui.strong(t!("scoring-scaling-title"));
         // The slider moves the exponent; the stored d_k is always a power of two in range.
         let mut e = (self.d_k.max(1) as f64)
             .log2()
@@ -196,8 +193,8 @@ impl ScoringLab {
                     }),
             );
             if ui
-                .button("resample")
-                .on_hover_text("draw new q and k (a new seed)")
+                .button(t!("scoring-resample"))
+                .on_hover_text(t!("scoring-resample-hover"))
                 .clicked()
             {
                 self.seed = self.seed.wrapping_add(1);
@@ -220,22 +217,22 @@ impl ScoringLab {
                 .monospace(),
             );
         } else {
-            ui.weak(format!(
-                "measuring: {} of {} widths",
-                curve.points.len(),
-                D_K_EXPONENTS.count()
+            ui.weak(t!(
+                "scoring-measuring",
+                done = curve.points.len(),
+                widths = D_K_EXPONENTS.count()
             ));
         }
-        ui.weak(format!(
-            "{SAMPLES} draws of q and k with i.i.d. N(0, 1) entries (seed {}). q·k adds d_k \
-             products of variance 1, so its variance is d_k: wide heads would push the softmax \
-             towards one-hot with vanishing gradients. Dividing by √d_k holds it at 1.",
-            self.seed
+        ui.weak(t!(
+            "scoring-variance-explain",
+            samples = SAMPLES,
+            seed = self.seed
         ));
         if let Some(h) = head_width {
-            ui.weak(format!(
-                "This head has d_k = {h}, so the model divides its scores by √{h} = {:.2}.",
-                (h as f32).sqrt()
+            ui.weak(t!(
+                "scoring-head-width",
+                width = h,
+                root = format!("{:.2}", (h as f32).sqrt())
             ));
         }
 
@@ -248,7 +245,7 @@ impl ScoringLab {
                 .collect()
         };
         let (lo, hi) = (*D_K_EXPONENTS.start() as f64, *D_K_EXPONENTS.end() as f64);
-        let mut words = PlotWords::new("variance of the scores against d_k", "log₂ d_k");
+        let mut words = PlotWords::new(t!("scoring-variance-title"), "log₂ d_k");
         let plot = Plot::new("scoring_variance")
             .height(260.0)
             .allow_scroll(false)
@@ -257,14 +254,14 @@ impl ScoringLab {
             .legend(Legend::default().position(Corner::LeftTop))
             .include_y(-1.0)
             .include_y(hi + 0.5)
-            .x_axis_label("d_k (log scale)")
-            .y_axis_label("variance (log scale)")
+            .x_axis_label(t!("scoring-d-k-axis"))
+            .y_axis_label(t!("scoring-variance-axis"))
             .x_axis_formatter(|m, _| pow2_tick(m.value))
             .y_axis_formatter(|m, _| pow2_tick(m.value))
             .show(ui, |plot| {
                 plot.line(
                     Line::new(
-                        "d_k (theory, raw)",
+                        t!("scoring-theory-raw"),
                         PlotPoints::from(vec![[lo, lo], [hi, hi]]),
                     )
                     .style(LineStyle::dashed_dense())
@@ -272,7 +269,7 @@ impl ScoringLab {
                 );
                 plot.line(
                     Line::new(
-                        "1 (theory, scaled)",
+                        t!("scoring-theory-scaled"),
                         PlotPoints::from(vec![[lo, 0.0], [hi, 0.0]]),
                     )
                     .style(LineStyle::dashed_dense())
@@ -290,12 +287,12 @@ impl ScoringLab {
                         .style(LineStyle::dashed_loose()),
                 );
                 plot.vline(
-                    VLine::new("chosen d_k", (self.d_k as f64).log2())
+                    VLine::new(t!("scoring-chosen-d-k"), (self.d_k as f64).log2())
                         .color(Color32::GRAY)
                         .style(LineStyle::dashed_loose()),
                 );
             });
-        words.mark("chosen log₂ d_k", (self.d_k as f64).log2());
+        words.mark(&t!("scoring-chosen-log-d-k"), (self.d_k as f64).log2());
         words.add(ui, &plot.response);
     }
 }
@@ -361,10 +358,10 @@ fn scoring_table(ui: &mut egui::Ui, index: usize, columns: &[Column], names: &[S
                 .striped(true)
                 .spacing([8.0, 3.0])
                 .show(ui, |ui| {
-                    ui.strong("key");
+                    ui.strong(t!("scoring-key"));
                     for c in columns {
                         ui.strong(c.kind.label());
-                        ui.strong("weight");
+                        ui.strong(t!("scoring-weight"));
                     }
                     ui.end_row();
                     for (i, name) in names.iter().enumerate() {

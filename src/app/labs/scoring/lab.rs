@@ -12,10 +12,6 @@ impl Lab for ScoringLab {
         "scoring"
     }
 
-    fn title(&self) -> &'static str {
-        "Scoring"
-    }
-
     fn uses_shared_input(&self) -> bool {
         true
     }
@@ -32,7 +28,7 @@ impl Lab for ScoringLab {
         let q_tokens = &attn.query_tokens;
         let mut query = sel.query.min(q_tokens.len().saturating_sub(1));
         ui.horizontal_wrapped(|ui| {
-            ui.label("query:");
+            ui.label(crate::t!("scoring-query-picker"));
             for (i, t) in q_tokens.iter().enumerate() {
                 ui.selectable_value(&mut query, i, format!("{i} {t}"));
             }
@@ -51,12 +47,18 @@ impl Lab for ScoringLab {
             keys: attn.k.index_axis(Axis(0), kvh),
             query_label: label,
             key_labels: &attn.key_tokens,
-            source: format!("{}, query {query} “{label}”", sel.describe()),
+            source: crate::t!(
+                "scoring-source",
+                selection = sel.describe(),
+                query = query,
+                token = label
+            ),
         };
         ui.horizontal_wrapped(|ui| {
             let scores = || self.scores_json(&input);
+            let scores_as_json = crate::t!("scoring-export-scores-json");
             let data: [export::DataFile<'_>; 1] =
-                [("scores as JSON", "glimpse-scores.json".into(), &scores)];
+                [(&scores_as_json, "glimpse-scores.json".into(), &scores)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-scoring.png", &data);
         });
         self.ui(ui, Some(&input));

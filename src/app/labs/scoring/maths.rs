@@ -23,7 +23,18 @@ impl ScoreKind {
         ScoreKind::Additive,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// Its name in the reader's language: the score table's column heading.
+    pub fn label(self) -> String {
+        match self {
+            ScoreKind::Dot => crate::t!("scoring-kind-dot"),
+            ScoreKind::ScaledDot => crate::t!("scoring-kind-scaled-dot"),
+            ScoreKind::Bilinear => crate::t!("scoring-kind-bilinear"),
+            ScoreKind::Additive => crate::t!("scoring-kind-additive"),
+        }
+    }
+
+    /// Its name in the exported JSON, the same in every language.
+    pub fn key(self) -> &'static str {
         match self {
             ScoreKind::Dot => "dot q·k",
             ScoreKind::ScaledDot => "scaled dot q·k/√d",

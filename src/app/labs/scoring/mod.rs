@@ -12,6 +12,7 @@ mod maths;
 
 pub use maths::{dot_variance, scores, ScoreKind, ScoreParams};
 
+use crate::t;
 use egui::RichText;
 use maths::VarianceCurve;
 use ndarray::{ArrayView1, ArrayView2};
@@ -60,24 +61,21 @@ impl Default for ScoringLab {
 fn problem(input: &ScoringInput<'_>) -> Option<String> {
     let (t, h) = input.keys.dim();
     if t == 0 {
-        return Some("There are no keys to score: type some text.".into());
+        return Some(t!("scoring-no-keys"));
     }
     if h == 0 {
-        return Some("This head has width 0: there is nothing to score.".into());
+        return Some(t!("scoring-zero-width"));
     }
     if input.query.len() != h {
-        return Some(format!(
-            "The query has {} numbers but each key has {h}: they cannot be scored together.",
-            input.query.len()
+        return Some(t!(
+            "scoring-width-mismatch",
+            query = input.query.len(),
+            key = h
         ));
     }
     let finite = |x: &f32| x.is_finite();
     if !input.query.iter().all(finite) || !input.keys.iter().all(finite) {
-        return Some(
-            "The query or the keys hold NaN or infinite values, so there is nothing meaningful \
-             to score or plot."
-                .into(),
-        );
+        return Some(t!("scoring-not-finite"));
     }
     None
 }
@@ -88,7 +86,7 @@ fn key_names(input: &ScoringInput<'_>) -> Vec<String> {
         .map(|i| match input.key_labels.get(i) {
             Some(l) if l.chars().count() > 12 => l.chars().take(11).chain(['…']).collect(),
             Some(l) => l.clone(),
-            None => format!("key {i}"),
+            None => t!("scoring-key-n", key = i),
         })
         .collect()
 }
@@ -102,7 +100,7 @@ impl ScoringLab {
             .iter()
             .map(|&kind| {
                 let s = maths::scores(input.query, input.keys, kind, params);
-                (kind.label().to_string(), serde_json::json!(s))
+                (kind.key().to_string(), serde_json::json!(s))
             })
             .collect();
         let doc = serde_json::json!({
@@ -129,19 +127,19 @@ impl ScoringLab {
     }
 
     fn contents(&mut self, ui: &mut egui::Ui, input: Option<&ScoringInput<'_>>) {
-        ui.heading("Scoring and scaling");
+        ui.heading(t!("scoring-title"));
         let usable = match input {
             None => {
-                ui.label("Load a model and type some text to score one of its queries.");
+                ui.label(t!("scoring-no-model"));
                 None
             }
             Some(input) => {
                 ui.label(
-                    RichText::new(format!(
-                        "Query “{}” against {} keys: {}",
-                        input.query_label,
-                        input.keys.nrows(),
-                        input.source
+                    RichText::new(t!(
+                        "scoring-caption",
+                        query = input.query_label,
+                        keys = input.keys.nrows(),
+                        source = &input.source
                     ))
                     .italics(),
                 );
@@ -163,8 +161,8 @@ impl ScoringLab {
             match &scaled {
                 Some((s, names)) => self.temperature_view(&mut cols[0], s, names),
                 None => {
-                    cols[0].strong("Temperature");
-                    cols[0].label("Needs a query and keys: load a model and type some text.");
+                    cols[0].strong(t!("scoring-temperature"));
+                    cols[0].label(t!("scoring-temperature-needs"));
                 }
             }
             let head_width = usable.map(|i| i.keys.ncols());
@@ -224,7 +222,7 @@ mod tests {
             serde_json::from_slice(&lab.scores_json(&input).unwrap()).unwrap();
         let all = doc["scores"].as_object().unwrap();
         assert_eq!(all.len(), 4);
-        let dot = all[ScoreKind::Dot.label()].as_array().unwrap();
+        let dot = all[ScoreKind::Dot.key()].as_array().unwrap();
         for (i, key) in k.outer_iter().enumerate() {
             let by_hand: f32 = key.iter().zip(q.iter()).map(|(a, b)| a * b).sum();
             assert!((dot[i].as_f64().unwrap() as f32 - by_hand).abs() < 1e-5);

@@ -4,6 +4,7 @@
 //! (`model::softmax`), so what the lab explains is what the model computes.
 
 use crate::model::softmax::{entropy_bits, softmax_with_temperature};
+use crate::t;
 use ndarray::Array2;
 
 /// Most scores the lab shows in one row (more would not be readable).
@@ -18,11 +19,9 @@ fn number(word: &str) -> Result<f32, String> {
     let plain = word.replace('−', "-");
     match plain.parse::<f32>() {
         Ok(x) if x.is_finite() && x.abs() <= MAX_ABS => Ok(x),
-        Ok(x) if !x.is_finite() => Err(format!("`{word}` is not a finite number")),
-        Ok(_) => Err(format!(
-            "`{word}` is too large: keep numbers between −1,000,000 and 1,000,000"
-        )),
-        Err(_) => Err(format!("`{word}` is not a number")),
+        Ok(x) if !x.is_finite() => Err(t!("softmax-error-not-finite", word = word)),
+        Ok(_) => Err(t!("softmax-error-too-large", word = word)),
+        Err(_) => Err(t!("softmax-error-not-number", word = word)),
     }
 }
 
@@ -35,10 +34,8 @@ pub fn parse_vector(text: &str) -> Result<Vec<f32>, String> {
         .map(number)
         .collect::<Result<Vec<f32>, String>>()?;
     match values.len() {
-        0 => Err("type at least one number, e.g. 0, 2, 1".into()),
-        n if n > MAX_SCORES => Err(format!(
-            "{n} numbers: at most {MAX_SCORES} fit in one readable row"
-        )),
+        0 => Err(t!("softmax-error-no-number")),
+        n if n > MAX_SCORES => Err(t!("softmax-error-too-many", count = n, max = MAX_SCORES)),
         _ => Ok(values),
     }
 }
@@ -52,19 +49,22 @@ pub fn parse_matrix(text: &str) -> Result<Array2<f32>, String> {
         .map(parse_vector)
         .collect::<Result<_, _>>()?;
     let Some(width) = rows.first().map(Vec::len) else {
-        return Err("type at least one row, e.g. 1, 0; 0, 1".into());
+        return Err(t!("softmax-error-no-row"));
     };
     if rows.len() > MAX_DIM || width > MAX_DIM {
-        return Err(format!(
-            "{} × {width}: at most {MAX_DIM} × {MAX_DIM} fits on screen with every number",
-            rows.len()
+        return Err(t!(
+            "softmax-error-too-big",
+            rows = rows.len(),
+            cols = width,
+            max = MAX_DIM
         ));
     }
     if let Some((i, r)) = rows.iter().enumerate().find(|(_, r)| r.len() != width) {
-        return Err(format!(
-            "row {} has {} numbers but row 1 has {width}: every row needs the same length",
-            i + 1,
-            r.len()
+        return Err(t!(
+            "softmax-error-ragged",
+            row = i + 1,
+            count = r.len(),
+            width = width
         ));
     }
     let n = rows.len();
@@ -172,17 +172,17 @@ pub fn attention_steps(
     v: &Array2<f32>,
 ) -> Result<AttentionSteps, String> {
     if q.ncols() != k.ncols() {
-        return Err(format!(
-            "each query has {} numbers but each key has {}: q·k needs the same length",
-            q.ncols(),
-            k.ncols()
+        return Err(t!(
+            "softmax-error-widths",
+            query = q.ncols(),
+            key = k.ncols()
         ));
     }
     if k.nrows() != v.nrows() {
-        return Err(format!(
-            "{} keys but {} values: every key needs its value (one row of V each)",
-            k.nrows(),
-            v.nrows()
+        return Err(t!(
+            "softmax-error-values",
+            keys = k.nrows(),
+            values = v.nrows()
         ));
     }
     let scores = q.dot(&k.t());

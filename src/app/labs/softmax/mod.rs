@@ -14,6 +14,7 @@ use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::app::widgets::plot_words::PlotWords;
+use crate::t;
 use egui::{RichText, Ui};
 use egui_plot::{Plot, VLine};
 use maths::{attention_steps, gradient_curve, parse_matrix, parse_vector, softmax_steps};
@@ -31,10 +32,10 @@ pub enum Part {
 impl Part {
     pub const ALL: [Part; 2] = [Part::Scores, Part::Matrices];
 
-    fn title(self) -> &'static str {
+    fn title(self) -> String {
         match self {
-            Part::Scores => "Scores → weights",
-            Part::Matrices => "Q, K, V by hand",
+            Part::Scores => t!("softmax-part-scores"),
+            Part::Matrices => t!("softmax-part-matrices"),
         }
     }
 }
@@ -42,17 +43,23 @@ impl Part {
 /// Scale range of the "multiply the scores by s" slider.
 const SCALES: std::ops::RangeInclusive<f32> = 0.1..=20.0;
 
-/// Ready-made scores: the notes' worked example and their saturation example.
-const PRESETS: [(&str, &str, f32); 4] = [
-    ("0, 2, 1", "the notes' worked example", 1.0),
-    ("2, 1", "soft: gradients reach both scores", 1.0),
-    (
-        "2, 1",
-        "×10 = [20, 10]: saturated, the gradient vanishes",
-        10.0,
-    ),
-    ("50, 0, 0, 0", "one score far above the rest", 1.0),
+/// Ready-made scores and their scale: the notes' worked example and their saturation example.
+const PRESETS: [(&str, f32); 4] = [
+    ("0, 2, 1", 1.0),
+    ("2, 1", 1.0),
+    ("2, 1", 10.0),
+    ("50, 0, 0, 0", 1.0),
 ];
+
+/// What preset `i` of `PRESETS` shows (its button's hover text).
+fn preset_why(i: usize) -> String {
+    match i {
+        0 => t!("softmax-preset-worked"),
+        1 => t!("softmax-preset-soft"),
+        2 => t!("softmax-preset-saturated"),
+        _ => t!("softmax-preset-far"),
+    }
+}
 
 /// The default Q, K, V: query 1 scores the keys [0, 4, 2], which over √4 = 2 are the notes'
 /// worked example [0, 2, 1].
@@ -138,21 +145,18 @@ impl SoftmaxLab {
     }
 
     fn scores_ui(&mut self, ui: &mut Ui) {
-        ui.label(
-            "Softmax turns any scores e into weights α that are positive and sum to 1: \
-             αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Type scores, or pick an example.",
-        );
+        ui.label(t!("softmax-scores-intro"));
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label("scores e =");
+            let label = ui.label(t!("softmax-scores-label"));
             ui.add(egui::TextEdit::singleline(&mut self.scores).desired_width(180.0))
                 .labelled_by(label.id);
-            for (text, why, scale) in PRESETS {
+            for (i, (text, scale)) in PRESETS.into_iter().enumerate() {
                 let label = if scale == 1.0 {
                     format!("[{text}]")
                 } else {
                     format!("[{text}] × {scale}")
                 };
-                if ui.button(label).on_hover_text(why).clicked() {
+                if ui.button(label).on_hover_text(preset_why(i)).clicked() {
                     self.scores = text.into();
                     self.scale = scale;
                 }
@@ -161,7 +165,7 @@ impl SoftmaxLab {
         ui.add(
             egui::Slider::new(&mut self.scale, SCALES)
                 .logarithmic(true)
-                .text("multiply every score by s (s = 1/τ)"),
+                .text(t!("softmax-scale")),
         );
         let base = match parse_vector(&self.scores) {
             Ok(b) => b,
@@ -175,21 +179,17 @@ impl SoftmaxLab {
         steps_table(ui, &s);
         ui.add_space(4.0);
         ui.label(
-            RichText::new(format!(
-                "entropy H(α) = −Σ αᵢ log₂ αᵢ = {:.3} bits (0 when one weight takes all, \
-                 log₂ {} = {:.3} when all are equal)",
-                s.entropy_bits,
-                s.scores.len(),
-                s.max_entropy_bits
+            RichText::new(t!(
+                "softmax-entropy",
+                bits = format!("{:.3}", s.entropy_bits),
+                count = s.scores.len(),
+                max = format!("{:.3}", s.max_entropy_bits)
             ))
             .strong(),
         );
         ui.add_space(6.0);
-        ui.strong("The Jacobian ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)");
-        ui.weak(
-            "How much weight i moves when score j is nudged (row i, column j). Every row sums \
-             to 0: raising one score takes weight from the others.",
-        );
+        ui.strong(t!("softmax-jacobian-title"));
+        ui.weak(t!("softmax-jacobian-note"));
         let labels: Vec<String> = (1..=s.scores.len()).map(|i| i.to_string()).collect();
         let scale = ColorScale::diverging_for(s.jacobian.iter());
         matrix(ui, &s.jacobian, &labels, &labels, scale, ("α", "e"), None);
@@ -197,15 +197,12 @@ impl SoftmaxLab {
     }
 
     fn matrices_ui(&mut self, ui: &mut Ui) {
-        ui.label(
-            "Type small matrices, one row per token: rows separated by ; or new lines, numbers \
-             by spaces or commas. Q has one row per query, K and V one row per key.",
-        );
+        ui.label(t!("softmax-matrices-intro"));
         crate::app::widgets::fit::columns(ui, 3, 180.0, |cols| {
             for (col, (name, text)) in cols.iter_mut().zip([
-                ("Q (queries × d_k)", &mut self.q),
-                ("K (keys × d_k)", &mut self.k),
-                ("V (keys × d_v)", &mut self.v),
+                (t!("softmax-q-label"), &mut self.q),
+                (t!("softmax-k-label"), &mut self.k),
+                (t!("softmax-v-label"), &mut self.v),
             ]) {
                 let label = col.label(name);
                 col.add(
@@ -217,7 +214,7 @@ impl SoftmaxLab {
                 .labelled_by(label.id);
             }
         });
-        if ui.button("the worked example again").clicked() {
+        if ui.button(t!("softmax-worked-again")).clicked() {
             (self.q, self.k, self.v) = (DEFAULT_Q.into(), DEFAULT_K.into(), DEFAULT_V.into());
         }
         let steps = self
@@ -236,8 +233,10 @@ impl SoftmaxLab {
         let queries: Vec<String> = (1..=nq).map(|i| format!("q{i}")).collect();
         let keys: Vec<String> = (1..=nk).map(|j| format!("k{j}")).collect();
         let dims: Vec<String> = (1..=a.context.ncols()).map(|c| c.to_string()).collect();
+        let (query, key) = (t!("softmax-axis-query"), t!("softmax-axis-key"));
+        let dimension = t!("softmax-axis-dimension");
         crate::app::widgets::fit::columns(ui, 2, 260.0, |cols| {
-            cols[0].strong("1. S = QKᵀ: every query against every key");
+            cols[0].strong(t!("softmax-step-scores"));
             let scale = ColorScale::diverging_for(a.scores.iter());
             matrix(
                 &mut cols[0],
@@ -245,7 +244,7 @@ impl SoftmaxLab {
                 &queries,
                 &keys,
                 scale,
-                ("query", "key"),
+                (&query, &key),
                 None,
             );
             cols[1].strong(format!("2. E = S / √d_k = S / {}", trim(a.sqrt_dk)));
@@ -256,27 +255,19 @@ impl SoftmaxLab {
                 &queries,
                 &keys,
                 scale,
-                ("query", "key"),
+                (&query, &key),
                 None,
             );
         });
         ui.horizontal_wrapped(|ui| {
-            ui.label("read by");
-            ui.selectable_value(
-                &mut self.transposed,
-                false,
-                "rows of A: what a query gathers",
-            );
-            ui.selectable_value(
-                &mut self.transposed,
-                true,
-                "rows of Aᵀ: who listens to a key",
-            );
+            ui.label(t!("softmax-read-by"));
+            ui.selectable_value(&mut self.transposed, false, t!("softmax-read-rows"));
+            ui.selectable_value(&mut self.transposed, true, t!("softmax-read-columns"));
         });
         crate::app::widgets::fit::columns(ui, 2, 260.0, |cols| {
             let weights = ColorScale::Sequential { min: 0.0, max: 1.0 };
             if self.transposed {
-                cols[0].strong("3. Aᵀ: column i is query i's softmax (the notes' layout)");
+                cols[0].strong(t!("softmax-step-transposed"));
                 let at = a.weights.t().to_owned();
                 matrix(
                     &mut cols[0],
@@ -284,22 +275,22 @@ impl SoftmaxLab {
                     &keys,
                     &queries,
                     weights,
-                    ("key", "query"),
+                    (&key, &query),
                     Some(self.key),
                 );
             } else {
-                cols[0].strong("3. A = softmax of each row of E");
+                cols[0].strong(t!("softmax-step-weights"));
                 matrix(
                     &mut cols[0],
                     &a.weights,
                     &queries,
                     &keys,
                     weights,
-                    ("query", "key"),
+                    (&query, &key),
                     Some(self.query),
                 );
             }
-            cols[1].strong("4. C = AV: each query's context vector");
+            cols[1].strong(t!("softmax-step-context"));
             let scale = ColorScale::diverging_for(a.context.iter());
             let row = (!self.transposed).then_some(self.query);
             matrix(
@@ -308,7 +299,7 @@ impl SoftmaxLab {
                 &queries,
                 &dims,
                 scale,
-                ("query", "dimension"),
+                (&query, &dimension),
                 row,
             );
         });
@@ -346,10 +337,7 @@ fn steps_table(ui: &mut Ui, s: &maths::SoftmaxSteps) {
             ui.monospace(format!("{:.5}", s.weights.iter().sum::<f32>()));
             ui.end_row();
         });
-    ui.weak(
-        "Subtracting the largest score first changes nothing (it cancels between top and \
-         bottom) but keeps every exponential at most 1, so nothing overflows.",
-    );
+    ui.weak(t!("softmax-shift-note"));
 }
 
 /// The largest gradient of softmax(s·e) as s grows, with the current s marked.
@@ -363,25 +351,27 @@ fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps)
     let max = base.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let tied = base.iter().filter(|&&x| x == max).count() > 1;
     let trend = if tied {
-        "the top scores are tied, so they keep sharing the weight and it does not fall to 0"
+        t!("softmax-trend-tied")
     } else {
-        "as the scores grow apart it falls towards 0"
+        t!("softmax-trend-apart")
     };
-    ui.strong(format!(
-        "The largest |∂αᵢ/∂eⱼ| is {:.6} at s = {}: {trend}",
-        s.largest_gradient(),
-        trim(scale)
+    ui.strong(t!(
+        "softmax-largest-gradient",
+        value = format!("{:.6}", s.largest_gradient()),
+        s = trim(scale),
+        trend = trend
     ));
-    let mut words = PlotWords::new("largest |∂α/∂e| as every score is multiplied by s", "s");
-    words.mark("s now", scale as f64);
+    let mut words = PlotWords::new(t!("softmax-plot-title"), "s");
+    let now = t!("softmax-plot-s-now");
+    words.mark(&now, scale as f64);
     let plot = Plot::new("softmax_gradient")
         .height(170.0)
-        .x_axis_label("s (every score multiplied by s)")
-        .y_axis_label("largest |∂α/∂e|")
+        .x_axis_label(t!("softmax-plot-x"))
+        .y_axis_label(t!("softmax-plot-y"))
         .allow_scroll(false)
         .show(ui, |plot| {
-            plot.line(words.line("largest gradient", points));
-            plot.vline(VLine::new("s now", scale as f64));
+            plot.line(words.line(t!("softmax-plot-line"), points));
+            plot.vline(VLine::new(now.clone(), scale as f64));
         });
     words.add(ui, &plot.response);
 }
@@ -389,7 +379,7 @@ fn gradient_plot(ui: &mut Ui, base: &[f32], scale: f32, s: &maths::SoftmaxSteps)
 /// Row `query` of A read out: the weights it gives each key and the context it gathers.
 fn gatherer(ui: &mut Ui, a: &maths::AttentionSteps, query: &mut usize, names: &[String]) {
     ui.horizontal_wrapped(|ui| {
-        ui.label("query:");
+        ui.label(t!("softmax-query-pick"));
         for (i, n) in names.iter().enumerate() {
             ui.selectable_value(query, i, n);
         }
@@ -407,12 +397,12 @@ fn gatherer(ui: &mut Ui, a: &maths::AttentionSteps, query: &mut usize, names: &[
         .map(|x| format!("{x:.2}"))
         .collect();
     ui.label(
-        RichText::new(format!(
-            "{} gathers c{} = {} = [{}]: its weights sum to 1",
-            names[*query],
-            *query + 1,
-            terms.join(" + "),
-            c.join(", ")
+        RichText::new(t!(
+            "softmax-gathers",
+            query = &names[*query],
+            index = *query + 1,
+            terms = terms.join(" + "),
+            context = c.join(", ")
         ))
         .strong(),
     );
@@ -421,7 +411,7 @@ fn gatherer(ui: &mut Ui, a: &maths::AttentionSteps, query: &mut usize, names: &[
 /// Row `key` of Aᵀ read out: how much each query reads this key, and in all.
 fn listeners(ui: &mut Ui, a: &maths::AttentionSteps, key: &mut usize, names: &[String]) {
     ui.horizontal_wrapped(|ui| {
-        ui.label("key:");
+        ui.label(t!("softmax-key-pick"));
         for (j, n) in names.iter().enumerate() {
             ui.selectable_value(key, j, n);
         }
@@ -435,12 +425,12 @@ fn listeners(ui: &mut Ui, a: &maths::AttentionSteps, key: &mut usize, names: &[S
         .collect();
     let received = a.received()[*key];
     ui.label(
-        RichText::new(format!(
-            "{} is read by {}: {received:.2} in all, of the {} the queries hand out. A key's \
-             total need not be 1: some keys are read by everyone, some by no one.",
-            names[*key],
-            readers.join(", "),
-            a.weights.nrows()
+        RichText::new(t!(
+            "softmax-listeners",
+            key = &names[*key],
+            readers = readers.join(", "),
+            received = format!("{received:.2}"),
+            total = a.weights.nrows()
         ))
         .strong(),
     );
@@ -491,16 +481,8 @@ impl Lab for SoftmaxLab {
         "softmax"
     }
 
-    fn title(&self) -> &'static str {
-        "Softmax"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
-    }
-
-    fn about(&self) -> &'static str {
-        "softmax by hand: type scores or small Q, K, V and see every step"
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
@@ -510,8 +492,8 @@ impl Lab for SoftmaxLab {
                 ui.selectable_value(&mut self.part, p, p.title());
             }
             let json = || self.json();
-            let data: [export::DataFile<'_>; 1] =
-                [("steps as JSON", "glimpse-softmax.json".into(), &json)];
+            let steps = t!("softmax-export-steps");
+            let data: [export::DataFile<'_>; 1] = [(&steps, "glimpse-softmax.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-softmax.png", &data);
         });
         ui.separator();

@@ -2,21 +2,22 @@
 //! pause and step buttons; the learning-rate schedule with its curve and the clipping.
 
 use super::*;
+use crate::app::words::Words;
 
 impl TrainingLab {
     pub(super) fn controls(&mut self, ui: &mut egui::Ui) {
-        ui.heading("Task and model");
+        ui.heading(t!("training-task-and-model"));
         let before = self.config.clone();
         let c = &mut self.config;
-        egui::ComboBox::from_label("task")
+        egui::ComboBox::from_label(t!("training-task"))
             .selected_text(c.task.name())
             .show_ui(ui, |ui| {
                 for t in ALL_TASKS {
                     ui.selectable_value(&mut c.task, t, t.name());
                 }
             });
-        egui::ComboBox::from_label("positions")
-            .selected_text(c.positional.label())
+        egui::ComboBox::from_label(t!("training-positions"))
+            .selected_text(c.positional.words())
             .show_ui(ui, |ui| {
                 for p in [
                     Positional::None,
@@ -26,11 +27,11 @@ impl TrainingLab {
                     Positional::Alibi,
                     Positional::Relative { max_distance: 8 },
                 ] {
-                    ui.selectable_value(&mut c.positional, p, p.label());
+                    ui.selectable_value(&mut c.positional, p, p.words());
                 }
             });
         ui.horizontal_wrapped(|ui| {
-            ui.label("norm");
+            ui.label(t!("training-norm"));
             ui.selectable_value(&mut c.norm, NormPlacement::Pre, "pre");
             ui.selectable_value(&mut c.norm, NormPlacement::Post, "post");
         });
@@ -41,20 +42,21 @@ impl TrainingLab {
             }
         });
         ui.horizontal_wrapped(|ui| {
-            ui.label("heads");
+            ui.label(t!("training-heads"));
             for h in [1, 2, 4] {
                 ui.selectable_value(&mut c.n_heads, h, h.to_string());
             }
         });
-        crate::app::widgets::fit::add(ui, egui::Slider::new(&mut c.n_layers, 1..=3).text("layers"));
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut c.dropout, 0.0..=0.5).text("dropout"),
-        )
-        .on_hover_text(
-            "share of activations zeroed at random during training (never when evaluating)",
+            egui::Slider::new(&mut c.n_layers, 1..=3).text(t!("training-layers")),
         );
-        ui.add(egui::DragValue::new(&mut c.seed).prefix("seed "));
+        crate::app::widgets::fit::add(
+            ui,
+            egui::Slider::new(&mut c.dropout, 0.0..=0.5).text(t!("training-dropout")),
+        )
+        .on_hover_text(t!("training-dropout-hover"));
+        ui.add(egui::DragValue::new(&mut c.seed).prefix(format!("{} ", t!("training-seed"))));
         if *c != before {
             // A different task or architecture is a different model: start it afresh.
             c.d_ff = 2 * c.d_model;
@@ -65,14 +67,14 @@ impl TrainingLab {
             self.reset();
         }
         ui.separator();
-        ui.heading("Learning rate");
+        ui.heading(t!("training-learning-rate"));
         let before = self.config.clone();
         schedule_controls(ui, &mut self.config);
         if self.config != before {
             self.reset();
         }
         ui.separator();
-        ui.heading("Training");
+        ui.heading(t!("training-training"));
         if let Some(run) = self.run.as_mut() {
             Self::run_controls(ui, run, &self.config, &mut self.speed);
         }
@@ -89,22 +91,26 @@ impl TrainingLab {
     ) {
         let running = run.running();
         ui.horizontal_wrapped(|ui| {
-            let label = if running { "‖ Pause" } else { "▶ Start" };
+            let label = if running {
+                t!("training-pause")
+            } else {
+                t!("training-start")
+            };
             let start = ui.button(label);
             crate::app::probe::control("training:start", start.rect);
             if start.clicked() {
                 run.set_running(!running);
             }
             if ui
-                .button("Step")
-                .on_hover_text("one optimisation step")
+                .button(t!("training-step"))
+                .on_hover_text(t!("training-step-hover"))
                 .clicked()
             {
                 run.step_once();
             }
             let reset = ui
-                .button("Reset")
-                .on_hover_text("back to the same initial weights (same seed)");
+                .button(t!("training-reset"))
+                .on_hover_text(t!("training-reset-hover"));
             if reset.clicked() {
                 if let Err(e) = run.reset(config) {
                     log::warn!("reset failed: {e}");
@@ -115,48 +121,54 @@ impl TrainingLab {
         crate::app::widgets::fit::add(
             ui,
             egui::Slider::new(&mut percent, 5.0..=100.0)
-                .text("speed %")
+                .text(t!("training-speed"))
                 .integer(),
         )
         .on_hover_text(if run.threaded() {
-            "share of each 100 ms the training thread works"
+            t!("training-speed-thread-hover")
         } else {
-            "milliseconds of each frame spent training (of 100)"
+            t!("training-speed-frames-hover")
         });
         if (percent / 100.0 - *speed).abs() > 1e-6 {
             *speed = percent / 100.0;
             run.set_speed(*speed);
         }
         let p = run.progress();
-        ui.label(format!("step {}", p.steps));
+        ui.label(t!("training-step-count", step = p.steps));
         if let Some(s) = p.history.last() {
-            ui.label(format!(
-                "loss {:.4} · lr {:.2e} · grad norm {:.3}",
-                s.loss, s.lr, s.grad_norm
+            ui.label(t!(
+                "training-step-stats",
+                loss = format!("{:.4}", s.loss),
+                lr = format!("{:.2e}", s.lr),
+                grad_norm = format!("{:.3}", s.grad_norm)
             ));
         }
         if p.running {
-            ui.label(format!(
-                "{:.0} steps/s · {:.0} tokens/s ({})",
-                p.steps_per_sec,
-                p.tokens_per_sec,
-                if run.threaded() {
-                    "worker thread"
+            ui.label(t!(
+                "training-speed-stats",
+                steps = format!("{:.0}", p.steps_per_sec),
+                tokens = format!("{:.0}", p.tokens_per_sec),
+                place = if run.threaded() {
+                    t!("training-worker-thread")
                 } else {
-                    "in frames"
+                    t!("training-in-frames")
                 }
             ));
         }
         if let Some((step, e)) = p.evals.last() {
-            ui.label(format!(
-                "held-out at step {step}: exact {:.0}% · tokens {:.0}%",
-                100.0 * e.exact_match,
-                100.0 * e.token_accuracy
+            ui.label(t!(
+                "training-held-out-stats",
+                step = *step,
+                exact = format!("{:.0}", 100.0 * e.exact_match),
+                tokens = format!("{:.0}", 100.0 * e.token_accuracy)
             ));
         }
-        ui.weak(format!(
-            "{EVAL_EXAMPLES} held-out sequences every {EVAL_EVERY} steps; speed {:.0} ms of every {PERIOD_MS:.0}",
-            *speed * PERIOD_MS
+        ui.weak(t!(
+            "training-eval-note",
+            examples = EVAL_EXAMPLES,
+            every = EVAL_EVERY,
+            ms = format!("{:.0}", *speed * PERIOD_MS),
+            period = format!("{PERIOD_MS:.0}")
         ));
         if let Some(e) = &p.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
@@ -171,9 +183,9 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
     let (mut name, mut peak, mut warmup) = was;
     ui.horizontal_wrapped(|ui| {
         for (n, why) in SCHEDULE_NAMES.into_iter().zip([
-            "linear warmup, then cosine decay to peak/30 at step 3000",
-            "the original transformer: (1/√d) · min(1/√s, s/(w·√w)), scaled to the peak",
-            "the peak from the first step: no warmup",
+            t!("training-schedule-cosine-hover"),
+            t!("training-schedule-noam-hover"),
+            t!("training-schedule-constant-hover"),
         ]) {
             ui.selectable_value(&mut name, n, n).on_hover_text(why);
         }
@@ -182,12 +194,12 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
         ui,
         egui::Slider::new(&mut peak, PEAKS)
             .logarithmic(true)
-            .text("peak lr"),
+            .text(t!("training-peak-lr")),
     );
     ui.add_enabled_ui(name != "constant", |ui| {
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut warmup, WARMUPS).text("warmup steps"),
+            egui::Slider::new(&mut warmup, WARMUPS).text(t!("training-warmup-steps")),
         );
     });
     if (name, peak, warmup) != was {
@@ -205,24 +217,24 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
         ui,
         egui::Slider::new(&mut clip, CLIPS)
             .logarithmic(true)
-            .text("clip norm"),
+            .text(t!("training-clip-norm")),
     )
-    .on_hover_text(
-        "rescale the whole gradient when its norm is above this; 100 turns clipping off",
-    );
+    .on_hover_text(t!("training-clip-norm-hover"));
     c.clip_norm = if clip >= off { f32::INFINITY } else { clip };
     let schedule = c.schedule;
     let points = (1..=SCHEDULE_STEPS)
         .step_by(10)
         .map(|t| [t as f64, schedule.lr(t) as f64])
         .collect();
-    let mut words = PlotWords::new("learning-rate schedule", "step");
+    let mut words = PlotWords::new(t!("training-schedule-title"), t!("training-step-axis"));
     let plot = Plot::new("schedule")
         .height(90.0)
         .allow_scroll(false)
         .allow_drag(false)
         .include_y(0.0)
-        .x_axis_label("step")
-        .show(ui, |p| p.line(words.line("learning rate", points)));
+        .x_axis_label(t!("training-step-axis"))
+        .show(ui, |p| {
+            p.line(words.line(t!("training-learning-rate-series"), points))
+        });
     words.add(ui, &plot.response);
 }

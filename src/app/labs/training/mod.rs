@@ -15,7 +15,9 @@ use crate::app::probe::scrolling_view;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::app::widgets::plot_words::PlotWords;
+use crate::app::words::Words;
 use crate::model::{AttentionKind, ForwardOptions, NormPlacement, Positional, Trace};
+use crate::t;
 use crate::train::optim::{Schedule, SCHEDULE_NAMES};
 use crate::train::tasks::{TaskKind, ALL_TASKS};
 use crate::train::trainer::{make_example, EvalStats, StepStats, TrainConfig};
@@ -82,19 +84,21 @@ impl Curves {
 /// A run's optimiser settings in words, for legends.
 pub fn describe(c: &TrainConfig) -> String {
     let clip = if c.clip_norm.is_finite() {
-        format!("clip {}", c.clip_norm)
+        t!("training-clip", norm = c.clip_norm.to_string())
     } else {
-        "no clipping".into()
+        t!("training-no-clipping")
     };
     let warmup = match c.schedule.name() {
-        "constant" => "no warmup".to_string(),
-        _ => format!("warmup {}", c.schedule.warmup()),
+        "constant" => t!("training-no-warmup"),
+        _ => t!("training-warmup", steps = c.schedule.warmup()),
     };
-    format!(
-        "{} · {warmup} · peak {:.1e} · {clip} · {}-norm",
-        c.schedule.name(),
-        c.schedule.peak(),
-        match c.norm {
+    t!(
+        "training-describe",
+        schedule = c.schedule.name(),
+        warmup = warmup,
+        peak = format!("{:.1e}", c.schedule.peak()),
+        clip = clip,
+        norm = match c.norm {
             NormPlacement::Pre => "pre",
             NormPlacement::Post => "post",
         }
@@ -166,16 +170,8 @@ impl Lab for TrainingLab {
         "training"
     }
 
-    fn title(&self) -> &'static str {
-        "Training"
-    }
-
     fn uses_shared_input(&self) -> bool {
         false
-    }
-
-    fn about(&self) -> &'static str {
-        "train a model with Glimpse's own backward pass and watch its attention form"
     }
 
     fn layout(&self) -> Layout {
@@ -306,7 +302,7 @@ impl TrainingLab {
                     let rect = ui.max_rect();
                     ui.horizontal_wrapped(|ui| self.export_menu(ui, exporter, rect));
                     scrolling_view(ui, "training", |ui| {
-                        egui::CollapsingHeader::new("Task, model and schedule")
+                        egui::CollapsingHeader::new(t!("training-controls-header"))
                             .id_salt("training_controls_narrow")
                             .default_open(true)
                             .show(ui, |ui| self.controls(ui));
@@ -362,14 +358,15 @@ impl TrainingLab {
         let run = self.run.as_ref();
         let steps = || Some(steps_csv(&run?.progress().history).into_bytes());
         let evals = || Some(evals_csv(&run?.progress().evals).into_bytes());
+        let (steps_label, evals_label) = (t!("training-export-steps"), t!("training-export-evals"));
         export::view_menu(
             ui,
             exporter,
             rect,
             &format!("{name}.png"),
             &[
-                ("loss per step as CSV", format!("{name}-steps.csv"), &steps),
-                ("evaluations as CSV", format!("{name}-evals.csv"), &evals),
+                (&steps_label, format!("{name}-steps.csv"), &steps),
+                (&evals_label, format!("{name}-evals.csv"), &evals),
             ],
         );
     }
@@ -379,10 +376,10 @@ impl TrainingLab {
         // Held for this frame's drawing only; the worker waits at most that long to publish.
         let p = run.progress();
         let model = &p.model;
-        ui.heading(format!(
-            "Training: {} model on “{}”",
-            model.config.family.label(),
-            self.config.task.name()
+        ui.heading(t!(
+            "training-heading",
+            family = model.config.family.words(),
+            task = self.config.task.name()
         ));
         let this = Curves::of(&p.history, describe(&self.config));
         let exact: Vec<[f64; 2]> = p
@@ -396,22 +393,24 @@ impl TrainingLab {
             .map(|(s, e)| [*s as f64, e.token_accuracy as f64])
             .collect();
         let previous = self.previous.as_ref();
+        let (this_run, step) = (t!("training-this-run"), t!("training-step-axis"));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-            cols[0].label("training loss (cross-entropy per token)");
-            let mut words = PlotWords::new("training loss (cross-entropy per token)", "step");
+            cols[0].label(t!("training-loss-title"));
+            let mut words = PlotWords::new(t!("training-loss-title"), step.clone());
             let plot = Plot::new("loss")
                 .height(180.0)
                 .allow_scroll(false)
                 .legend(Legend::default())
                 .show(&mut cols[0], |p| {
-                    p.line(words.line("this run", this.loss));
+                    p.line(words.line(this_run.clone(), this.loss));
                     if let Some(prev) = previous {
-                        p.line(words.line(format!("before: {}", prev.label), prev.loss.clone()));
+                        let name = t!("training-before", settings = &prev.label);
+                        p.line(words.line(name, prev.loss.clone()));
                     }
                 });
             words.add(&mut cols[0], &plot.response);
-            cols[1].label("held-out accuracy");
-            let mut words = PlotWords::new("held-out accuracy", "step");
+            cols[1].label(t!("training-accuracy-title"));
+            let mut words = PlotWords::new(t!("training-accuracy-title"), step.clone());
             let plot = Plot::new("accuracy")
                 .height(180.0)
                 .allow_scroll(false)
@@ -419,24 +418,22 @@ impl TrainingLab {
                 .include_y(1.0)
                 .legend(Legend::default().position(Corner::RightBottom))
                 .show(&mut cols[1], |p| {
-                    p.line(words.line("exact sequences", exact));
-                    p.line(words.line("tokens", tokens));
+                    p.line(words.line(t!("training-exact-sequences"), exact));
+                    p.line(words.line(t!("training-tokens"), tokens));
                 });
             words.add(&mut cols[1], &plot.response);
         });
-        ui.label(format!(
-            "gradient norm before clipping (log₁₀), this run: {}",
-            this.label
-        ));
-        let mut words = PlotWords::new("gradient norm before clipping (log₁₀)", "step");
+        ui.label(t!("training-grad-norm-label", settings = &this.label));
+        let mut words = PlotWords::new(t!("training-grad-norm-title"), step);
         let plot = Plot::new("grad_norm")
             .height(130.0)
             .allow_scroll(false)
             .legend(Legend::default())
             .show(ui, |p| {
-                p.line(words.line("this run", this.grad_norm));
+                p.line(words.line(this_run, this.grad_norm));
                 if let Some(prev) = previous {
-                    p.line(words.line(format!("before: {}", prev.label), prev.grad_norm.clone()));
+                    let name = t!("training-before", settings = &prev.label);
+                    p.line(words.line(name, prev.grad_norm.clone()));
                 }
             });
         words.add(ui, &plot.response);
@@ -461,10 +458,10 @@ impl TrainingLab {
         let heads = model.config.n_heads;
         self.head = self.head.min(heads - 1);
         ui.horizontal_wrapped(|ui| {
-            ui.label(format!("Probe input, {} of the last layer:", kind.label()));
+            ui.label(t!("training-probe-input", attention = kind.words()));
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.head, 0..=heads - 1).text("head"),
+                egui::Slider::new(&mut self.head, 0..=heads - 1).text(t!("training-head")),
             );
         });
         let Some(a) = trace.attention(kind, layer) else {
@@ -474,15 +471,16 @@ impl TrainingLab {
             return;
         };
         let scale = ColorScale::Sequential { min: 0.0, max: 1.0 };
-        let context = format!("probe input · layer {layer} · head {}", self.head);
+        let context = t!("training-probe-context", layer = layer, head = self.head);
+        let (query, key) = (t!("training-query"), t!("training-key"));
         Heatmap {
             allowed: Some(a.mask.view()),
             max_cell: 36.0,
-            axis_names: ("query", "key"),
+            axis_names: (&query, &key),
             context: &context,
             ..Heatmap::new(w, &a.query_tokens, &a.key_tokens, scale)
         }
-        .show_with_legend(ui, 200.0, "weight");
+        .show_with_legend(ui, 200.0, &t!("training-weight"));
     }
 }
 

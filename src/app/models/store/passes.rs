@@ -17,12 +17,14 @@ pub(super) const SLICED_FROM_PARAMETERS: usize = 50_000_000;
 /// Passes under way at most: a view asks for two or three at once (a mask and its baseline).
 pub(super) const PASSES_UNDER_WAY: usize = 4;
 
-/// How `forward` answers while a pass runs: views show it as progress, not as an error.
-pub(super) const COMPUTING: &str = "computing";
+/// The word `forward`'s answer starts with while a pass runs: views show it as progress, not
+/// as an error. (A message: the answer is in the reader's language.)
+const COMPUTING: &str = "models-pass-computing-word";
 
-/// How `forward` answers a pass the user cancelled: it starts nothing until asked again after
-/// a frame nobody asked for it (the input changed) or until `resume_asked`.
-pub(super) const CANCELLED: &str = "cancelled";
+/// The word `forward`'s answer starts with for a pass the user cancelled: it starts nothing
+/// until asked again after a frame nobody asked for it (the input changed) or until
+/// `resume_asked`.
+const CANCELLED: &str = "models-pass-cancelled-word";
 
 /// Which forward pass: the model's name, the input and the options, and whether its trace
 /// keeps every block's intermediates (`forward`) or only the stacks' outputs and the logits
@@ -155,11 +157,11 @@ impl ModelStore {
         }
         let mut passes = self.passes.borrow_mut();
         let progress = |job: &crate::model::sliced::SlicedForward| {
-            Err(format!(
-                "{COMPUTING} {}: step {} of {}…",
-                key.model,
-                job.steps_done(),
-                job.steps()
+            Err(crate::t!(
+                "models-pass-computing",
+                model = &key.model,
+                done = job.steps_done(),
+                all = job.steps()
             ))
         };
         if let Some(p) = passes.iter_mut().find(|p| p.key == *key) {
@@ -235,10 +237,7 @@ impl ModelStore {
         let mut cancelled = self.cancelled.borrow_mut();
         let c = cancelled.iter_mut().find(|c| c.key == *key)?;
         c.asked = true;
-        Some(Err(format!(
-            "{CANCELLED}: {}'s pass was stopped before it finished",
-            key.model
-        )))
+        Some(Err(crate::t!("models-pass-cancelled", model = &key.model)))
     }
 
     /// Cancel: the passes under way that views asked for this frame (those on screen) are
@@ -275,14 +274,22 @@ impl ModelStore {
     }
 }
 
+/// Whether `e` starts with the word `key` in any shipped language (an answer given before
+/// the reader switched language still reads as what it is).
+fn starts_with_word(e: &str, key: &str) -> bool {
+    crate::i18n::codes()
+        .into_iter()
+        .any(|lang| crate::i18n::format_in(lang, key, &[]).is_some_and(|word| e.starts_with(&word)))
+}
+
 /// The answer `forward` gives while the pass runs (its progress, not a failure).
 pub fn is_computing(e: &str) -> bool {
-    e.starts_with(COMPUTING)
+    starts_with_word(e, COMPUTING)
 }
 
 /// The answer `forward` gives for a pass the user cancelled (not a failure either).
 pub fn is_cancelled(e: &str) -> bool {
-    e.starts_with(CANCELLED)
+    starts_with_word(e, CANCELLED)
 }
 
 /// Running or cancelled: a view that keeps what it computed asks again next frame.

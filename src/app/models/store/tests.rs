@@ -326,3 +326,36 @@ fn a_loading_or_failed_model_says_so() {
     assert_eq!(summary[1]["name"], "reverse");
     assert_eq!(summary[1]["layers"], 2);
 }
+
+/// A pass's progress and a cancelled pass read as such in every language, even after the
+/// reader switched to another one; an error does not.
+#[test]
+fn progress_and_cancelled_answers_are_recognised_in_every_language() {
+    let answers: Vec<(String, String)> = crate::i18n::codes()
+        .into_iter()
+        .map(|lang| {
+            crate::i18n::set(lang);
+            (
+                crate::t!(
+                    "models-pass-computing",
+                    model = "m",
+                    done = 1usize,
+                    all = 3usize
+                ),
+                crate::t!("models-pass-cancelled", model = "m"),
+            )
+        })
+        .collect();
+    crate::i18n::set(crate::i18n::ENGLISH);
+    for (computing, cancelled) in &answers {
+        assert!(
+            is_computing(computing) && !is_cancelled(computing),
+            "{computing}"
+        );
+        assert!(
+            is_cancelled(cancelled) && !is_computing(cancelled),
+            "{cancelled}"
+        );
+    }
+    assert!(!is_unfinished("m: the input is empty"));
+}

@@ -14,6 +14,7 @@ use crate::model::softmax::log_sum_exp;
 use crate::model::trace::{BlockTrace, StackTrace};
 use crate::model::weights::{BlockWeights, StackWeights};
 use crate::model::{AttentionKind, Model, Trace};
+use crate::t;
 use ndarray::{Array2, ArrayView2};
 
 /// At most this many vocabulary columns are shown of the logits and probabilities.
@@ -119,14 +120,20 @@ impl Place<'_> {
         let d = cfg.d_model;
         let (formula, stats_cols, explain) = match kind {
             NormKind::LayerNorm => (
-                format!("{what}: z = (x − μ) / √(σ² + ε), y = z·γ + β, ε = {:e}", cfg.ln_eps),
+                format!(
+                    "{what}: z = (x − μ) / √(σ² + ε), y = z·γ + β, ε = {:e}",
+                    cfg.ln_eps
+                ),
                 vec!["μ".to_string(), "σ²".to_string()],
-                "Each token is normalised over its own d features: subtract its mean μ, divide by its standard deviation, then scale by γ and shift by β (both learned, one number per feature). Other tokens and other sentences play no part.",
+                t!("attention-walk-layernorm-explain"),
             ),
             NormKind::RmsNorm => (
-                format!("{what}: z = x / √(mean(x²) + ε), y = z·γ, ε = {:e}", cfg.ln_eps),
+                format!(
+                    "{what}: z = x / √(mean(x²) + ε), y = z·γ, ε = {:e}",
+                    cfg.ln_eps
+                ),
                 vec!["mean(x²)".to_string()],
-                "RMSNorm divides each token by the root of its mean square (no centring, no β), then scales by the learned γ.",
+                t!("attention-walk-rmsnorm-explain"),
             ),
         };
         let mut gamma_beta = Array2::zeros((2, d));
@@ -137,9 +144,14 @@ impl Place<'_> {
         let step = Step {
             title,
             formula,
-            explain: explain.into(),
+            explain,
             panels: vec![
-                panel("statistics", n.stats, self.tokens, stats_cols),
+                panel(
+                    &t!("attention-walk-panel-statistics"),
+                    n.stats,
+                    self.tokens,
+                    stats_cols,
+                ),
                 panel("z", n.normalised, self.tokens, numbered("", d)),
                 Panel {
                     query_rows: false,
@@ -176,28 +188,47 @@ impl Place<'_> {
                 let hidden = Array2::from_shape_fn(first.dim(), |(i, j)| {
                     activate(gate[[i, j]], act) * first[[i, j]]
                 });
-                panels.push(panel("gate x W_gᵀ", gate, self.tokens, numbered("", ff)));
-                panels.push(panel("up x W₁ᵀ", first, self.tokens, numbered("", ff)));
+                panels.push(panel(
+                    &t!("attention-walk-panel-gate"),
+                    gate,
+                    self.tokens,
+                    numbered("", ff),
+                ));
+                panels.push(panel(
+                    &t!("attention-walk-panel-up"),
+                    first,
+                    self.tokens,
+                    numbered("", ff),
+                ));
                 hidden
             }
         };
         let out = project(hidden.view(), &w.w2, &w.b2, 0..d);
         let alive = hidden.iter().filter(|v| **v > 0.0).count() as f32 / hidden.len() as f32;
-        panels.push(panel("hidden h", hidden, self.tokens, numbered("", ff)));
+        panels.push(panel(
+            &t!("attention-walk-panel-hidden"),
+            hidden,
+            self.tokens,
+            numbered("", ff),
+        ));
         panels.push(panel("FFN(x)", out.clone(), self.tokens, numbered("", d)));
         let formula = match w.gate {
             None => format!("FFN(x) = {act_name}(x W₁ᵀ + b₁) W₂ᵀ + b₂: {d} → d_ff = {ff} → {d}"),
-            Some(_) => format!(
-                "FFN(x) = ({act_name}(x W_gᵀ) ⊙ x W₁ᵀ) W₂ᵀ: {d} → d_ff = {ff} → {d} (gated)"
+            Some(_) => t!(
+                "attention-walk-ffn-formula-gated",
+                act = act_name,
+                d = d,
+                ff = ff
             ),
         };
         let step = Step {
             title: "FFN",
             formula,
-            explain: format!(
-                "The feed-forward layer works on each token alone: attention mixed the tokens, this transforms each one. It widens to d_ff = {ff} ({:.1}·d), applies the non-linearity, and narrows back. {:.0}% of the hidden values are positive here.",
-                ff as f32 / d as f32,
-                alive * 100.0
+            explain: t!(
+                "attention-walk-ffn-explain",
+                ff = ff,
+                ratio = format!("{:.1}", ff as f32 / d as f32),
+                positive = format!("{:.0}", alive * 100.0)
             ),
             panels,
         };
@@ -220,7 +251,12 @@ impl Place<'_> {
             formula: format!("x + {what}: {} × {}", sum.nrows(), sum.ncols()),
             explain,
             panels: vec![
-                panel("x (the stream)", stream.to_owned(), self.tokens, d.clone()),
+                panel(
+                    &t!("attention-walk-panel-stream"),
+                    stream.to_owned(),
+                    self.tokens,
+                    d.clone(),
+                ),
                 panel(what, out.to_owned(), self.tokens, d.clone()),
                 panel(&format!("x + {what}"), sum.clone(), self.tokens, d),
             ],
@@ -269,17 +305,12 @@ impl Place<'_> {
             b.input.view()
         };
         let add_explain = if pre {
-            "The residual connection: the sub-layer's output is added to the stream it read, so the stream carries every earlier layer's contribution on a direct path. Pre-norm: nothing normalises the stream itself."
+            t!("attention-walk-residual-pre")
         } else {
-            "The residual connection: the sub-layer's output is added to its input. Post-norm (the original transformer): the sum is normalised next."
+            t!("attention-walk-residual-post")
         };
-        let (add, mut stream) = self.add_step(
-            "x + attn",
-            stream_in,
-            attn_out.view(),
-            "attn",
-            add_explain.into(),
-        );
+        let (add, mut stream) =
+            self.add_step("x + attn", stream_in, attn_out.view(), "attn", add_explain);
         steps.push(add);
         if !pre {
             let ln = if cross {
@@ -289,7 +320,10 @@ impl Place<'_> {
             };
             let (step, y) = self.norm_step(
                 "norm₁",
-                &format!("{} after the attention", self.norm_name()),
+                &t!(
+                    "attention-walk-norm-after-attention",
+                    norm = self.norm_name()
+                ),
                 stream.view(),
                 ln,
             );
@@ -304,18 +338,33 @@ impl Place<'_> {
                 formula: format!(
                     "x ← {}: {} × {}",
                     if pre {
-                        "x + CrossAttn(LN(x), memory)"
+                        t!("attention-walk-cross-formula-pre")
                     } else {
-                        "LN(x + CrossAttn(x, memory))"
+                        t!("attention-walk-cross-formula-post")
                     },
                     c.residual.nrows(),
                     c.residual.ncols()
                 ),
-                explain: "Next the decoder's cross-attention reads the encoder's output and adds what it found (pick cross-attention above to walk it step by step).".into(),
+                explain: t!("attention-walk-cross-explain"),
                 panels: vec![
-                    panel("x (the stream)", stream.clone(), self.tokens, d.clone()),
-                    panel("cross-attention output", c.inner.out.clone(), self.tokens, d.clone()),
-                    panel("stream after", c.residual.clone(), self.tokens, d),
+                    panel(
+                        &t!("attention-walk-panel-stream"),
+                        stream.clone(),
+                        self.tokens,
+                        d.clone(),
+                    ),
+                    panel(
+                        &t!("attention-walk-panel-cross-output"),
+                        c.inner.out.clone(),
+                        self.tokens,
+                        d.clone(),
+                    ),
+                    panel(
+                        &t!("attention-walk-panel-stream-after"),
+                        c.residual.clone(),
+                        self.tokens,
+                        d,
+                    ),
                 ],
             });
             stream = c.residual.clone();
@@ -323,7 +372,7 @@ impl Place<'_> {
         let ffn_in = if pre {
             let (step, y) = self.norm_step(
                 "norm₂",
-                &format!("{} before the FFN", self.norm_name()),
+                &t!("attention-walk-norm-before-ffn", norm = self.norm_name()),
                 stream.view(),
                 &self.weights.ln_ffn,
             );
@@ -339,13 +388,13 @@ impl Place<'_> {
             stream.view(),
             ffn_out.view(),
             "FFN",
-            "The second residual connection: the FFN's output joins the stream.".into(),
+            t!("attention-walk-residual-ffn"),
         );
         steps.push(add);
         if !pre {
             let (step, _) = self.norm_step(
                 "norm₂",
-                &format!("{} after the FFN: the block's output", self.norm_name()),
+                &t!("attention-walk-norm-after-ffn", norm = self.norm_name()),
                 sum.view(),
                 &self.weights.ln_ffn,
             );
@@ -360,12 +409,12 @@ impl Place<'_> {
         let cfg = &self.model.config;
         let layers = self.stack.blocks.len();
         let later = match layers - 1 - self.sel.layer {
-            0 => "This is the last layer".to_string(),
-            1 => format!("Layer {} runs the same way on this output", layers - 1),
-            _ => format!(
-                "Layers {}–{} run the same way, each on the one before",
-                self.sel.layer + 1,
-                layers - 1
+            0 => t!("attention-walk-later-last"),
+            1 => t!("attention-walk-later-one", layer = layers - 1),
+            _ => t!(
+                "attention-walk-later-many",
+                first = self.sel.layer + 1,
+                last = layers - 1
             ),
         };
         let mut steps = Vec::new();
@@ -375,14 +424,15 @@ impl Place<'_> {
             if let Some(x) = self.stack.blocks.last().map(|b| b.output().view()) {
                 let (mut step, y) = self.norm_step(
                     "final norm",
-                    &format!("the final {} after the last layer", self.norm_name()),
+                    &t!("attention-walk-norm-final", norm = self.norm_name()),
                     x,
                     ln,
                 );
-                step.explain = format!(
-                    "{later}; a pre-norm stack never normalises its stream inside the blocks, so it ends with one last {}. {}",
-                    self.norm_name(),
-                    step.explain
+                step.explain = t!(
+                    "attention-walk-final-norm-explain",
+                    later = &later,
+                    norm = self.norm_name(),
+                    explain = &step.explain
                 );
                 h = y;
                 steps.push(step);
@@ -391,15 +441,29 @@ impl Place<'_> {
         let decoder_follows = encoder && cfg.family.has_decoder();
         if decoder_follows || trace.logits.ncols() == 0 {
             let (title, explain) = if decoder_follows {
-                ("memory", format!("{later}. The encoder's output is the memory: every decoder layer's cross-attention reads its keys and values from these rows. There is no vocabulary layer on this side."))
+                (
+                    "memory",
+                    t!("attention-walk-memory-explain", later = &later),
+                )
             } else {
-                ("output", format!("{later}. {} has no output layer (a sentence encoder keeps the last layer's rows, averaged into one sentence vector): these rows are its result.", cfg.name))
+                (
+                    "output",
+                    t!(
+                        "attention-walk-encoder-output-explain",
+                        later = &later,
+                        model = &cfg.name
+                    ),
+                )
             };
             steps.push(Step {
                 title,
-                formula: format!("the stack's output: {} × {}", h.nrows(), h.ncols()),
+                formula: t!(
+                    "attention-walk-stack-output-formula",
+                    rows = h.nrows(),
+                    cols = h.ncols()
+                ),
                 explain,
-                panels: vec![panel("output", h, self.tokens, d)],
+                panels: vec![panel(&t!("attention-walk-panel-output"), h, self.tokens, d)],
             });
             return steps;
         }
@@ -419,14 +483,11 @@ impl Place<'_> {
             let act = z.mapv(|v| activate(v, cfg.activation));
             let (mut step, y) = self.norm_step(
                 "MLM transform",
-                "the masked-LM head's transform LN(act(h Wᵀ + b))",
+                &t!("attention-walk-mlm-what"),
                 act.view(),
                 &t.norm,
             );
-            step.explain = format!(
-                "BERT's masked-LM head first passes each row through one more dense layer and LayerNorm. {}",
-                step.explain
-            );
+            step.explain = t!("attention-walk-mlm-explain", explain = &step.explain);
             h = y;
             steps.push(step);
         }
@@ -448,35 +509,38 @@ impl Place<'_> {
         let rows_of = Array2::from_shape_fn((words.len(), cfg.d_model), |(c, i)| out_rows[c][i]);
         let tied = cfg.tie_embeddings || w.lm_head.is_none();
         let matrix_name = if tied {
-            "W_vocab = E (embedding rows)"
+            t!("attention-walk-panel-vocab-tied")
         } else {
-            "W_vocab rows"
+            t!("attention-walk-panel-vocab")
         };
         let tying = if tied {
-            format!(
-                "The output matrix is tied: it is the token embedding E itself ({vocab} × {}), so a token's logit is the dot product of h with the vector that embedded it.",
-                cfg.d_model
-            )
+            t!("attention-walk-tied", vocab = vocab, d = cfg.d_model)
         } else {
-            format!(
-                "This model's output matrix is its own ({vocab} × {}), not tied to the embedding.",
-                cfg.d_model
-            )
+            t!("attention-walk-not-tied", vocab = vocab, d = cfg.d_model)
         };
         steps.push(Step {
             title: "logits",
-            formula: format!(
-                "logits = h W_vocabᵀ{}: {} × {vocab} (the {} columns shown are the likeliest tokens)",
-                if bias.is_some_and(|b| b.iter().any(|v| *v != 0.0)) { " + b" } else { "" },
-                h.nrows(),
-                words.len()
+            formula: t!(
+                "attention-walk-logits-formula",
+                bias = if bias.is_some_and(|b| b.iter().any(|v| *v != 0.0)) {
+                    " + b"
+                } else {
+                    ""
+                },
+                rows = h.nrows(),
+                vocab = vocab,
+                shown = words.len()
             ),
-            explain: format!("{later}. Each row of the stack's output h is scored against every vocabulary entry. {tying}"),
+            explain: t!(
+                "attention-walk-logits-explain",
+                later = later,
+                tying = tying
+            ),
             panels: vec![
                 panel("h", h.clone(), self.tokens, dn.clone()),
                 Panel {
                     query_rows: false,
-                    ..panel(matrix_name, rows_of, &names, dn)
+                    ..panel(&matrix_name, rows_of, &names, dn)
                 },
                 panel("logits", shown_logits, self.tokens, names.clone()),
             ],
@@ -502,17 +566,21 @@ impl Place<'_> {
             })
             .collect();
         let reading = if cfg.family.has_decoder() {
-            "Row t is the model's guess for the token after position t"
+            t!("attention-walk-reading-next")
         } else {
-            "Row t is the model's guess for the token at position t (the blanks are what it is for)"
+            t!("attention-walk-reading-blanks")
         };
         steps.push(Step {
             title: "softmax (vocab)",
-            formula: format!("p = softmax(logits) over all {vocab} tokens, row by row"),
-            explain: format!(
-                "{reading}. The most likely: {}{}.",
-                best.join(", "),
-                if logits.nrows() > 8 { ", …" } else { "" }
+            formula: t!("attention-walk-vocab-formula", vocab = vocab),
+            explain: t!(
+                "attention-walk-vocab-explain",
+                reading = reading,
+                best = format!(
+                    "{}{}",
+                    best.join(", "),
+                    if logits.nrows() > 8 { ", …" } else { "" }
+                )
             ),
             panels: vec![Panel {
                 signed: false,

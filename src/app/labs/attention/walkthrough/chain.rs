@@ -9,6 +9,7 @@ use crate::model::position::rope_rotate_in_place;
 use crate::model::softmax::masked_softmax;
 use crate::model::weights::Projection;
 use crate::model::{AttentionKind, Model, Trace};
+use crate::t;
 use ndarray::{s, Array2, Axis};
 
 pub(super) fn numbered(prefix: &str, n: usize) -> Vec<String> {
@@ -84,16 +85,11 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
         title: "X",
         formula: format!("X: {t_q} × {}", cfg.d_model),
         explain: if sel.kind == AttentionKind::Cross {
-            "The decoder's stream enters as queries; keys and values come from the encoder's output (the memory).".into()
+            t!("attention-walk-x-explain-cross")
+        } else if cfg.norm == NormPlacement::Pre {
+            t!("attention-walk-x-explain-pre")
         } else {
-            format!(
-                "The layer's input, one row per token ({}).",
-                if cfg.norm == NormPlacement::Pre {
-                    "after LayerNorm"
-                } else {
-                    "the residual stream"
-                }
-            )
+            t!("attention-walk-x-explain-post")
         },
         panels: vec![panel(
             "X",
@@ -106,8 +102,12 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     }];
     steps.push(Step {
         title: "Q K V",
-        formula: format!("Q = X W_Qᵀ + b_Q, K = X W_Kᵀ + b_K, V = X W_Vᵀ + b_V: each {} wide{}", h, if rope { ", then Q and K rotated by RoPE" } else { "" }),
-        explain: format!("Head {head} has its own slice of the projections (d_k = {h}). Queries ask, keys answer, values are what gets passed on."),
+        formula: if rope {
+            t!("attention-walk-qkv-formula-rope", width = h)
+        } else {
+            t!("attention-walk-qkv-formula", width = h)
+        },
+        explain: t!("attention-walk-qkv-explain", head = head, width = h),
         panels: vec![
             panel("Q", q.clone(), &qt, dims.clone(), true, true),
             panel("K", k.clone(), &kt, dims.clone(), true, false),
@@ -125,7 +125,7 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     steps.push(Step {
         title: score_title,
         formula: format!("{score_formula}: {t_q} × {t_k}"),
-        explain: score_explain.into(),
+        explain: score_explain,
         panels: vec![panel(
             score_formula,
             scores.clone(),
@@ -142,18 +142,22 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
         title: scale_step_title(cfg.scoring),
         formula: match (scaled_by_root_dk, temperature == 1.0) {
             (true, true) => format!("S / √d_k = S / √{h} = S / {divisor:.3}"),
-            (true, false) => format!(
-                "S / (√d_k · τ) = S / (√{h} · {temperature:.2}) = S / {divisor:.3}"
-            ),
+            (true, false) => {
+                format!("S / (√d_k · τ) = S / (√{h} · {temperature:.2}) = S / {divisor:.3}")
+            }
             (false, _) => format!("S / τ = S / {divisor:.3}"),
         },
         explain: if scaled_by_root_dk {
-            "Dividing by √d_k keeps the scores' spread near 1 whatever the head width, so the softmax is not saturated.".into()
+            t!("attention-walk-scale-explain")
         } else {
-            "Additive and bilinear scores are not divided by √d_k: their learned weights set their own scale. Only the temperature τ divides them (τ = 1 leaves them unchanged).".into()
+            t!("attention-walk-scale-explain-tau")
         },
         panels: vec![panel(
-            if scaled_by_root_dk { "S / √d_k" } else { "S / τ" },
+            if scaled_by_root_dk {
+                "S / √d_k"
+            } else {
+                "S / τ"
+            },
             scaled.clone(),
             &qt,
             kt.clone(),
@@ -176,12 +180,19 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     });
     let mut mask_panels = Vec::new();
     if let Some(b) = bias {
-        mask_panels.push(panel("positional bias", b, &qt, kt.clone(), true, true));
+        mask_panels.push(panel(
+            &t!("attention-walk-panel-bias"),
+            b,
+            &qt,
+            kt.clone(),
+            true,
+            true,
+        ));
     }
     mask_panels.push(Panel {
         mask: Some(attn.mask.clone()),
         ..panel(
-            "+ mask (−∞ hatched)",
+            &t!("attention-walk-panel-mask"),
             logits.clone(),
             &qt,
             kt.clone(),
@@ -192,22 +203,22 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     let masked = attn.mask.iter().filter(|&&ok| !ok).count();
     steps.push(Step {
         title: "+ mask",
-        formula: format!(
-            "L = {} + bias, with −∞ where the mask forbids",
-            if scaled_by_root_dk {
+        formula: t!(
+            "attention-walk-mask-formula",
+            scaled = if scaled_by_root_dk {
                 "S/√d_k"
             } else {
                 "S/τ"
             }
         ),
-        explain: format!(
-            "{masked} of {} cells are masked ({}): after the softmax their weight is exactly 0.",
-            t_q * t_k,
-            match sel.kind {
-                AttentionKind::DecoderSelf => "causal: a token sees only itself and earlier tokens",
-                AttentionKind::Cross =>
-                    "padding only: every target token may read every source token",
-                AttentionKind::EncoderSelf => "padding only: every token sees every token",
+        explain: t!(
+            "attention-walk-mask-explain",
+            masked = masked,
+            cells = t_q * t_k,
+            why = match sel.kind {
+                AttentionKind::DecoderSelf => t!("attention-walk-mask-causal"),
+                AttentionKind::Cross => t!("attention-walk-mask-cross"),
+                AttentionKind::EncoderSelf => t!("attention-walk-mask-encoder"),
             }
         ),
         panels: mask_panels,
@@ -215,8 +226,8 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     let weights = masked_softmax(logits.view(), attn.mask.view());
     steps.push(Step {
         title: "softmax",
-        formula: "A = softmax(L), row by row: aᵢⱼ = exp(Lᵢⱼ) / Σⱼ' exp(Lᵢⱼ')".into(),
-        explain: "Each row becomes a probability distribution over the keys it may see.".into(),
+        formula: t!("attention-walk-softmax-formula"),
+        explain: t!("attention-walk-softmax-explain"),
         panels: vec![Panel {
             mask: Some(attn.mask.clone()),
             ..panel("A", weights.clone(), &qt, kt.clone(), false, true)
@@ -228,7 +239,7 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     steps.push(Step {
         title: "A·V",
         formula: format!("O = A V: {t_q} × {h}"),
-        explain: "Each query's output is the weighted average of the value rows, weighted by its row of A (select a query to see the sum).".into(),
+        explain: t!("attention-walk-av-explain"),
         panels: vec![
             Panel {
                 mask: Some(attn.mask.clone()),
@@ -248,9 +259,7 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     steps.push(Step {
         title: "concat",
         formula: format!("[O₀ | O₁ | … | O_{}]: {t_q} × {}", heads - 1, heads * h),
-        explain: format!(
-            "All {heads} heads side by side; head {head}'s columns are the ones computed above."
-        ),
+        explain: t!("attention-walk-concat-explain", heads = heads, head = head),
         panels: vec![panel(
             "concat",
             concat.clone(),
@@ -264,8 +273,15 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
     steps.push(Step {
         title: "W_O",
         formula: format!("concat W_Oᵀ + b_O: {t_q} × {}", cfg.d_model),
-        explain: "The output projection mixes the heads back into the model's width; this is added to the residual stream.".into(),
-        panels: vec![panel("output", out.clone(), &qt, numbered("", cfg.d_model), true, true)],
+        explain: t!("attention-walk-wo-explain"),
+        panels: vec![panel(
+            &t!("attention-walk-panel-output"),
+            out.clone(),
+            &qt,
+            numbered("", cfg.d_model),
+            true,
+            true,
+        )],
     });
     steps.extend(super::block::after_attention(model, trace, sel, &out).unwrap_or_default());
     Some(Chain {
@@ -279,23 +295,15 @@ pub fn build(model: &Model, trace: &Trace, sel: &Selection, temperature: f32) ->
 }
 
 /// The score step's title, formula and explanation for each way of scoring.
-fn score_step(scoring: Scoring) -> (&'static str, &'static str, &'static str) {
+fn score_step(scoring: Scoring) -> (&'static str, &'static str, String) {
     match scoring {
-        Scoring::ScaledDot => (
-            "QKᵀ",
-            "S = QKᵀ",
-            "Each query's dot product with every key: how well they match.",
-        ),
+        Scoring::ScaledDot => ("QKᵀ", "S = QKᵀ", t!("attention-walk-score-dot")),
         Scoring::Additive => (
             "vᵀtanh(Wq+Uk)",
             "S = vᵀ tanh(W q + U k)",
-            "Additive (Bahdanau) scoring: a small one-layer network rates each query–key pair.",
+            t!("attention-walk-score-additive"),
         ),
-        Scoring::Bilinear => (
-            "QWKᵀ",
-            "S = Q W Kᵀ",
-            "Bilinear (Luong \"general\") scoring: a learned matrix W between query and key.",
-        ),
+        Scoring::Bilinear => ("QWKᵀ", "S = Q W Kᵀ", t!("attention-walk-score-bilinear")),
     }
 }
 

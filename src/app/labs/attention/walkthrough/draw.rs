@@ -4,6 +4,7 @@ use super::{weighted_sum, Chain};
 use crate::app::labs::attention::{Explorer, Selection};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::t;
 
 /// Panels wider than this many columns are drawn as strips, with the selected row's values
 /// written out first and last.
@@ -41,37 +42,50 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
     sel.query = sel.query.min(chain.query_tokens.len().saturating_sub(1));
     ui.horizontal_wrapped(|ui| {
         if ui
-            .add_enabled(ex.step > 0, egui::Button::new("◀ Back"))
+            .add_enabled(ex.step > 0, egui::Button::new(t!("attention-walk-back")))
             .clicked()
         {
             ex.step -= 1;
         }
         for (i, s) in chain.steps.iter().enumerate() {
-            let chip = ui.selectable_value(&mut ex.step, i, s.title);
+            let chip = ui.selectable_value(&mut ex.step, i, s.label());
             crate::app::probe::control(&format!("step:{}", s.title), chip.rect);
         }
         if ui
-            .add_enabled(ex.step + 1 < n, egui::Button::new("Next ▶"))
+            .add_enabled(
+                ex.step + 1 < n,
+                egui::Button::new(t!("attention-walk-next")),
+            )
             .clicked()
         {
             ex.step += 1;
         }
-        ui.weak("(← → keys)");
+        ui.weak(t!("attention-walk-keys"));
     });
     ui.horizontal_wrapped(|ui| {
-        ui.label("query:");
+        ui.label(t!("attention-walk-query"));
         for (i, t) in chain.query_tokens.iter().enumerate() {
             ui.selectable_value(&mut sel.query, i, format!("{i} {t}"));
         }
     });
     let step = &chain.steps[ex.step];
-    ui.heading(format!("Step {} of {n}: {}", ex.step + 1, step.formula));
+    ui.heading(t!(
+        "attention-walk-heading",
+        step = ex.step + 1,
+        steps = n,
+        formula = &step.formula
+    ));
     ui.label(format!("{} ({})", step.explain, sel.describe()));
     if step.title == "A·V" {
         ui.monospace(weighted_sum(chain, sel.query));
     }
     let count = step.panels.len() as f32;
     let width = (ui.available_width() / count - 8.0).max(120.0);
+    let (query, key, column) = (
+        t!("attention-axis-query"),
+        t!("attention-axis-key"),
+        t!("attention-walk-axis-column"),
+    );
     ui.horizontal_top(|ui| {
         for p in &step.panels {
             ui.allocate_ui(egui::vec2(width, ui.available_height()), |ui| {
@@ -96,10 +110,7 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
                     let context = format!("{} · {}", p.name, sel.describe());
                     let wide = p.matrix.ncols() > WIDE;
                     if wide {
-                        ui.weak(format!(
-                            "one strip per row, {} columns; hover for exact values",
-                            p.matrix.ncols()
-                        ));
+                        ui.weak(t!("attention-walk-strips", columns = p.matrix.ncols()));
                     }
                     let out = Heatmap {
                         allowed: p.mask.as_ref().map(|m| m.view()),
@@ -107,9 +118,9 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
                         stretch: true,
                         max_cell: 44.0,
                         axis_names: if p.query_rows {
-                            ("query", "column")
+                            (&query, &column)
                         } else {
-                            ("key", "column")
+                            (&key, &column)
                         },
                         context: &context,
                         highlight_row: highlight,
@@ -126,10 +137,11 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
                         let row = p.matrix.row(sel.query).to_vec();
                         let label = p.rows.get(sel.query).map_or("?", String::as_str);
                         ui.add(egui::Label::new(
-                            egui::RichText::new(format!(
-                                "row {} “{label}” = {}",
-                                sel.query,
-                                elided_row(&row, 3, 2)
+                            egui::RichText::new(t!(
+                                "attention-walk-row",
+                                row = sel.query,
+                                token = label,
+                                values = elided_row(&row, 3, 2)
                             ))
                             .monospace(),
                         ));

@@ -34,10 +34,29 @@ pub struct Panel {
 /// One step of the walkthrough: a formula and the matrices it produces.
 #[derive(Debug, Clone)]
 pub struct Step {
+    /// Its name, the same in every language: the code, the tests and the control names find
+    /// a step by it. [`Step::label`] is what its chip shows.
     pub title: &'static str,
     pub formula: String,
     pub explain: String,
     pub panels: Vec<Panel>,
+}
+
+impl Step {
+    /// The step's name on its chip: a formula's title as it is, a title in words in the
+    /// reader's language.
+    pub fn label(&self) -> String {
+        match self.title {
+            "+ mask" => crate::t!("attention-walk-title-mask"),
+            "cross-attn" => crate::t!("attention-walk-title-cross-attn"),
+            "final norm" => crate::t!("attention-walk-title-final-norm"),
+            "memory" => crate::t!("attention-walk-title-memory"),
+            "output" => crate::t!("attention-walk-title-output"),
+            "MLM transform" => crate::t!("attention-walk-title-mlm"),
+            "softmax (vocab)" => crate::t!("attention-walk-title-softmax-vocab"),
+            formula => formula.to_string(),
+        }
+    }
 }
 
 /// The whole chain for one head, plus the pieces the query breakdown needs.
@@ -75,7 +94,10 @@ pub fn weighted_sum(chain: &Chain, query: usize) -> String {
         })
         .collect();
     let more = if terms.len() > 4 {
-        format!(" + {} more", terms.len() - 4)
+        format!(
+            " {}",
+            crate::t!("attention-walk-sum-more", count = terms.len() - 4)
+        )
     } else {
         String::new()
     };
@@ -196,5 +218,46 @@ mod tests {
             .unwrap()
             .0;
         assert!(text.contains(&format!("·v{best}(")), "{text}");
+    }
+
+    /// In English a chip reads as the step's title; in Spanish only the titles in words change.
+    #[test]
+    fn a_step_shows_its_title_translated_only_where_it_is_words() {
+        use super::test_models::shipped;
+        let before = crate::i18n::current();
+        for (model, trace) in shipped(1.0) {
+            for kind in trace.attention_kinds() {
+                let sel = Selection {
+                    kind,
+                    layer: 0,
+                    head: 0,
+                    query: 0,
+                };
+                let c = build(&model, &trace, &sel, 1.0).unwrap();
+                crate::i18n::set("en");
+                for s in &c.steps {
+                    assert_eq!(s.label(), s.title);
+                }
+                crate::i18n::set("es");
+                for s in &c.steps {
+                    let words = [
+                        "+ mask",
+                        "cross-attn",
+                        "final norm",
+                        "memory",
+                        "output",
+                        "MLM transform",
+                        "softmax (vocab)",
+                    ];
+                    assert_eq!(
+                        s.label() == s.title,
+                        !words.contains(&s.title),
+                        "{}",
+                        s.title
+                    );
+                }
+            }
+        }
+        crate::i18n::set(before);
     }
 }

@@ -4,6 +4,8 @@ use super::{encode_mask, kind, row_sums, run, MaskMode, ModesState, Target};
 use crate::app::models::store::Stored;
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{label_stride, Heatmap, LABEL_SPACING};
+use crate::app::words::Words;
+use crate::t;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, Axis};
 
@@ -20,7 +22,8 @@ fn mask_panel(
     let top = 16.0;
     let size = Vec2::new(left + cell * t_k as f32, top + cell * t_q as f32);
     let (rect, response) = ui.allocate_exact_size(size, Sense::click());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "mask M"));
+    response
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, t!("masking-m-name")));
     let painter = ui.painter_at(rect);
     let origin = rect.min + Vec2::new(left, top);
     let font = FontId::monospace((cell * 0.4).clamp(8.0, 12.0));
@@ -99,14 +102,17 @@ fn mask_panel(
     };
     if let Some((i, j)) = response.hover_pos().and_then(cell_at) {
         let what = if allowed[[i, j]] {
-            "0: allowed"
+            t!("masking-m-allowed")
         } else {
-            "−∞: blocked"
+            t!("masking-m-blocked")
         };
-        response.clone().on_hover_text_at_pointer(format!(
-            "query {i} “{}” → key {j} “{}”: {what}\nclick to toggle (custom mask)",
-            rows.get(i).map_or("?", |s| s.as_str()),
-            cols.get(j).map_or("?", |s| s.as_str())
+        response.clone().on_hover_text_at_pointer(t!(
+            "masking-m-hover",
+            row = i,
+            query = rows.get(i).map_or("?", |s| s.as_str()),
+            col = j,
+            key = cols.get(j).map_or("?", |s| s.as_str()),
+            state = what
         ));
     }
     if response.clicked() {
@@ -131,31 +137,31 @@ pub fn ui(
         st.target = Target::SelfAttention;
     }
     ui.horizontal_wrapped(|ui| {
-        ui.label("attention:");
+        ui.label(t!("masking-attention"));
         ui.selectable_value(
             &mut st.target,
             Target::SelfAttention,
-            kind(model, Target::SelfAttention).label(),
+            kind(model, Target::SelfAttention).words(),
         );
         if has_cross {
-            ui.selectable_value(&mut st.target, Target::Cross, "cross-attention");
+            ui.selectable_value(&mut st.target, Target::Cross, t!("masking-cross"));
         }
         ui.separator();
-        ui.label("mask:");
+        ui.label(t!("masking-mask"));
         for m in MaskMode::ALL {
             let chip = ui.selectable_value(&mut st.mode, m, m.label());
-            crate::app::probe::control(&format!("mask:{}", m.label()), chip.rect);
+            crate::app::probe::control(&format!("mask:{}", m.name()), chip.rect);
         }
     });
     ui.horizontal_wrapped(|ui| {
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut st.pads, 0..=6).text("<pad> tokens appended"),
+            egui::Slider::new(&mut st.pads, 0..=6).text(t!("masking-pads-appended")),
         );
         if st.mode == MaskMode::Prefix {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut st.prefix, 0..=12).text("prefix length n"),
+                egui::Slider::new(&mut st.prefix, 0..=12).text(t!("masking-prefix-length")),
             );
         }
     });
@@ -170,7 +176,7 @@ pub fn ui(
     let kind = kind(model, st.target);
     let layer = layer.min(trace.layers(kind).saturating_sub(1));
     let Some(a) = trace.attention(kind, layer) else {
-        ui.label("this model has no such attention");
+        ui.label(t!("masking-no-such-attention"));
         return;
     };
     let head = head.min(a.weights.len_of(Axis(0)) - 1);
@@ -195,7 +201,12 @@ pub fn ui(
         }
     });
     st.shown = Some((exported, a.query_tokens.clone(), a.key_tokens.clone()));
-    ui.strong(format!("layer {layer} · head {head} · {}", kind.label()));
+    ui.strong(t!(
+        "masking-layer-head-kind",
+        layer = layer,
+        head = head,
+        kind = kind.words()
+    ));
     let (t_q, t_k) = a.mask.dim();
     let width = ui.available_width() / 4.0 - 10.0;
     let cell = ((width - 80.0) / t_k.max(1) as f32)
@@ -203,22 +214,29 @@ pub fn ui(
         .clamp(6.0, 34.0);
     let notes = row_sums(weights, a.mask.view());
     let mut clicked = None;
+    let axes = (t!("masking-axis-query"), t!("masking-axis-key"));
+    let axis_names = (axes.0.as_str(), axes.1.as_str());
+    let contexts = [
+        t!("masking-e-context"),
+        t!("masking-em-context"),
+        t!("masking-a-context"),
+    ];
     ui.horizontal_top(|ui| {
         let scale = ColorScale::diverging_for(e.iter().chain(logits.iter()));
         ui.vertical(|ui| {
             ui.set_width(width);
-            ui.strong("E = QKᵀ/√d_k (+ bias)");
+            ui.strong(t!("masking-e-title"));
             Heatmap {
                 max_cell: cell,
-                axis_names: ("query", "key"),
-                context: "E: scaled scores",
+                axis_names,
+                context: &contexts[0],
                 ..Heatmap::new(e.view(), &a.query_tokens, &a.key_tokens, scale)
             }
             .show(ui);
         });
         ui.vertical(|ui| {
             ui.set_width(width);
-            ui.strong("M (0 or −∞)");
+            ui.strong(t!("masking-m-title"));
             clicked = mask_panel(ui, &a.mask, &a.query_tokens, &a.key_tokens, cell);
         });
         ui.vertical(|ui| {
@@ -227,8 +245,8 @@ pub fn ui(
             Heatmap {
                 allowed: Some(a.mask.view()),
                 max_cell: cell,
-                axis_names: ("query", "key"),
-                context: "E + M: the softmax input",
+                axis_names,
+                context: &contexts[1],
                 ..Heatmap::new(logits, &a.query_tokens, &a.key_tokens, scale)
             }
             .show(ui);
@@ -240,8 +258,8 @@ pub fn ui(
                 allowed: Some(a.mask.view()),
                 show_numbers: true,
                 max_cell: cell,
-                axis_names: ("query", "key"),
-                context: "A: weights (blocked cells are exactly 0)",
+                axis_names,
+                context: &contexts[2],
                 row_notes: Some(&notes),
                 ..Heatmap::new(
                     weights,
@@ -275,30 +293,29 @@ pub fn ui(
         .zip(a.mask.iter())
         .filter(|(&w, &ok)| !ok && w == 0.0)
         .count();
-    ui.label(format!(
-        "{zeros} blocked cell(s); their weights are exactly 0 in {exact} of them. Hover a row of A: its remaining weights still sum to 1."
-    ));
+    ui.label(t!("masking-zeros", zeros = zeros, exact = exact));
     if st.mode == MaskMode::Custom {
         ui.horizontal_wrapped(|ui| {
-            if ui.button("block every key of query row 0").clicked() {
+            if ui.button(t!("masking-block-row")).clicked() {
                 if let Some(m) = st.custom.as_mut() {
                     m.row_mut(0).fill(false);
                 }
             }
-            if ui.button("reset to causal + padding").clicked() {
+            if ui.button(t!("masking-reset-custom")).clicked() {
                 st.custom = None;
             }
             let code = st.custom.as_ref().map(encode_mask).unwrap_or_default();
-            ui.label("mask code:");
+            ui.label(t!("masking-code"));
             ui.monospace(code);
         });
     }
     for i in empty_rows {
         ui.colored_label(
             ui.visuals().warn_fg_color,
-            format!(
-                "Query row {i} (“{}”) has no visible key. A softmax over nothing is undefined (PyTorch gives NaN, which would spread through every later layer); Glimpse gives the row all-zero weights, so this head passes nothing to that token and its residual stream carries on unchanged.",
-                a.query_tokens.get(i).map_or("?", |s| s.as_str())
+            t!(
+                "masking-empty-row",
+                row = i,
+                token = a.query_tokens.get(i).map_or("?", |s| s.as_str())
             ),
         );
     }

@@ -13,6 +13,7 @@ pub use draw::ui;
 
 use crate::app::models::store::Stored;
 use crate::model::{AttentionKind, ForwardOptions, MaskChoice, Model, ModelInput, Trace};
+use crate::t;
 use ndarray::Array2;
 use std::sync::Arc;
 
@@ -36,7 +37,8 @@ impl MaskMode {
         MaskMode::Custom,
     ];
 
-    pub fn label(self) -> &'static str {
+    /// Its English name, for the tests' control names (`mask:prefix-LM`).
+    pub fn name(self) -> &'static str {
         match self {
             MaskMode::None => "none",
             MaskMode::Causal => "causal",
@@ -47,14 +49,26 @@ impl MaskMode {
         }
     }
 
-    fn explain(self) -> &'static str {
+    /// Its chip's label, in the reader's language.
+    pub fn label(self) -> String {
         match self {
-            MaskMode::None => "Every query sees every key, <pad> included.",
-            MaskMode::Causal => "A query sees itself and earlier positions only: what a decoder needs so it cannot read the answer it is asked to predict.",
-            MaskMode::Padding => "Keys that are <pad> are blocked for every query; everything else is visible.",
-            MaskMode::CausalPadding => "Both: earlier positions only, and never <pad>.",
-            MaskMode::Prefix => "The first n positions see each other both ways (the prompt); after them, causal.",
-            MaskMode::Custom => "Your own mask: click a cell of M to block or allow it.",
+            MaskMode::None => t!("masking-mode-none"),
+            MaskMode::Causal => t!("masking-mode-causal"),
+            MaskMode::Padding => t!("masking-mode-padding"),
+            MaskMode::CausalPadding => t!("masking-mode-causal-padding"),
+            MaskMode::Prefix => t!("masking-mode-prefix"),
+            MaskMode::Custom => t!("masking-mode-custom"),
+        }
+    }
+
+    fn explain(self) -> String {
+        match self {
+            MaskMode::None => t!("masking-mode-none-explain"),
+            MaskMode::Causal => t!("masking-mode-causal-explain"),
+            MaskMode::Padding => t!("masking-mode-padding-explain"),
+            MaskMode::CausalPadding => t!("masking-mode-causal-padding-explain"),
+            MaskMode::Prefix => t!("masking-mode-prefix-explain"),
+            MaskMode::Custom => t!("masking-mode-custom-explain"),
         }
     }
 }
@@ -192,10 +206,15 @@ pub fn row_sums(
         .map(|(i, (w, a))| {
             let visible = a.iter().filter(|&&ok| ok).count();
             if visible == 0 {
-                format!("row {i}: no visible key, so all weights are 0 and this head passes nothing to this token")
+                t!("masking-row-no-key", row = i)
             } else {
                 let sum: f64 = w.iter().map(|&x| x as f64).sum();
-                format!("row {i}: {visible} visible key(s); remaining weights sum to {sum:.6}")
+                t!(
+                    "masking-row-sum",
+                    row = i,
+                    visible = visible,
+                    sum = format!("{sum:.6}")
+                )
             }
         })
         .collect()

@@ -4,6 +4,7 @@ use super::{lookahead_head, run_specs, ForcedRun, Generation, Which};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::trace::AttentionKind;
+use crate::t;
 use egui::{RichText, Ui};
 use ndarray::Axis;
 
@@ -23,38 +24,32 @@ pub fn fmt_value(v: f64) -> String {
 
 /// The answer, the decoder input and the labels, aligned by position.
 pub(super) fn sequences(ui: &mut Ui, target: &str, run: &ForcedRun) {
-    ui.label(format!("target (the source reversed): {target}"));
+    ui.label(t!("masking-teacher-target", target = target));
     egui::Grid::new("teacher_sequences")
         .striped(true)
         .show(ui, |ui| {
-            ui.label("position");
+            ui.label(t!("masking-teacher-position"));
             for i in 0..run.rows.len() {
                 ui.label(mono(&i.to_string()));
             }
             ui.end_row();
-            ui.label("decoder input = <bos> + target");
+            ui.label(t!("masking-teacher-decoder-input"));
             for r in &run.rows {
                 ui.label(mono(&r.input));
             }
             ui.end_row();
-            ui.label("label = target + <eos>");
+            ui.label(t!("masking-teacher-labels"));
             for r in &run.rows {
                 ui.label(mono(&r.label));
             }
             ui.end_row();
         });
-    ui.label(
-        RichText::new(
-            "With the causal mask every position is trained in one pass, each seeing only \
-             earlier target tokens.",
-        )
-        .strong(),
-    );
+    ui.label(RichText::new(t!("masking-teacher-one-pass")).strong());
 }
 
 /// The three teacher-forced runs side by side.
 pub(super) fn runs(ui: &mut Ui, results: &[Result<ForcedRun, String>]) {
-    ui.heading("Three teacher-forced runs");
+    ui.heading(t!("masking-teacher-runs"));
     crate::app::widgets::fit::columns(ui, 3, 340.0, |cols| {
         for (i, ((ui, spec), result)) in cols.iter_mut().zip(run_specs()).zip(results).enumerate() {
             ui.label(RichText::new(spec.title).strong());
@@ -67,17 +62,21 @@ pub(super) fn runs(ui: &mut Ui, results: &[Result<ForcedRun, String>]) {
             }
         }
     });
-    ui.label(
-        "A low teacher-forced loss proves little on its own: (c) scores as well as (a). \
-         Generation, below, tells them apart.",
-    );
+    ui.label(t!("masking-teacher-low-loss"));
 }
 
 fn run_table(ui: &mut Ui, index: usize, run: &ForcedRun) {
     egui::Grid::new(("teacher_run", index))
         .striped(true)
         .show(ui, |ui| {
-            for h in ["pos", "input", "label", "predicted", "p(label)", "loss"] {
+            for h in [
+                t!("masking-teacher-col-pos"),
+                t!("masking-teacher-col-input"),
+                t!("masking-teacher-col-label"),
+                t!("masking-teacher-col-predicted"),
+                t!("masking-teacher-col-p-label"),
+                t!("masking-teacher-col-loss"),
+            ] {
                 ui.label(RichText::new(h).strong());
             }
             ui.end_row();
@@ -98,11 +97,12 @@ fn run_table(ui: &mut Ui, index: usize, run: &ForcedRun) {
         });
     let right = run.rows.iter().filter(|r| r.correct).count();
     ui.label(
-        RichText::new(format!(
-            "mean loss {} · accuracy {right}/{} ({:.0}%)",
-            fmt_value(run.mean_loss),
-            run.rows.len(),
-            100.0 * run.accuracy
+        RichText::new(t!(
+            "masking-teacher-mean-loss",
+            loss = fmt_value(run.mean_loss),
+            right = right,
+            total = run.rows.len(),
+            percent = format!("{:.0}", 100.0 * run.accuracy)
         ))
         .strong(),
     );
@@ -114,22 +114,33 @@ pub(super) fn generations(
     expected: &str,
     results: &[(Which, Result<Generation, String>)],
 ) {
-    ui.heading("Generation: no answer to copy");
-    ui.label(
-        "Now each model writes the answer itself, token by token from <bos>, feeding back its \
-         own guesses. There is no later token to look at.",
-    );
+    ui.heading(t!("masking-teacher-generation"));
+    ui.label(t!("masking-teacher-generation-intro"));
     for (which, result) in results {
         match result {
             Ok(g) => {
                 let ok = g.text == expected;
-                let mark = if ok { "right" } else { "wrong" };
-                let end = if g.ended {
-                    ""
+                let mark = if ok {
+                    t!("masking-teacher-right")
                 } else {
-                    " (no <eos>: stopped at max_len)"
+                    t!("masking-teacher-wrong")
                 };
-                let text = format!("{} writes “{}”{end}: {mark}", which.name(), g.text);
+                let (model, written) = (which.name(), g.text.as_str());
+                let text = if g.ended {
+                    t!(
+                        "masking-teacher-writes",
+                        model = model,
+                        text = written,
+                        mark = mark
+                    )
+                } else {
+                    t!(
+                        "masking-teacher-writes-no-end",
+                        model = model,
+                        text = written,
+                        mark = mark
+                    )
+                };
                 let color = if ok {
                     ui.visuals().text_color()
                 } else {
@@ -145,33 +156,35 @@ pub(super) fn generations(
             }
         }
     }
-    ui.label(format!("expected “{expected}”"));
+    ui.label(t!("masking-teacher-expected", text = expected));
 }
 
 /// reverse-nomask's decoder self-attention, on the head that looks one step ahead.
 pub(super) fn lookahead(ui: &mut Ui, run: Option<&Result<ForcedRun, String>>) {
-    ui.heading("How reverse-nomask cheats");
+    ui.heading(t!("masking-teacher-cheats"));
     let Some(Ok(run)) = run else {
-        ui.label("no run of reverse-nomask to show");
+        ui.label(t!("masking-teacher-no-run"));
         return;
     };
     let layers = run.trace.layers(AttentionKind::DecoderSelf);
     let layer = layers.saturating_sub(1);
     let Some(attn) = run.trace.attention(AttentionKind::DecoderSelf, layer) else {
-        ui.label("this model has no decoder self-attention");
+        ui.label(t!("masking-teacher-no-self-attention"));
         return;
     };
     let Some((head, mean)) = lookahead_head(attn) else {
         return;
     };
-    let context = format!("reverse-nomask · decoder self-attention · layer {layer} · head {head}");
-    ui.label(format!(
-        "{context}: on average {:.0}% of each row's weight sits on the next position.",
-        100.0 * mean
+    let context = t!("masking-teacher-cheat-context", layer = layer, head = head);
+    ui.label(t!(
+        "masking-teacher-cheat-mean",
+        context = &context,
+        percent = format!("{:.0}", 100.0 * mean)
     ));
     let weights = attn.weights.index_axis(Axis(0), head);
     let rows = weights.nrows() as f32;
     let size = egui::vec2(560.0, 80.0 + 34.0 * rows);
+    let (query, key) = (t!("masking-axis-query"), t!("masking-axis-key"));
     ui.allocate_ui(size, |ui| {
         let mut map = Heatmap::new(
             weights,
@@ -182,17 +195,11 @@ pub(super) fn lookahead(ui: &mut Ui, run: Option<&Result<ForcedRun, String>>) {
         map.allowed = Some(attn.mask.view());
         map.show_numbers = true;
         map.max_cell = 34.0;
-        map.axis_names = ("query", "key");
+        map.axis_names = (&query, &key);
         map.context = &context;
-        map.show_with_legend(ui, 160.0, "weight");
+        map.show_with_legend(ui, 160.0, &t!("masking-teacher-weight"));
     });
-    ui.label(
-        "Row i is the decoder at position i, whose label is the input at position i+1. With \
-         no causal mask, this head puts its weight just right of the diagonal, on that very \
-         token, and copies it: loss ~0 with nothing learned about reversing. In generation \
-         position i+1 has not been written yet, so there is nothing to copy and the output \
-         breaks.",
-    );
+    ui.label(t!("masking-teacher-cheat-explain"));
 }
 
 #[cfg(test)]

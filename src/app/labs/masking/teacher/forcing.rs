@@ -7,6 +7,7 @@ use crate::model::softmax::log_sum_exp;
 use crate::model::tokenizer::{BOS, EOS};
 use crate::model::trace::Trace;
 use crate::model::transformer::{ForwardOptions, Model, ModelInput};
+use crate::t;
 use crate::util::argmax;
 use ndarray::ArrayView1;
 
@@ -53,8 +54,15 @@ pub fn token_loss(logits: ArrayView1<f32>, label: usize) -> (f64, f64) {
     (-log_p, log_p.exp())
 }
 
+/// Which text a model is given: the source or the answer.
+#[derive(Clone, Copy)]
+enum Side {
+    Source,
+    Target,
+}
+
 /// Token ids for `text`, or an error naming the pieces the model does not know.
-fn encode_known(model: &Model, text: &str, side: &str) -> Result<Vec<u32>, String> {
+fn encode_known(model: &Model, text: &str, side: Side) -> Result<Vec<u32>, String> {
     let tok = &model.tokenizer;
     let encoded = tok.encode(text);
     if encoded.unknown == 0 {
@@ -71,17 +79,27 @@ fn encode_known(model: &Model, text: &str, side: &str) -> Result<Vec<u32>, Strin
         .tokens
         .get(crate::model::tokenizer::SPECIALS.len()..)
         .unwrap_or_default();
-    let mut msg = format!(
-        "the {side} has pieces {} does not know: {}",
-        model.config.name,
-        unknown
-            .iter()
-            .map(|p| format!("“{p}”"))
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let model_name = &model.config.name;
+    let pieces = unknown
+        .iter()
+        .map(|p| format!("“{p}”"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut msg = match side {
+        Side::Source => t!(
+            "masking-teacher-unknown-source",
+            model = model_name,
+            pieces = pieces
+        ),
+        Side::Target => t!(
+            "masking-teacher-unknown-target",
+            model = model_name,
+            pieces = pieces
+        ),
+    };
     if known.len() <= 40 {
-        msg.push_str(&format!(" (it knows {})", known.join(" ")));
+        msg.push(' ');
+        msg.push_str(&t!("masking-teacher-knows", tokens = known.join(" ")));
     }
     Err(msg)
 }
@@ -103,11 +121,11 @@ pub fn teacher_forced(
     self_mask: MaskChoice,
 ) -> Result<ForcedRun, String> {
     let source_ids = if model.config.family.has_encoder() {
-        encode_known(model, source, "source")?
+        encode_known(model, source, Side::Source)?
     } else {
         vec![]
     };
-    let (decoder_input, labels) = shifted(&encode_known(model, target, "target")?);
+    let (decoder_input, labels) = shifted(&encode_known(model, target, Side::Target)?);
     let opts = ForwardOptions {
         self_mask,
         ..Default::default()
@@ -149,7 +167,7 @@ pub fn teacher_forced(
 /// to lean on) until `<eos>` or `max_len`. `source` feeds the encoder; a decoder-only model
 /// continues it as a prompt.
 pub fn generate_with_end(model: &Model, source: &str) -> Result<Generation, String> {
-    let ids = encode_known(model, source, "source")?;
+    let ids = encode_known(model, source, Side::Source)?;
     let prompt: Vec<u32> = if model.config.family.has_encoder() {
         vec![BOS]
     } else {

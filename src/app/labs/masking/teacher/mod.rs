@@ -18,6 +18,7 @@ pub use forcing::{
 use crate::app::models::store::ModelStore;
 use crate::model::attention::MaskChoice;
 use crate::model::transformer::Model;
+use crate::t;
 use draw::{generations, lookahead, runs, sequences};
 use egui::Ui;
 
@@ -70,8 +71,8 @@ impl Models {
 struct RunSpec {
     which: Which,
     mask: MaskChoice,
-    title: &'static str,
-    note: &'static str,
+    title: String,
+    note: String,
 }
 
 fn run_specs() -> [RunSpec; 3] {
@@ -79,20 +80,20 @@ fn run_specs() -> [RunSpec; 3] {
         RunSpec {
             which: Which::Reverse,
             mask: MaskChoice::Default,
-            title: "(a) reverse, causal mask on",
-            note: "As trained: each position sees only <bos> and earlier answer tokens.",
+            title: t!("masking-teacher-run-a"),
+            note: t!("masking-teacher-run-a-note"),
         },
         RunSpec {
             which: Which::Reverse,
             mask: MaskChoice::None,
-            title: "(b) reverse, mask removed",
-            note: "Trained causally, it now also sees later tokens it never learned to use.",
+            title: t!("masking-teacher-run-b"),
+            note: t!("masking-teacher-run-b-note"),
         },
         RunSpec {
             which: Which::NoMask,
             mask: MaskChoice::Default,
-            title: "(c) reverse-nomask, run as trained",
-            note: "Trained without the mask: it copies the next input token, which is the label.",
+            title: t!("masking-teacher-run-c"),
+            note: t!("masking-teacher-run-c-note"),
         },
     ]
 }
@@ -179,14 +180,10 @@ impl TeacherForcing {
     }
 
     fn contents(&mut self, ui: &mut Ui, store: &ModelStore) {
-        ui.heading("Teacher forcing and the causal mask");
-        ui.label(
-            "In training the decoder does not read its own guesses: it reads the right answer \
-             shifted one step right (teacher forcing). The task here is to write the source \
-             backwards.",
-        );
+        ui.heading(t!("masking-teacher-heading"));
+        ui.label(t!("masking-teacher-intro"));
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label("source (letters a–j):");
+            let label = ui.label(t!("masking-teacher-source"));
             ui.add(egui::TextEdit::singleline(&mut self.source).desired_width(200.0))
                 .labelled_by(label.id);
         });

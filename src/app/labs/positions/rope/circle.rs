@@ -15,44 +15,47 @@ use egui_plot::{Corner, Legend, Line, LineStyle, Plot, VLine};
 
 impl RopePanel {
     pub(super) fn circle_section(&mut self, ui: &mut egui::Ui) {
-        ui.strong("1. A query and a key on the circle");
+        ui.strong(crate::t!("positions-rope-circle-title"));
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(440.0);
-                pair_editor(ui, "query q", &mut self.q);
-                pair_editor(ui, "key k", &mut self.k);
+                pair_editor(ui, &crate::t!("positions-rope-query-q"), &mut self.q);
+                pair_editor(ui, &crate::t!("positions-rope-key-k"), &mut self.k);
                 crate::app::widgets::fit::add(
                     ui,
                     egui::Slider::new(&mut self.d_head, 2..=64)
                         .step_by(2.0)
-                        .text("head width d_head"),
+                        .text(crate::t!("positions-rope-head-width")),
                 );
                 self.pair = self.pair.min(self.d_head / 2 - 1);
                 crate::app::widgets::fit::add(
                     ui,
-                    egui::Slider::new(&mut self.pair, 0..=self.d_head / 2 - 1).text("pair p"),
+                    egui::Slider::new(&mut self.pair, 0..=self.d_head / 2 - 1)
+                        .text(crate::t!("positions-rope-pair-p")),
                 );
                 crate::app::widgets::fit::add(
                     ui,
                     egui::Slider::new(&mut self.base, 2.0..=1.0e6)
                         .logarithmic(true)
-                        .text("base"),
+                        .text(crate::t!("positions-slider-base")),
                 );
                 crate::app::widgets::fit::add(
                     ui,
-                    egui::Slider::new(&mut self.i, 0..=MAX_POSITION).text("query position i"),
+                    egui::Slider::new(&mut self.i, 0..=MAX_POSITION)
+                        .text(crate::t!("positions-rope-query-position-i")),
                 );
                 crate::app::widgets::fit::add(
                     ui,
-                    egui::Slider::new(&mut self.j, 0..=MAX_POSITION).text("key position j"),
+                    egui::Slider::new(&mut self.j, 0..=MAX_POSITION)
+                        .text(crate::t!("positions-rope-key-position-j")),
                 );
-                ui.checkbox(&mut self.animate, "animate: i and j step together");
+                ui.checkbox(&mut self.animate, crate::t!("positions-rope-animate"));
                 let omega = position::rope_angle(1, self.pair, self.d_head, self.base);
-                ui.weak(format!(
-                    "Pair {} turns by ω = base^(−2p/d_head) = {omega:.4} rad per position \
-                     (a full turn every {:.1} positions).",
-                    self.pair,
-                    std::f64::consts::TAU / omega
+                ui.weak(crate::t!(
+                    "positions-rope-pair-speed",
+                    pair = self.pair,
+                    omega = format!("{omega:.4}"),
+                    turn = format!("{:.1}", std::f64::consts::TAU / omega),
                 ));
             });
             self.draw_circle(ui);
@@ -66,31 +69,30 @@ impl RopePanel {
         let by_positions = pair_score(self.q, self.k, self.i, self.j, p, d, b);
         let by_offset = offset_score(self.q, self.k, self.offset(), p, d, b);
         let mono = |s: String| RichText::new(s).monospace();
-        ui.label(mono(format!(
-            "θ_i = {:.4} rad   θ_j = {:.4} rad   angle from q_i to k_j: φ = {:.4} rad ({:.1}°)",
-            theta_i,
-            theta_j,
-            phi,
-            phi.to_degrees()
+        ui.label(mono(crate::t!(
+            "positions-rope-angles-now",
+            theta_i = format!("{theta_i:.4}"),
+            theta_j = format!("{theta_j:.4}"),
+            phi = format!("{phi:.4}"),
+            degrees = format!("{:.1}", phi.to_degrees()),
         )));
-        ui.label(mono(format!(
-            "score q_iᵀ k_j (both rotated)         = {by_positions:.4}"
+        ui.label(mono(crate::t!(
+            "positions-rope-score-by-positions",
+            score = format!("{by_positions:.4}")
         )));
-        ui.label(mono(format!(
-            "qᵀ R(j−i) k (offset j − i = {:>3} only) = {by_offset:.4}",
-            self.offset()
+        ui.label(mono(crate::t!(
+            "positions-rope-score-by-offset",
+            offset = format!("{:>3}", self.offset()),
+            score = format!("{by_offset:.4}"),
         )));
         if scores_agree(by_positions, by_offset) {
-            ui.label(
-                "They agree: R(θ_i)ᵀ R(θ_j) = R(θ_j − θ_i), and θ_j − θ_i depends on j − i only. \
-                 Animate: both arrows spin, φ and the score stay put.",
-            );
+            ui.label(crate::t!("positions-rope-agree"));
         } else {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!(
-                    "They differ by {:.2e}: f32 rounding at large angles.",
-                    by_positions - by_offset
+                crate::t!(
+                    "positions-rope-differ",
+                    difference = format!("{:.2e}", by_positions - by_offset)
                 ),
             );
         }
@@ -102,7 +104,11 @@ impl RopePanel {
         let size = 300.0;
         let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
         response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Image, true, "rotated query and key")
+            egui::WidgetInfo::labeled(
+                egui::Role::Image,
+                true,
+                crate::t!("positions-rope-circle-name"),
+            )
         });
         let painter = ui.painter_at(rect);
         let c = rect.center();
@@ -159,22 +165,28 @@ impl RopePanel {
     }
 
     pub(super) fn offset_section(&self, ui: &mut egui::Ui) {
-        ui.strong("2. The score depends only on the offset");
+        ui.strong(crate::t!("positions-rope-offset-title"));
         let (p, d, b) = (self.pair, self.d_head, self.base);
         let o = self.offset();
         let limit = (norm(self.q) * norm(self.k)) as f64;
-        ui.label(format!(
-            "Left: q at i against k at j = i {} {} for every i (the offset fixed): a flat line. \
-             Right: the offset o = j − i varies: the score is |q||k| cos φ, and φ turns with o.",
-            if o < 0 { "−" } else { "+" },
-            o.unsigned_abs()
+        ui.label(crate::t!(
+            "positions-rope-offset-about",
+            sign = if o < 0 { "−" } else { "+" },
+            offset = o.unsigned_abs(),
         ));
         let along_i = scores_along_i(self.q, self.k, o, p, d, b);
         let along_o = scores_along_offset(self.q, self.k, p, d, b);
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
-            let mut words = PlotWords::new(format!("score at fixed offset {o}"), "i");
+            let (score, chosen_i) = (
+                crate::t!("positions-rope-score"),
+                crate::t!("positions-rope-chosen-i"),
+            );
+            let mut words = PlotWords::new(
+                crate::t!("positions-rope-fixed-offset-plot", offset = o),
+                "i",
+            );
             let name = words.record("q_iᵀ k_(i+o)", &along_i);
-            words.mark("chosen i", self.i as f64);
+            words.mark(&chosen_i, self.i as f64);
             let plot = Plot::new("rope_score_vs_i")
                 .height(200.0)
                 .allow_scroll(false)
@@ -183,20 +195,24 @@ impl RopePanel {
                 .include_y(-limit)
                 .include_y(limit)
                 .legend(Legend::default().position(Corner::LeftBottom))
-                .x_axis_label("query position i (key at i + o)")
-                .y_axis_label("score")
+                .x_axis_label(crate::t!("positions-rope-axis-query-position"))
+                .y_axis_label(score.clone())
                 .show(&mut cols[0], |plot| {
                     plot.line(Line::new(name, along_i).width(2.0).color(QUERY));
                     plot.vline(
-                        VLine::new("chosen i", self.i as f64)
+                        VLine::new(chosen_i, self.i as f64)
                             .color(Color32::GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
                 });
             words.add(&mut cols[0], &plot.response);
-            let mut words = PlotWords::new("score against the offset", "offset o");
-            let name = words.record("score at offset o", &along_o);
-            words.mark("chosen o", o as f64);
+            let chosen_o = crate::t!("positions-rope-chosen-o");
+            let mut words = PlotWords::new(
+                crate::t!("positions-rope-offset-plot"),
+                crate::t!("positions-offset-o"),
+            );
+            let name = words.record(crate::t!("positions-rope-score-at-offset"), &along_o);
+            words.mark(&chosen_o, o as f64);
             let plot = Plot::new("rope_score_vs_offset")
                 .height(200.0)
                 .allow_scroll(false)
@@ -205,12 +221,12 @@ impl RopePanel {
                 .include_y(-limit)
                 .include_y(limit)
                 .legend(Legend::default().position(Corner::LeftBottom))
-                .x_axis_label("offset o = j − i")
-                .y_axis_label("score")
+                .x_axis_label(crate::t!("positions-rope-axis-offset"))
+                .y_axis_label(score)
                 .show(&mut cols[1], |plot| {
                     plot.line(Line::new(name, along_o).width(2.0).color(KEY));
                     plot.vline(
-                        VLine::new("chosen o", o as f64)
+                        VLine::new(chosen_o, o as f64)
                             .color(Color32::GRAY)
                             .style(LineStyle::dashed_loose()),
                     );
@@ -220,13 +236,18 @@ impl RopePanel {
     }
 
     pub(super) fn angles_section(&mut self, ui: &mut egui::Ui) {
-        ui.strong("3. The angles of every pair and position");
+        ui.strong(crate::t!("positions-rope-angles-title"));
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.n_positions, 1..=MAX_POSITION + 1).text("positions N"),
+                egui::Slider::new(&mut self.n_positions, 1..=MAX_POSITION + 1)
+                    .text(crate::t!("positions-slider-n")),
             );
-            ui.selectable_value(&mut self.angle_view, AngleView::Angle, "angle θ");
+            ui.selectable_value(
+                &mut self.angle_view,
+                AngleView::Angle,
+                crate::t!("positions-rope-angle-theta"),
+            );
             ui.selectable_value(&mut self.angle_view, AngleView::Wrapped, "θ mod 2π");
             ui.selectable_value(&mut self.angle_view, AngleView::Cos, "cos θ");
         });
@@ -248,23 +269,28 @@ impl RopePanel {
             ),
             AngleView::Cos => (ColorScale::Diverging { limit: 1.0 }, "cos θ"),
         };
-        ui.label(format!(
-            "The angles θ = i·ω_p for positions i = 0…{} of a head {} wide (base {}), one row \
-             per pair p. Pair 0 turns 1 rad per position and wraps every 6.3 positions; \
-             the last pairs barely move, so they can tell far-apart positions apart.",
-            self.n_positions - 1,
-            self.d_head,
-            self.base
+        ui.label(crate::t!(
+            "positions-rope-angles-about",
+            last = self.n_positions - 1,
+            d_head = self.d_head,
+            base = format!("{}", self.base),
         ));
-        let rows: Vec<String> = (0..self.d_head / 2).map(|p| format!("pair {p}")).collect();
+        let rows: Vec<String> = (0..self.d_head / 2)
+            .map(|p| crate::t!("positions-rope-pair", pair = p))
+            .collect();
+        let (pair, position) = (
+            crate::t!("positions-rope-pair-axis"),
+            crate::t!("positions-axis-position"),
+        );
+        let context = crate::t!("positions-rope-angles-context");
         let cols: Vec<String> = positions.iter().map(usize::to_string).collect();
         let transposed = values.t();
         let height = (rows.len() as f32 * 18.0 + 60.0).clamp(150.0, 520.0);
         ui.allocate_ui(Vec2::new(ui.available_width(), height), |ui| {
             Heatmap {
                 max_cell: 18.0,
-                axis_names: ("pair", "position"),
-                context: "RoPE angles",
+                axis_names: (&pair, &position),
+                context: &context,
                 highlight_row: Some(self.pair),
                 ..Heatmap::new(transposed, &rows, &cols, scale)
             }
@@ -283,7 +309,7 @@ fn pair_editor(ui: &mut egui::Ui, name: &str, v: &mut [f32; 2]) {
                 .range(-2.0..=2.0)
                 .max_decimals(3),
         )
-        .accessible_name(format!("{name}, first component"));
+        .accessible_name(crate::t!("positions-rope-first-component", vector = name));
         ui.label(",");
         ui.add(
             egui::DragValue::new(&mut v[1])
@@ -291,7 +317,7 @@ fn pair_editor(ui: &mut egui::Ui, name: &str, v: &mut [f32; 2]) {
                 .range(-2.0..=2.0)
                 .max_decimals(3),
         )
-        .accessible_name(format!("{name}, second component"));
+        .accessible_name(crate::t!("positions-rope-second-component", vector = name));
         ui.label(")");
     });
 }

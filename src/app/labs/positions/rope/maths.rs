@@ -75,33 +75,39 @@ pub fn table_rotate(
     positions: &[usize],
     base: f32,
 ) -> Result<Vec<Vec<f32>>, String> {
-    let width = rows.first().map(Vec::len).ok_or("there are no rows")?;
+    let width = rows
+        .first()
+        .map(Vec::len)
+        .ok_or_else(|| crate::t!("positions-rope-error-no-rows"))?;
     if width == 0 {
-        return Err("the rows are empty".into());
+        return Err(crate::t!("positions-rope-error-empty"));
     }
     if let Some(r) = rows.iter().position(|row| row.len() != width) {
-        return Err(format!(
-            "row {r} has {} numbers but row 0 has {width}: every row needs the same width",
-            rows[r].len()
+        return Err(crate::t!(
+            "positions-rope-error-ragged",
+            row = r,
+            numbers = rows[r].len(),
+            width = width,
         ));
     }
     if width % 2 != 0 {
-        return Err(format!(
-            "the rows have {width} numbers; RoPE rotates pairs, so the width must be even"
-        ));
+        return Err(crate::t!("positions-rope-error-odd", width = width));
     }
     if rows.iter().flatten().any(|v| !v.is_finite()) {
-        return Err("the rows contain a non-finite number".into());
+        return Err(crate::t!("positions-rope-error-non-finite"));
     }
     if positions.len() != rows.len() {
-        return Err(format!(
-            "{} rows but {} positions: each row needs one position",
-            rows.len(),
-            positions.len()
+        return Err(crate::t!(
+            "positions-rope-error-count",
+            rows = rows.len(),
+            positions = positions.len(),
         ));
     }
     if !(base > 1.0 && base.is_finite()) {
-        return Err(format!("base {base} must be a number greater than 1"));
+        return Err(crate::t!(
+            "positions-rope-error-base",
+            base = format!("{base}")
+        ));
     }
     let x =
         Array2::from_shape_vec((rows.len(), width), rows.concat()).map_err(|e| e.to_string())?;

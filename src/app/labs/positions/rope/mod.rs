@@ -127,13 +127,8 @@ impl RopePanel {
             .id_salt("rope_panel")
             .auto_shrink(false)
             .show(ui, |ui| {
-                ui.heading("RoPE: rotary position embedding");
-                ui.label(
-                    "RoPE adds nothing to the embeddings. Inside every attention layer it turns \
-                     each pair (2p, 2p+1) of a query or key by the angle θ = i · base^(−2p/d_head) \
-                     of its position i. Rotating both q and k changes their dot product only by \
-                     the difference of their angles, so scores depend on the offset j − i alone.",
-                );
+                ui.heading(crate::t!("positions-rope-heading"));
+                ui.label(crate::t!("positions-rope-about"));
                 ui.separator();
                 self.circle_section(ui);
                 ui.separator();

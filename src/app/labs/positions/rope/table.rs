@@ -6,17 +6,14 @@ use super::{RopePanel, MAX_TABLE_PAIRS, MAX_TABLE_ROWS};
 
 impl RopePanel {
     pub(super) fn table_section(&mut self, ui: &mut egui::Ui) {
-        ui.strong("4. Rotate your own vectors");
-        ui.label(
-            "Type a vector per token and its position. Each pair (x0, x1), (x2, x3), … turns by \
-             its own angle; the lengths stay the same.",
-        );
+        ui.strong(crate::t!("positions-rope-table-title"));
+        ui.label(crate::t!("positions-rope-table-about"));
         let pairs = self.table.first().map_or(1, |r| r.len() / 2);
         ui.horizontal_wrapped(|ui| {
             if ui
                 .add_enabled(
                     self.table.len() < MAX_TABLE_ROWS,
-                    egui::Button::new("+ token"),
+                    egui::Button::new(crate::t!("positions-rope-add-token")),
                 )
                 .clicked()
             {
@@ -26,14 +23,20 @@ impl RopePanel {
                 self.table_positions.push(t);
             }
             if ui
-                .add_enabled(self.table.len() > 1, egui::Button::new("− token"))
+                .add_enabled(
+                    self.table.len() > 1,
+                    egui::Button::new(crate::t!("positions-rope-remove-token")),
+                )
                 .clicked()
             {
                 self.table.pop();
                 self.table_positions.pop();
             }
             if ui
-                .add_enabled(pairs < MAX_TABLE_PAIRS, egui::Button::new("+ pair"))
+                .add_enabled(
+                    pairs < MAX_TABLE_PAIRS,
+                    egui::Button::new(crate::t!("positions-rope-add-pair")),
+                )
                 .clicked()
             {
                 for row in &mut self.table {
@@ -41,7 +44,10 @@ impl RopePanel {
                 }
             }
             if ui
-                .add_enabled(pairs > 1, egui::Button::new("− pair"))
+                .add_enabled(
+                    pairs > 1,
+                    egui::Button::new(crate::t!("positions-rope-remove-pair")),
+                )
                 .clicked()
             {
                 for row in &mut self.table {
@@ -49,13 +55,13 @@ impl RopePanel {
                 }
             }
             if ui
-                .button("the notes' “the dog slept”")
-                .on_hover_text("their embeddings at positions 1, 2, 3 (the notes count from 1)")
+                .button(crate::t!("positions-rope-notes-example"))
+                .on_hover_text(crate::t!("positions-rope-notes-example-hover"))
                 .clicked()
             {
                 self.set_notes_example();
             }
-            let l = ui.label("base");
+            let l = ui.label(crate::t!("positions-slider-base"));
             ui.add(
                 egui::DragValue::new(&mut self.table_base)
                     .range(2.0..=1.0e6)
@@ -67,12 +73,12 @@ impl RopePanel {
         let width = self.table.first().map_or(0, Vec::len);
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
-                ui.label("input x");
+                ui.label(crate::t!("positions-rope-input-x"));
                 egui::Grid::new("rope_table_input")
                     .striped(true)
                     .show(ui, |ui| {
-                        ui.label("token");
-                        ui.label("position");
+                        ui.label(crate::t!("positions-perm-col-token"));
+                        ui.label(crate::t!("positions-axis-position"));
                         for c in 0..width {
                             ui.label(format!("x{c}"));
                         }
@@ -83,9 +89,12 @@ impl RopePanel {
                             .zip(&mut self.table_positions)
                             .enumerate()
                         {
-                            ui.label(format!("token {r}"));
+                            ui.label(crate::t!("positions-rope-token", token = r));
                             ui.add(egui::DragValue::new(t).range(0..=1000))
-                                .accessible_name(format!("position of token {r}"));
+                                .accessible_name(crate::t!(
+                                    "positions-rope-token-position",
+                                    token = r
+                                ));
                             for (c, v) in row.iter_mut().enumerate() {
                                 ui.add(
                                     egui::DragValue::new(v)
@@ -93,7 +102,11 @@ impl RopePanel {
                                         .range(-100.0..=100.0)
                                         .max_decimals(4),
                                 )
-                                .accessible_name(format!("token {r} x{c}"));
+                                .accessible_name(crate::t!(
+                                    "positions-rope-token-component",
+                                    token = r,
+                                    component = c
+                                ));
                             }
                             ui.end_row();
                         }
@@ -101,7 +114,7 @@ impl RopePanel {
             });
             ui.add_space(24.0);
             ui.vertical(|ui| {
-                ui.label("rotated: position::rope_rotate");
+                ui.label(crate::t!("positions-rope-rotated"));
                 match table_rotate(&self.table, &self.table_positions, self.table_base) {
                     Err(e) => {
                         ui.colored_label(ui.visuals().error_fg_color, e);
@@ -110,7 +123,7 @@ impl RopePanel {
                         egui::Grid::new("rope_table_output")
                             .striped(true)
                             .show(ui, |ui| {
-                                ui.label("token");
+                                ui.label(crate::t!("positions-perm-col-token"));
                                 for c in 0..width {
                                     ui.label(format!("y{c}"));
                                 }
@@ -118,7 +131,7 @@ impl RopePanel {
                                 ui.label("|y|");
                                 ui.end_row();
                                 for (r, (x, y)) in self.table.iter().zip(&out).enumerate() {
-                                    ui.label(format!("token {r}"));
+                                    ui.label(crate::t!("positions-rope-token", token = r));
                                     for v in y {
                                         ui.monospace(format!("{v:.4}"));
                                     }
@@ -131,10 +144,10 @@ impl RopePanel {
                 }
             });
         });
-        ui.label("Check it on the command line: save the rows as rows.json and run");
+        ui.label(crate::t!("positions-rope-cli"));
         ui.monospace(cli_command(&self.table_positions, self.table_base));
         ui.label("rows.json:");
         ui.monospace(rows_json(&self.table));
-        ui.weak("The command prints the same numbers under \"rotated\".");
+        ui.weak(crate::t!("positions-rope-cli-note"));
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{RopePanel, MODEL_NAME};
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::words::Words;
 use crate::model::{ForwardOptions, Model, Positional, Trace};
 use egui::Vec2;
 use ndarray::Axis;
@@ -29,14 +30,18 @@ impl RopePanel {
         ui: &mut egui::Ui,
         store: &crate::app::models::store::ModelStore,
     ) {
-        ui.strong("5. A model trained with RoPE");
+        ui.strong(crate::t!("positions-rope-model-title"));
         let model = store.keep(&mut self.model, MODEL_NAME);
         let model = match model {
             Ok(m) => m,
             Err(e) => {
                 ui.colored_label(
                     ui.visuals().error_fg_color,
-                    format!("could not load `{MODEL_NAME}`: {e}"),
+                    crate::t!(
+                        "positions-rope-model-error",
+                        model = MODEL_NAME,
+                        error = e.as_str()
+                    ),
                 );
                 return;
             }
@@ -44,30 +49,34 @@ impl RopePanel {
         let cfg = &model.config;
         let head_width = cfg.d_model / cfg.n_heads.max(1);
         let base_note = match cfg.positional {
-            Positional::Rope { base } => format!("rotates q and k with RoPE, base {base}"),
-            ref other => format!("uses {} positions", other.label()),
+            Positional::Rope { base } => {
+                crate::t!("positions-rope-model-rope", base = format!("{base}"))
+            }
+            ref other => crate::t!("positions-rope-model-other", scheme = other.words()),
         };
-        ui.label(format!(
-            "The built-in `{MODEL_NAME}` model (decoder-only, {} layers × {} heads) {base_note}, \
-             heads {head_width} wide ({} pairs). It learned a previous-token head in layer 0 \
-             (offset −1, wherever the token is) and an induction head in layer 1: in the \
-             repeat, each letter attends to the letter after its first occurrence.",
-            cfg.n_layers,
-            cfg.n_heads,
-            head_width / 2
+        ui.label(crate::t!(
+            "positions-rope-model-about",
+            model = MODEL_NAME,
+            layers = cfg.n_layers,
+            heads = cfg.n_heads,
+            positions = base_note,
+            width = head_width,
+            pairs = head_width / 2,
         ));
         let (n_layers, n_heads) = (cfg.n_layers.max(1), cfg.n_heads.max(1));
         ui.horizontal_wrapped(|ui| {
-            let l = ui.label("text");
+            let l = ui.label(crate::t!("positions-rope-text"));
             ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(280.0))
                 .labelled_by(l.id);
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.layer, 0..=n_layers - 1).text("layer"),
+                egui::Slider::new(&mut self.layer, 0..=n_layers - 1)
+                    .text(crate::t!("positions-slider-layer")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.head, 0..=n_heads - 1).text("head"),
+                egui::Slider::new(&mut self.head, 0..=n_heads - 1)
+                    .text(crate::t!("positions-slider-head")),
             );
         });
         self.layer = self.layer.min(n_layers - 1);
@@ -89,31 +98,35 @@ impl RopePanel {
         if *unknown > 0 {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!(
-                    "{unknown} characters are not in the model's alphabet (a–z): shown as <unk>"
-                ),
+                crate::t!("positions-rope-unknown", count = *unknown),
             );
         }
         if *truncated > 0 {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
-                format!(
-                    "{truncated} tokens past the model's {} were cut off",
-                    cfg.max_len
+                crate::t!(
+                    "positions-rope-truncated",
+                    count = *truncated,
+                    limit = cfg.max_len
                 ),
             );
         }
         let kind = crate::model::AttentionKind::DecoderSelf;
         let Some(a) = trace.attention(kind, self.layer) else {
-            ui.label("this model has no such layer");
+            ui.label(crate::t!("positions-rope-no-layer"));
             return;
         };
         let head = self.head.min(a.weights.len_of(Axis(0)).saturating_sub(1));
-        let context = format!("{MODEL_NAME} · layer {} · head {head}", self.layer);
-        ui.label(format!(
-            "Decoder self-attention weights, layer {} · head {head}: rows are queries, columns \
-             keys; hatched cells are the future, blocked by the causal mask.",
-            self.layer
+        let context = crate::t!(
+            "positions-rope-model-context",
+            model = MODEL_NAME,
+            layer = self.layer,
+            head = head
+        );
+        ui.label(crate::t!(
+            "positions-rope-model-weights",
+            layer = self.layer,
+            head = head
         ));
         let t = a.query_tokens.len().max(1) as f32;
         let height = (t * 22.0 + 70.0).clamp(200.0, 620.0);
@@ -122,7 +135,11 @@ impl RopePanel {
                 max_cell: 22.0,
                 ..crate::app::labs::attention::head::weights_heatmap(a, head, &context)
             }
-            .show_with_legend(ui, (height - 60.0).min(240.0), "weight");
+            .show_with_legend(
+                ui,
+                (height - 60.0).min(240.0),
+                &crate::t!("positions-rope-weight"),
+            );
         });
     }
 }

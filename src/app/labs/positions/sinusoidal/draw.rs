@@ -23,24 +23,23 @@ const OFFSET_COLORS: [Color32; 3] = [
 impl SinusoidalPanel {
     pub(super) fn band_view(&mut self, ui: &mut egui::Ui, derived: &Derived) {
         let (d, base) = (self.d, self.base);
-        ui.strong("One band against position");
+        ui.strong(crate::t!("positions-sin-band-title"));
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut self.band, 0..=d / 2 - 1).text("band k"),
+            egui::Slider::new(&mut self.band, 0..=d / 2 - 1)
+                .text(crate::t!("positions-sin-band-k")),
         );
         let k = self.band;
         let omega = sinusoidal_frequency(k, d, base);
-        ui.label(format!(
-            "band {k} (dimensions {}, {}): ω_k = {omega:.4} rad per position, wavelength {:.2} \
-             positions",
-            2 * k,
-            2 * k + 1,
-            sinusoidal_wavelength(k, d, base),
+        ui.label(crate::t!(
+            "positions-sin-band-about",
+            band = k,
+            dim_sin = 2 * k,
+            dim_cos = 2 * k + 1,
+            omega = format!("{omega:.4}"),
+            wavelength = format!("{:.2}", sinusoidal_wavelength(k, d, base)),
         ));
-        ui.weak(
-            "Dots: the values the model adds at whole positions. Lines: the underlying sine and \
-             cosine. The first bands wiggle fast; the last barely move across N positions.",
-        );
+        ui.weak(crate::t!("positions-sin-band-note"));
         let column = |c: usize| -> Vec<[f64; 2]> {
             derived
                 .pe
@@ -60,15 +59,19 @@ impl SinusoidalPanel {
                 })
                 .collect()
         };
-        let mut words = PlotWords::new(format!("band {k}: sine and cosine"), "position t");
+        let position_t = crate::t!("positions-position-t");
+        let mut words = PlotWords::new(
+            crate::t!("positions-sin-band-plot", band = k),
+            position_t.clone(),
+        );
         let plot = Plot::new("sin_curves")
             .height(260.0)
             .allow_scroll(false)
             .include_y(-1.1)
             .include_y(1.1)
             .legend(Legend::default().position(Corner::RightBottom))
-            .x_axis_label("position t")
-            .y_axis_label("PE value")
+            .x_axis_label(position_t)
+            .y_axis_label(crate::t!("positions-sin-axis-pe-value"))
             .show(ui, |plot| {
                 plot.line(Line::new(format!("sin(t·ω_{k})"), smooth(f64::sin)).color(SIN_COLOR));
                 plot.line(
@@ -97,30 +100,28 @@ impl SinusoidalPanel {
 
     pub(super) fn wavelength_view(&self, ui: &mut egui::Ui) {
         let (d, base) = (self.d, self.base);
-        ui.strong("Wavelength of every band");
-        ui.weak(
-            "A geometric ladder: each band's wavelength is base^(2/d) times the previous one, \
-             from 2π up towards 2π·base. Bands above the N line never finish one cycle within \
-             the N positions drawn.",
-        );
+        ui.strong(crate::t!("positions-sin-wavelength-title"));
+        ui.weak(crate::t!("positions-sin-wavelength-note"));
         let points: Vec<[f64; 2]> = (0..d / 2)
             .map(|k| [k as f64, sinusoidal_wavelength(k, d, base).log10()])
             .collect();
         let tau = std::f64::consts::TAU;
-        let mut words = PlotWords::new("log₁₀ wavelength of every band", "band k");
-        words.record("log₁₀ wavelength", &points);
+        let band_k = crate::t!("positions-sin-band-k");
+        let chosen = crate::t!("positions-sin-chosen-band");
+        let mut words = PlotWords::new(crate::t!("positions-sin-wavelength-plot"), band_k.clone());
+        words.record(crate::t!("positions-sin-log-wavelength"), &points);
         words.mark("log₁₀ 2π", tau.log10());
         words.mark("log₁₀ 2π·base", (tau * base as f64).log10());
         words.mark("log₁₀ N", (self.n as f64).log10());
-        words.mark("chosen band", self.band as f64);
+        words.mark(&chosen, self.band as f64);
         let plot = Plot::new("sin_wavelengths")
             .height(300.0)
             .allow_scroll(false)
             .legend(Legend::default().position(Corner::LeftTop))
             .include_y(0.0)
             .include_y((tau * base as f64).log10() + 0.3)
-            .x_axis_label("band k")
-            .y_axis_label("wavelength in positions (log scale)")
+            .x_axis_label(band_k)
+            .y_axis_label(crate::t!("positions-sin-axis-wavelength"))
             .y_axis_formatter(|m, _| pow10_tick(m.value))
             .show(ui, |plot| {
                 plot.hline(
@@ -134,33 +135,44 @@ impl SinusoidalPanel {
                         .style(LineStyle::dashed_dense()),
                 );
                 plot.hline(
-                    HLine::new("N positions", (self.n as f64).log10())
-                        .color(COS_COLOR)
-                        .style(LineStyle::dashed_loose()),
+                    HLine::new(
+                        crate::t!("positions-sin-n-positions"),
+                        (self.n as f64).log10(),
+                    )
+                    .color(COS_COLOR)
+                    .style(LineStyle::dashed_loose()),
                 );
-                plot.line(Line::new("wavelength", PlotPoints::from(points.clone())).width(2.0));
+                plot.line(
+                    Line::new(
+                        crate::t!("positions-sin-wavelength"),
+                        PlotPoints::from(points.clone()),
+                    )
+                    .width(2.0),
+                );
                 plot.points(
-                    Points::new("bands", points)
+                    Points::new(crate::t!("positions-sin-bands-series"), points)
                         .radius(2.0)
                         .filled(true)
                         .color(SIN_COLOR),
                 );
-                plot.vline(VLine::new("chosen band", self.band as f64).color(Color32::GRAY));
+                plot.vline(VLine::new(chosen, self.band as f64).color(Color32::GRAY));
             });
         words.add(ui, &plot.response);
     }
 
     pub(super) fn rotation_view(&mut self, ui: &mut egui::Ui) {
         let (d, base) = (self.d, self.base);
-        ui.strong("Moving k positions is a rotation");
+        ui.strong(crate::t!("positions-sin-rotation-title"));
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.t, 0..=MAX_SHIFT).text("position t"),
+                egui::Slider::new(&mut self.t, 0..=MAX_SHIFT)
+                    .text(crate::t!("positions-position-t")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.shift, 0..=MAX_SHIFT).text("shift k"),
+                egui::Slider::new(&mut self.shift, 0..=MAX_SHIFT)
+                    .text(crate::t!("positions-sin-shift-k")),
             );
         });
         let (t, k) = (self.t, self.shift);
@@ -173,7 +185,12 @@ impl SinusoidalPanel {
             .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             let ui = &mut cols[0];
-            ui.label(format!("PE({}) beside R({k})·PE({t}), band by band", t + k));
+            ui.label(crate::t!(
+                "positions-sin-rotation-table",
+                target = t + k,
+                shift = k,
+                t = t
+            ));
             egui::ScrollArea::vertical()
                 .id_salt("sin_rotation_table")
                 .max_height(260.0)
@@ -182,7 +199,7 @@ impl SinusoidalPanel {
                         .striped(true)
                         .spacing([14.0, 3.0])
                         .show(ui, |ui| {
-                            ui.strong("band");
+                            ui.strong(crate::t!("positions-sin-band"));
                             ui.strong(format!("PE({}) sin", t + k));
                             ui.strong("cos");
                             ui.strong(format!("R({k})·PE({t}) sin"));
@@ -205,62 +222,70 @@ impl SinusoidalPanel {
             let ui = &mut cols[1];
             let b = self.band;
             let [[a, s], [ms, c]] = rotation_block(k, b, d, base);
-            ui.label(
-                "The angle-addition formulas, with θ = k·ω for one band:\n\
+            ui.label(format!(
+                "{}\n\
                  sin(tω + θ) = sin(tω)·cos θ + cos(tω)·sin θ\n\
                  cos(tω + θ) = −sin(tω)·sin θ + cos(tω)·cos θ",
-            );
-            ui.label(format!(
-                "so each (sin, cos) pair is turned by the block [[cos θ, sin θ], [−sin θ, cos θ]]. \
-                 For band {b}: θ = {k}·{:.4} = {:.4} rad,",
-                sinusoidal_frequency(b, d, base),
-                k as f64 * sinusoidal_frequency(b, d, base),
+                crate::t!("positions-sin-angle-addition"),
+            ));
+            ui.label(crate::t!(
+                "positions-sin-rotation-block-about",
+                band = b,
+                shift = k,
+                omega = format!("{:.4}", sinusoidal_frequency(b, d, base)),
+                theta = format!("{:.4}", k as f64 * sinusoidal_frequency(b, d, base)),
             ));
             egui::Grid::new("sin_rotation_block")
                 .spacing([10.0, 2.0])
                 .show(ui, |ui| {
-                    ui.label(format!("R({k}) block {b} ="));
+                    ui.label(crate::t!(
+                        "positions-sin-rotation-block",
+                        shift = k,
+                        band = b
+                    ));
                     ui.label(RichText::new(format!("{a:+.4}  {s:+.4}")).monospace());
                     ui.end_row();
                     ui.label("");
                     ui.label(RichText::new(format!("{ms:+.4}  {c:+.4}")).monospace());
                     ui.end_row();
                 });
-            ui.label(format!(
-                "max |PE({}) − R({k})·PE({t})| over all {d} dimensions = {max_diff:.1e}",
-                t + k
+            ui.label(crate::t!(
+                "positions-sin-rotation-check",
+                target = t + k,
+                shift = k,
+                t = t,
+                d = d,
+                diff = format!("{max_diff:.1e}"),
             ));
-            ui.weak(
-                "R(k) is block-diagonal and depends on the shift k alone, never on t: one fixed \
-                 linear map moves every position k steps on, so a head can learn \"look k \
-                 tokens back\" once for the whole input.",
-            );
+            ui.weak(crate::t!("positions-sin-rotation-note"));
         });
     }
 }
 
 pub(super) fn matrix_view(ui: &mut egui::Ui, derived: &Derived) {
     let (n, d) = derived.pe.dim();
-    ui.strong(format!("PE: {n} positions × {d} dimensions"));
-    ui.weak(
-        "Left columns (fast bands) change from row to row; right columns (slow bands) stay \
-         near sin = 0, cos = 1.",
-    );
+    ui.strong(crate::t!("positions-sin-matrix-title", n = n, d = d));
+    ui.weak(crate::t!("positions-sin-matrix-note"));
     let mut map = Heatmap::new(
         derived.pe.view(),
         &derived.positions,
         &derived.dims,
         ColorScale::Diverging { limit: 1.0 },
     );
-    map.axis_names = ("position", "dimension");
-    map.context = "sinusoidal PE";
+    let axes = (
+        crate::t!("positions-axis-position"),
+        crate::t!("positions-axis-dimension"),
+    );
+    let context = crate::t!("positions-sin-matrix-context");
+    map.axis_names = (&axes.0, &axes.1);
+    map.context = &context;
     heatmap_box(ui, n, |ui| {
         map.show_with_legend(ui, 200.0, "PE(t, i)");
     });
 }
 
 pub(super) fn binary_counter(ui: &mut egui::Ui) {
-    ui.strong("The binary-counter analogy");
+    ui.strong(crate::t!("positions-sin-counter-title"));
     ui.horizontal_top(|ui| {
         egui::Grid::new("sin_binary_counter")
             .striped(true)
@@ -284,64 +309,55 @@ pub(super) fn binary_counter(ui: &mut egui::Ui) {
                     }
                     ui.end_row();
                 }
-                ui.weak("period");
+                ui.weak(crate::t!("positions-sin-counter-period"));
                 for p in [2, 4, 8, 16] {
                     ui.weak(p.to_string());
                 }
                 ui.end_row();
             });
         ui.vertical(|ui| {
-            ui.label(
-                "Count in binary, bits from low to high. The low bit b₀ flips at every step, \
-                 like the first bands; each higher bit flips half as often, and the high bits \
-                 flip slowest, like the last bands.",
-            );
-            ui.label(
-                "Together the bits give every position a unique pattern. Sinusoids are the \
-                 smooth version: instead of square waves with periods 2, 4, 8, 16 they use sine \
-                 and cosine waves whose wavelengths grow geometrically, and the values are \
-                 continuous, so nearby positions get nearby vectors.",
-            );
+            ui.label(crate::t!("positions-sin-counter-bits"));
+            ui.label(crate::t!("positions-sin-counter-smooth"));
         });
     });
 }
 
 pub(super) fn similarity_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
     let n = derived.sim.nrows();
-    ui.strong(format!("Similarity p_i·p_j of all {n} positions"));
-    ui.weak(format!(
-        "The diagonal is d/2 = {} (each band is a unit vector). Every diagonal stripe is \
-         constant: the dot product depends only on the distance i − j.",
-        d / 2
-    ));
+    ui.strong(crate::t!("positions-sin-similarity-title", n = n));
+    ui.weak(crate::t!("positions-sin-similarity-note", half = d / 2));
     let mut map = Heatmap::new(
         derived.sim.view(),
         &derived.positions,
         &derived.positions,
         ColorScale::diverging_for(derived.sim.iter()),
     );
-    map.axis_names = ("position i", "position j");
-    map.context = "PE similarity";
+    let axes = (
+        crate::t!("positions-axis-position-i"),
+        crate::t!("positions-axis-position-j"),
+    );
+    let context = crate::t!("positions-sin-similarity-context");
+    map.axis_names = (&axes.0, &axes.1);
+    map.context = &context;
     heatmap_box(ui, n, |ui| {
         map.show_with_legend(ui, 200.0, "p_i·p_j");
     });
 }
 
 pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
-    ui.strong("p_t·p_{t+o} against the offset o");
-    ui.weak(
-        "Three starting positions t, one curve: they lie on top of each other and on the \
-         dashed closed form, because each band contributes cos(ω_k·o) whatever t is.",
-    );
+    let title = crate::t!("positions-sin-offset-title");
+    let offset_o = crate::t!("positions-offset-o");
+    ui.strong(&title);
+    ui.weak(crate::t!("positions-sin-offset-note"));
     let ink = ui.visuals().strong_text_color();
-    let mut words = PlotWords::new("p_t·p_{t+o} against the offset o", "offset o");
+    let mut words = PlotWords::new(title, offset_o.clone());
     let plot = Plot::new("sin_offset_curves")
         .height(300.0)
         .allow_scroll(false)
         .legend(Legend::default().position(Corner::RightTop))
         .include_y(0.0)
         .include_y(d as f64 / 2.0)
-        .x_axis_label("offset o")
+        .x_axis_label(offset_o)
         .y_axis_label("p_t·p_{t+o}")
         .show(ui, |plot| {
             for (i, (t, curve)) in OFFSET_STARTS.iter().zip(&derived.offsets).enumerate() {
@@ -382,8 +398,9 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
                 .fold(0.0, f64::max)
         })
         .fold(0.0, f64::max);
-    ui.label(format!(
-        "largest gap between the curves and Σ_k cos(ω_k·o): {spread:.1e}"
+    ui.label(crate::t!(
+        "positions-sin-offset-gap",
+        gap = format!("{spread:.1e}")
     ));
 }
 

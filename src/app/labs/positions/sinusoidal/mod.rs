@@ -71,7 +71,7 @@ const FIRST: usize = 4;
 
 /// PE(t) for the first positions, one column per dimension, as numbers.
 fn first_positions(ui: &mut egui::Ui, pe: &Array2<f32>, d: usize, base: f32) {
-    ui.strong("The first positions, written out");
+    ui.strong(crate::t!("positions-sin-first-positions"));
     egui::Grid::new("sinusoidal_first")
         .striped(true)
         .spacing([16.0, 3.0])
@@ -152,7 +152,7 @@ impl SinusoidalPanel {
     }
 
     fn contents(&mut self, ui: &mut egui::Ui, store: &crate::app::models::store::ModelStore) {
-        ui.heading("Sinusoidal positional encoding");
+        ui.heading(crate::t!("positions-sin-heading"));
         ui.label(
             RichText::new(
                 "PE(t, 2k) = sin(t·ω_k)    PE(t, 2k+1) = cos(t·ω_k)    ω_k = base^(−2k/d)",
@@ -164,18 +164,18 @@ impl SinusoidalPanel {
                 ui,
                 egui::Slider::new(&mut self.d, D_RANGE)
                     .step_by(2.0)
-                    .text("d (model width)"),
+                    .text(crate::t!("positions-sin-slider-d")),
             );
             crate::app::widgets::fit::add(
                 ui,
                 egui::Slider::new(&mut self.base, BASE_RANGE)
                     .logarithmic(true)
                     .fixed_decimals(0)
-                    .text("base"),
+                    .text(crate::t!("positions-slider-base")),
             );
             crate::app::widgets::fit::add(
                 ui,
-                egui::Slider::new(&mut self.n, N_RANGE).text("positions N"),
+                egui::Slider::new(&mut self.n, N_RANGE).text(crate::t!("positions-slider-n")),
             );
         });
         self.sanitize();
@@ -188,12 +188,13 @@ impl SinusoidalPanel {
             return;
         };
         let bands = d / 2;
-        ui.label(format!(
-            "d = {d}: {bands} bands (dimension pairs), wavelengths from 2π = {:.2} to {:.1} \
-             positions (2π·base = {:.0} is the limit they approach)",
-            sinusoidal_wavelength(0, d, base),
-            sinusoidal_wavelength(bands - 1, d, base),
-            std::f64::consts::TAU * base as f64,
+        ui.label(crate::t!(
+            "positions-sin-bands",
+            d = d,
+            bands = bands,
+            shortest = format!("{:.2}", sinusoidal_wavelength(0, d, base)),
+            longest = format!("{:.1}", sinusoidal_wavelength(bands - 1, d, base)),
+            limit = format!("{:.0}", std::f64::consts::TAU * base as f64),
         ));
         if d <= SMALL_D {
             first_positions(ui, &derived.pe, d, base);
@@ -234,10 +235,10 @@ impl SinusoidalPanel {
         let Ok(model) = model else {
             return;
         };
-        ui.strong("On a trained model");
-        ui.label(format!(
-            "“reverse” (and translate, copy, sort) add these encodings with d = {} and base 10000 to their token embeddings. Its encoder self-attention, layer 0, on “abcdefgh”: with positions, heads can attend by place (to neighbours, to the start), not only by letter.",
-            model.config.d_model
+        ui.strong(crate::t!("positions-sin-trained"));
+        ui.label(crate::t!(
+            "positions-sin-trained-about",
+            d = model.config.d_model
         ));
         let input = model.prepare("abcdefgh", "").input;
         let Ok(trace) = store.forward("reverse", &input, &crate::model::ForwardOptions::default())
@@ -249,8 +250,8 @@ impl SinusoidalPanel {
         };
         crate::app::widgets::fit::columns(ui, model.config.n_heads, 180.0, |cols| {
             for (h, col) in cols.iter_mut().enumerate() {
-                col.label(format!("head {h}"));
-                let context = format!("reverse · encoder layer 0 · head {h}");
+                col.label(crate::t!("positions-head", head = h));
+                let context = crate::t!("positions-sin-trained-context", head = h);
                 Heatmap {
                     max_cell: 22.0,
                     ..crate::app::labs::attention::head::weights_heatmap(a, h, &context)

@@ -1,0 +1,104 @@
+## Lesson 3: Self-attention
+
+lesson-self-attention = Self-attention
+
+lesson-page-every-token-sees-every-token = Every token sees every token
+lesson-page-every-token-sees-every-token-text =
+    In self-attention Q, K and V all come from the same sequence. Any token reaches any other in
+    one step, so the path length between positions is O(1), where an RNN needs O(L) steps.
+
+    The layer is not linear in its input: the weights themselves depend on the data through QKᵀ
+    and the softmax.
+
+    On the right is a real model: all-MiniLM-L6-v2, a BERT-style sentence encoder (6 layers × 12
+    heads, 22 M parameters) that reads in both directions. It is small enough to download during
+    a lesson, and it knows English. Its 72 heads read a sentence teachers use for attention.
+
+    Above the grid, the app's head classifier lists the head that shows each pattern most
+    strongly on this input. Layer 0, head 2 looks at the previous token (score 1.00). Layer 4,
+    head 5 looks at [CLS], the token that starts every input (0.90). Layer 1, head 8 mostly
+    looks at the next token (0.57), which only a model without a causal mask can do. Open “Input
+    and attention controls” below to type your own sentence.
+
+lesson-page-order-means-nothing-to-attention = Order means nothing to attention
+lesson-page-order-means-nothing-to-attention-text =
+    Without positional information, self-attention is permutation equivariant: f(πX) = π f(X).
+    Shuffle the tokens and the outputs are the same vectors, shuffled the same way.
+
+    So "the dog bit the man" and "the man bit the dog" would give every word the same output:
+    the layer sees a set, not a sequence.
+
+    The panel shuffles the input of a trained encoder and compares its outputs with and without
+    the positional encodings: without them the rows are only reordered; with them every row
+    changes. The page “Who bit whom?” does it on a real English encoder.
+
+lesson-page-what-it-costs = What it costs
+lesson-page-what-it-costs-text =
+    Self-attention compares all L² pairs of positions, each with a dot product of width D:
+    O(L²·D). The projections and an RNN cost O(L·D²).
+
+    Attention wins when L < D: a sentence of L = 100 with D = 512. At L = 10⁴ the L² term
+    dominates and the L×L weight matrix fills memory.
+
+    In exchange, all positions are computed at once: O(1) sequential operations instead of the
+    RNN's O(L).
+
+    On the right, the character model's attention on a longer text: every cell on and below the
+    diagonal is one pair it had to score (its causal mask hides the rest, hatched; an encoder
+    scores the whole square). The last page of this lesson computes these costs for any L and D.
+
+lesson-page-what-does-it-read = What does "it" read?
+lesson-page-what-does-it-read-text =
+    In "The animal didn't cross the street because it was too tired", a reader knows that "it"
+    is the animal. Layer 3, head 1 of MiniLM puts 0.68 of the attention of "it" (the row of
+    "it") on "animal", and 0.05 on "street".
+
+    Now change "tired" to "wide" in the input: a reader takes "it" to be the street. This head's
+    weight on "animal" falls to 0.28, but it does not move to "street" (0.12). Most of it goes
+    to [CLS] instead.
+
+    So a 22-million-parameter model does not resolve the pronoun the way a person does, and no
+    single head is the model's reasoning. Attention weights show where information flows, not
+    why the model decides.
+
+lesson-page-relevance-is-not-symmetric = Relevance is not symmetric
+lesson-page-relevance-is-not-symmetric-text =
+    The score of query i against key j is qᵢ·kⱼ, with q = x W_Q and k = x W_K. W_Q and W_K are
+    different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are different numbers.
+
+    In "He sat on the bank of the river", layer 0, head 4 of MiniLM gives "bank" (its row) 0.71
+    of its attention on "river": the word that says which bank is meant. "river" gives only 0.17
+    to "bank".
+
+    Read the matrix by rows, which shows what each query gathers. Then compare the cell (bank,
+    river) with the cell (river, bank). A column shows who listens to one key.
+
+lesson-page-who-bit-whom = Who bit whom?
+lesson-page-who-bit-whom-text =
+    Back to order, on a real model. The panel runs "the dog bit the man" and "the man bit the
+    dog" through all-MiniLM-L6-v2, a BERT encoder, with its learned position embeddings switched
+    off and on.
+
+    Off, each word's output only moves with the word, and the sentence vectors (the mean of the
+    outputs, which is how this model is used) are identical: cosine 1.0000. The model could not
+    tell who bit whom.
+
+    On, they differ: cosine 0.9795. "dog" changes most (0.64): it is now the object instead of
+    the subject.
+
+    Type your own pair: the second box must use the same words.
+
+lesson-page-the-cost-calculator = The cost calculator
+lesson-page-the-cost-calculator-text =
+    The notes' sentence: L = 100 tokens of width D = 512. Per layer, self-attention does L²·D =
+    5,120,000 multiply-adds, a recurrent layer L·D² = 26,214,400 and a convolution of width K =
+    3 K·L·D² = 78,643,200. Attention is the cheapest, and needs one parallel step where the RNN
+    needs 100.
+
+    Press "notes: L = 10⁴": attention now costs 5.12 × 10¹⁰ against the RNN's 2.62144 × 10⁹. The
+    L² term wins exactly when L passes D: move the sliders and watch the lines cross in the
+    plot.
+
+    Memory follows: 51,200 numbers of RNN state against 61,200 for attention at L = 100 (L² +
+    L·D). The tables below count a block's parameters, 4·D² for attention and 2·D·d_ff for the
+    feed-forward layer, and the picked model's own, tensor by tensor.

@@ -1,0 +1,47 @@
+## Lesson 4: Positional encodings
+
+lesson-positional-encodings = Positional encodings
+
+lesson-page-naive-positions = Naive positions
+lesson-page-naive-positions-text =
+    The simplest idea is to add the index t to the token's embedding. It is unbounded: position
+    500 is a huge number next to embeddings of size about 1.
+
+    Normalising to t/(N−1) keeps it in [0, 1] but stretches like a rubber band: one step means
+    1/(N−1), so the same offset means different things in sentences of different length.
+
+lesson-page-sinusoidal-encodings = Sinusoidal encodings
+lesson-page-sinusoidal-encodings-text =
+    PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), with ω_k = 10000^(−2k/d). Each pair is a
+    point on the unit circle turning at its own speed. The wavelengths 2π·10000^(2k/d) run from
+    2π for the fastest pair to 2π·10000^((d−2)/d) for the slowest: about 35,300 positions at d =
+    32 (the translation model) and 47,100 at d = 64 (the lab's default). 2π·10000 ≈ 62,800 is
+    only the limit as d grows.
+
+    Read down the dimensions it is a multi-scale, continuous binary counter: fast pairs change
+    every step, slow ones over hundreds.
+
+    p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) is PE(t)
+    rotated by a matrix that depends only on o. It is defined for any t.
+
+lesson-page-rope-rotate-queries-and-keys = RoPE: rotate queries and keys
+lesson-page-rope-rotate-queries-and-keys-text =
+    Rotary embeddings leave X alone and rotate q and k instead: pair p of dimensions (2p, 2p+1)
+    of the vector at position i turns by the angle i·ω_p, with ω_p = 10000^(−2p/d), as the
+    panel's sliders name them.
+
+    Rotations keep norms and compose, so ⟨R(i)q, R(j)k⟩ = qᵀR(j−i)k: the score depends only on
+    the offset j − i, not on where the pair sits.
+
+    Type a few small vectors and positions in the panel and read the rotated vectors in its
+    table.
+
+lesson-page-longer-than-trained = Longer than trained
+lesson-page-longer-than-trained-text =
+    A learned table P of N_max×d rows has nothing past N_max. Relative schemes add a learned
+    bias a_{"{"}i−j{"}"} to the scores (T5, Transformer-XL); ALiBi subtracts a fixed slope times
+    the distance.
+
+    The panel runs models trained on short reversals with each scheme on longer inputs. Compare
+    where each one's exact-match rate falls: positions it never saw, and offsets larger than any
+    it learned.

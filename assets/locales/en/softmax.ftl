@@ -1,0 +1,70 @@
+## The softmax lab: typed scores to weights, and small Q, K, V by hand
+
+softmax-part-scores = Scores → weights
+softmax-part-matrices = Q, K, V by hand
+
+# Hover texts of the ready-made scores' buttons.
+softmax-preset-worked = the notes' worked example
+softmax-preset-soft = soft: gradients reach both scores
+softmax-preset-saturated = ×10 = [20, 10]: saturated, the gradient vanishes
+softmax-preset-far = one score far above the rest
+
+softmax-scores-intro = Softmax turns any scores e into weights α that are positive and sum to 1: αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Type scores, or pick an example.
+# Label of the box where the scores are typed.
+softmax-scores-label = scores e =
+softmax-scale = multiply every score by s (s = 1/τ)
+# $bits and $max: entropies in bits, already formatted; $count: how many scores.
+softmax-entropy = entropy H(α) = −Σ αᵢ log₂ αᵢ = { $bits } bits (0 when one weight takes all, log₂ { $count } = { $max } when all are equal)
+softmax-jacobian-title = The Jacobian ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)
+softmax-jacobian-note = How much weight i moves when score j is nudged (row i, column j). Every row sums to 0: raising one score takes weight from the others.
+softmax-shift-note = Subtracting the largest score first changes nothing (it cancels between top and bottom) but keeps every exponential at most 1, so nothing overflows.
+
+# The end of softmax-largest-gradient ($trend).
+softmax-trend-tied = the top scores are tied, so they keep sharing the weight and it does not fall to 0
+softmax-trend-apart = as the scores grow apart it falls towards 0
+# $value: the largest gradient; $s: the scale; $trend: softmax-trend-tied or softmax-trend-apart.
+softmax-largest-gradient = The largest |∂αᵢ/∂eⱼ| is { $value } at s = { $s }: { $trend }
+softmax-plot-title = largest |∂α/∂e| as every score is multiplied by s
+# The marker of the current scale s on the plot.
+softmax-plot-s-now = s now
+softmax-plot-x = s (every score multiplied by s)
+softmax-plot-y = largest |∂α/∂e|
+softmax-plot-line = largest gradient
+
+softmax-matrices-intro = Type small matrices, one row per token: rows separated by ; or new lines, numbers by spaces or commas. Q has one row per query, K and V one row per key.
+softmax-q-label = Q (queries × d_k)
+softmax-k-label = K (keys × d_k)
+softmax-v-label = V (keys × d_v)
+softmax-worked-again = the worked example again
+softmax-step-scores = 1. S = QKᵀ: every query against every key
+# The names of a matrix's rows and columns (read out by screen readers).
+softmax-axis-query = query
+softmax-axis-key = key
+softmax-axis-dimension = dimension
+softmax-read-by = read by
+softmax-read-rows = rows of A: what a query gathers
+softmax-read-columns = rows of Aᵀ: who listens to a key
+softmax-step-transposed = 3. Aᵀ: column i is query i's softmax (the notes' layout)
+softmax-step-weights = 3. A = softmax of each row of E
+softmax-step-context = 4. C = AV: each query's context vector
+softmax-query-pick = query:
+softmax-key-pick = key:
+# $query: the query's name (q1); $index: its number; $terms: "0.50·v1 + 0.50·v2"; $context: the numbers of its context vector.
+softmax-gathers = { $query } gathers c{ $index } = { $terms } = [{ $context }]: its weights sum to 1
+# $key: the key's name (k1); $readers: "q1 0.50, q2 0.10"; $received: their sum; $total: how many queries.
+softmax-listeners = { $key } is read by { $readers }: { $received } in all, of the { $total } the queries hand out. A key's total need not be 1: some keys are read by everyone, some by no one.
+softmax-export-steps = steps as JSON
+
+## Why typed scores or matrices cannot be read ($word: what the student typed)
+
+softmax-error-not-finite = `{ $word }` is not a finite number
+softmax-error-too-large = `{ $word }` is too large: keep numbers between −1,000,000 and 1,000,000
+softmax-error-not-number = `{ $word }` is not a number
+softmax-error-no-number = type at least one number, e.g. 0, 2, 1
+softmax-error-too-many = { $count } numbers: at most { $max } fit in one readable row
+softmax-error-no-row = type at least one row, e.g. 1, 0; 0, 1
+# $rows × $cols: the typed matrix's size; $max: the largest size that fits.
+softmax-error-too-big = { $rows } × { $cols }: at most { $max } × { $max } fits on screen with every number
+softmax-error-ragged = row { $row } has { $count } numbers but row 1 has { $width }: every row needs the same length
+softmax-error-widths = each query has { $query } numbers but each key has { $key }: q·k needs the same length
+softmax-error-values = { $keys } keys but { $values } values: every key needs its value (one row of V each)

@@ -1,0 +1,96 @@
+## The Cost lab: what self-attention, recurrence and convolution cost per layer
+
+## Presets and sliders
+
+cost-notes-default = apuntes: L = 100, D = 512, K = 3
+cost-notes-long = apuntes: L = 10⁴
+# $name is the model's name
+cost-picked-model = el modelo elegido ({ $name })
+cost-picked-model-hover = su ancho, cabezas, capas y ancho de la red feed-forward
+cost-slider-length = L tokens
+cost-slider-width = D ancho
+cost-slider-kernel = K núcleo
+cost-slider-heads = h cabezas
+cost-slider-layers = N capas
+cost-slider-batch = B lote
+cost-export-json = cifras en JSON
+cost-intro = Una capa convierte L vectores de ancho D en L vectores. La autoatención compara cada par de tokens (L²·D); una capa recurrente hace un producto D × D en cada uno de L pasos, uno tras otro (L·D²); una convolución de ancho K hace K de ellos por token (K·L·D²).
+
+## The three layers side by side
+
+cost-header-layer = capa
+cost-header-work = trabajo por capa
+cost-header-steps = pasos en orden
+cost-header-path = primer → último token
+cost-layer-attention = autoatención
+cost-layer-recurrent = recurrente (RNN)
+cost-layer-convolution = convolución
+# How far a signal travels from the first token to the last
+cost-path-attention = 1: cada token alcanza a todos los demás en una capa
+# $steps: recurrent steps from the first token to the last
+cost-path-recurrent = { $steps }: un paso por token (O(L))
+cost-path-never = nunca: un núcleo de ancho 1 no mezcla tokens
+# $layers: stacked convolutions needed; $dilated: the same with dilated convolutions
+cost-path-convolution = { $layers } capas (O(L/K)); { $dilated } con dilataciones (O(log_K L))
+# $l, $d: the sizes; $attention, $recurrent: the multiply-adds of each layer, already written out
+cost-verdict-less = L = { $l } < D = { $d }: la autoatención mezcla con menos trabajo que la recurrencia ({ $attention } frente a { $recurrent }), y todo a la vez
+cost-verdict-equal = L = D = { $l }: L²·D = L·D², el punto de cruce: más allá gana el término cuadrático
+cost-verdict-greater = L = { $l } > D = { $d }: domina el término L²; la autoatención hace ahora más trabajo que la recurrencia ({ $attention } frente a { $recurrent }), aunque aún en un solo paso paralelo
+
+## The plot of work against length
+
+cost-plot-title = log₁₀ multiplicaciones-suma por capa para mezclar
+cost-plot-mark = log₁₀ L actual
+cost-plot-y = log₁₀ multiplicaciones-suma por capa
+cost-plot-now = L actual
+cost-series-attention = autoatención L²·D
+cost-series-recurrent = recurrente L·D²
+cost-series-convolution = convolución K·L·D²
+
+## One block: work, memory, parameters
+
+cost-block-heading = Un bloque a esta longitud (multiplicaciones-suma)
+cost-block-projections = proyecciones Q, K, V, O
+cost-block-scores = puntuaciones QKᵀ
+cost-block-weighted-sum = suma ponderada AV
+cost-block-ffn = red feed-forward
+# $attention, $square, $ffn: counts already written out with grouped digits
+cost-block-notes = El ejemplo de los apuntes (N = 6, D = 512, L = 100) da a la atención 2·N·L²·D = { $attention } y a la red feed-forward "314M". Esa cifra es 2·N·L·D² = { $square }, como si d_ff = D; con d_ff = 2048 es 2·N·L·D·d_ff = { $ffn }. En ambos casos la red feed-forward pesa más que la mezcla de la atención a la longitud de una frase.
+cost-memory-heading = Memoria (números guardados; 4 bytes cada uno en f32)
+cost-memory-rnn = estados ocultos de la RNN
+cost-memory-attention = autoatención: pesos y representaciones
+cost-memory-all = todas las matrices de atención de una pasada
+cost-params-heading = Parámetros de un bloque
+cost-params-attention = atención W_Q, W_K, W_V, W_O
+cost-params-biases = sus sesgos
+cost-params-ffn = red feed-forward W₁, W₂
+cost-params-norms = dos LayerNorms (γ, β)
+cost-params-block = un bloque
+# $blocks: number of blocks; $total: parameters, grouped digits; $share: a whole percentage
+cost-params-total = N = { $blocks } bloques: { $total } parámetros; la red feed-forward tiene el { $share } % de cada bloque.
+
+## The picked model's parameters, counted
+
+cost-model-none = Elige un modelo en la barra superior para contar sus parámetros.
+# $name: the model; $total: its parameters, grouped digits
+cost-model-heading = { $name }: { $total } parámetros, contados tensor a tensor
+cost-model-counted = Contados a partir de los tensores que lee la pasada hacia delante: los tensores que el archivo de un checkpoint guarda pero la pasada nunca usa (el pooler de BERT) quedan fuera, así que la cuenta del propio archivo puede ser mayor.
+cost-model-sizes = D = { $d }, h = { $heads } ({ $kv } clave/valor), d_head = { $d_head }, d_ff = { $d_ff }, { $layers } capas
+cost-header-part = parte
+cost-header-counted = contados
+cost-header-formula = fórmula
+# The formula's value equals (or differs from) the count
+cost-model-same = = contados
+cost-model-differs = ≠ contados
+cost-part-embeddings = embeddings
+cost-part-attention-weights = pesos de atención
+cost-part-attention-biases = sesgos de atención
+cost-part-ffn-weights = pesos feed-forward
+cost-part-ffn-biases = sesgos feed-forward
+cost-part-norms = normas (γ, β)
+cost-part-output = capa de salida
+# $layers: attention layers in the model
+cost-formula-attention = { $layers } capas de atención × 4·D²
+# $blocks: blocks in the model
+cost-formula-ffn = { $blocks } bloques × 2·D·d_ff
+cost-formula-ffn-gated = { $blocks } bloques × 3·D·d_ff (con compuerta)

@@ -1,0 +1,97 @@
+## Lección 2: La capa de atención
+
+lesson-the-attention-layer = La capa de atención
+
+lesson-page-queries-keys-and-values = Consultas, claves y valores
+lesson-page-queries-keys-and-values-text =
+    La atención es una búsqueda suave en una base de datos. Una consulta dice qué busca una
+    posición, una clave dice qué ofrece una posición, y un valor es lo que entrega cuando hay
+    coincidencia.
+
+    Las tres son aplicaciones lineales de las entradas: Q = X W_Q, K = X W_K, V = X W_V. Claves
+    y valores están separados porque lo que hace relevante a una palabra no es lo mismo que lo
+    que debe aportar.
+
+    La relevancia es asimétrica: qᵢ·kⱼ y qⱼ·kᵢ difieren, así que "bank" puede atender con fuerza
+    a "river" mientras "river" apenas atiende a "bank".
+
+    El recorrido de la derecha va de X a la salida, una matriz cada vez. Avanza con sus botones
+    o con las teclas ← →.
+
+lesson-page-scaled-dot-product-attention = Atención de producto escalar escalado
+lesson-page-scaled-dot-product-attention-text =
+    Para todas las consultas a la vez: E = QKᵀ/√d_k, A = softmax(E) fila a fila, Y = A·V. Con
+    N_Q consultas y N_K claves, E y A son N_Q×N_K e Y es N_Q×d_v.
+
+    La fila i de A contiene los pesos de la consulta i; la salida i es Σⱼ A_{"{"}ij{"}"} vⱼ, una
+    media ponderada de las filas de valores. Un solo producto de matrices trata todas las
+    consultas en paralelo.
+
+    El recorrido está ahora en ÷√d_k. Sigue avanzando por softmax y A·V, y selecciona una
+    consulta para ver su suma ponderada desarrollada.
+
+lesson-page-why-divide-by-d-k = Por qué dividir por √d_k
+lesson-page-why-divide-by-d-k-text =
+    Si q y k tienen d_k componentes independientes de varianza σ², entonces Var(q·k) ≈ d_k σ⁴:
+    las puntuaciones crecen con la anchura.
+
+    Las puntuaciones grandes saturan la softmax: softmax([2, 1]) ≈ [0.73, 0.27] pero
+    softmax([20, 10]) ≈ [0.99995, 0.00005]. Entonces se comporta como argmax y su gradiente casi
+    se anula, así que el aprendizaje se estanca.
+
+    Dividir por √d_k devuelve la varianza a alrededor de σ⁴, sea cual sea la anchura. La gráfica
+    de varianza del laboratorio muestra las puntuaciones sin escalar y escaladas a medida que
+    crece d_k; mueve el deslizador de d_k.
+
+lesson-page-temperature-and-entropy = Temperatura y entropía
+lesson-page-temperature-and-entropy-text =
+    Escalar equivale a una temperatura: softmax(e/τ). Cuando τ → 0, los pesos se acercan a una
+    elección one-hot (atención dura); cuando τ → ∞, se vuelven uniformes.
+
+    La entropía H = −Σ α log α mide cuán repartida está una fila: 0 cuando una clave se lo lleva
+    todo, log T cuando las T claves se reparten a partes iguales.
+
+    Esta página ejecuta el modelo con τ = 0.3, más concentrado que en su entrenamiento. Abre
+    “Controles de entrada y de atención” debajo de este texto, arrastra el deslizador de
+    temperatura y observa el mapa de calor y la entropía que aparece encima.
+
+lesson-page-softmax-by-hand = Softmax a mano
+lesson-page-softmax-by-hand-text =
+    El ejemplo resuelto de las notas: una consulta puntúa tres claves con e = [0, 2, 1]. La
+    softmax les da los pesos 0.09, 0.67 y 0.24, así que la salida es 0.09·v₁ + 0.67·v₂ +
+    0.24·v₃: sobre todo el segundo valor, un poco de los demás.
+
+    La tabla muestra cada paso: restar la puntuación mayor (no cambia nada, pero ninguna
+    exponencial puede desbordarse), exponenciar y dividir por la suma. La entropía de estos
+    pesos es 1.20 bits, de un máximo de log₂ 3 = 1.58.
+
+    El jacobiano de abajo indica cómo se mueve cada peso cuando se empuja un poco una
+    puntuación: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ). Sus filas suman 0, porque los pesos siempre suman 1.
+    Escribe tus propias puntuaciones en la casilla.
+
+lesson-page-when-softmax-saturates = Cuando la softmax se satura
+lesson-page-when-softmax-saturates-text =
+    Las puntuaciones [2, 1] dan los pesos 0.73 y 0.27, y la mayor entrada del jacobiano es α₁α₂
+    = 0.197: un pequeño empujón a cualquiera de las dos puntuaciones todavía mueve los pesos.
+
+    Aquí cada puntuación se multiplica por s = 10, así que las puntuaciones son [20, 10]. Los
+    pesos son 0.99995 y 0.00005, la softmax actúa como argmax, y el mayor gradiente es 0.000045:
+    unas 4,300 veces menor. El aprendizaje a través de esta softmax prácticamente se ha
+    detenido.
+
+    La gráfica muestra el mayor gradiente a medida que crece s. Dividir las puntuaciones por
+    √d_k las mantiene en el rango donde es grande; arrastra el deslizador.
+
+lesson-page-q-k-and-v-by = Q, K y V a mano
+lesson-page-q-k-and-v-by-text =
+    Tres consultas y tres claves de anchura d_k = 4, escritas en las casillas. La consulta 1
+    puntúa las claves con QKᵀ = [0, 4, 2]; divididas por √4 = 2 son las [0, 2, 1] del ejemplo
+    resuelto, así que la consulta 1 reúne 0.09·v₁ + 0.67·v₂ + 0.24·v₃ = [0.33, 0.91].
+
+    Cada fila de A es la softmax de una consulta y suma 1: lo que esa consulta reúne. Las notas
+    dibujan Aᵀ en su lugar, una columna por consulta. Cambia a "filas de Aᵀ" y una fila pasa a
+    ser una clave: quién la escucha. La clave 2 la leen las tres consultas, 1.63 en total; el
+    total de una clave no tiene por qué ser 1.
+
+    Cambia cualquier número, o las dimensiones: Q y K necesitan la misma anchura, y V una fila
+    por clave.

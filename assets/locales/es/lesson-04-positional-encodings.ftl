@@ -1,0 +1,48 @@
+## Lección 4: Codificaciones posicionales
+
+lesson-positional-encodings = Codificaciones posicionales
+
+lesson-page-naive-positions = Posiciones ingenuas
+lesson-page-naive-positions-text =
+    La idea más simple es sumar el índice t al embedding del token. No está acotado: la posición
+    500 es un número enorme al lado de embeddings de tamaño del orden de 1.
+
+    Normalizar a t/(N−1) lo mantiene en [0, 1], pero se estira como una goma elástica: un paso
+    significa 1/(N−1), así que el mismo desplazamiento significa cosas distintas en frases de
+    distinta longitud.
+
+lesson-page-sinusoidal-encodings = Codificaciones sinusoidales
+lesson-page-sinusoidal-encodings-text =
+    PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), con ω_k = 10000^(−2k/d). Cada par es un
+    punto de la circunferencia unidad que gira a su propia velocidad. Las longitudes de onda
+    2π·10000^(2k/d) van de 2π para el par más rápido a 2π·10000^((d−2)/d) para el más lento:
+    unas 35,300 posiciones con d = 32 (el modelo de traducción) y 47,100 con d = 64 (el valor
+    por defecto del laboratorio). 2π·10000 ≈ 62,800 es solo el límite cuando d crece.
+
+    Leído a lo largo de las dimensiones, es un contador binario continuo y multiescala: los
+    pares rápidos cambian en cada paso; los lentos, a lo largo de cientos.
+
+    p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depende solo del desplazamiento o, y PE(t+o) es PE(t)
+    rotado por una matriz que depende solo de o. Está definida para cualquier t.
+
+lesson-page-rope-rotate-queries-and-keys = RoPE: rotar consultas y claves
+lesson-page-rope-rotate-queries-and-keys-text =
+    Los embeddings rotatorios dejan X intacta y rotan en cambio q y k: el par p de dimensiones
+    (2p, 2p+1) del vector en la posición i gira un ángulo i·ω_p, con ω_p = 10000^(−2p/d), como
+    los nombran los deslizadores del panel.
+
+    Las rotaciones conservan las normas y se componen, así que ⟨R(i)q, R(j)k⟩ = qᵀR(j−i)k: la
+    puntuación depende solo del desplazamiento j − i, no de dónde esté el par.
+
+    Escribe unos cuantos vectores pequeños y posiciones en el panel y lee los vectores rotados
+    en su tabla.
+
+lesson-page-longer-than-trained = Más largo que en el entrenamiento
+lesson-page-longer-than-trained-text =
+    Una tabla aprendida P de N_max×d filas no tiene nada más allá de N_max. Los esquemas
+    relativos suman a las puntuaciones un sesgo aprendido a_{"{"}i−j{"}"} (T5, Transformer-XL);
+    ALiBi resta una pendiente fija multiplicada por la distancia.
+
+    El panel ejecuta con entradas más largas modelos entrenados con cada esquema para invertir
+    secuencias cortas. Compara dónde cae la tasa de coincidencia exacta de cada uno: posiciones
+    que nunca vio y desplazamientos mayores que cualquiera de los que aprendió.

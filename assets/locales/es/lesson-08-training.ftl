@@ -1,0 +1,100 @@
+## Lección 8: Entrenamiento
+
+lesson-training = Entrenamiento
+
+lesson-page-cross-entropy-and-teacher-forcing = Entropía cruzada y teacher forcing
+lesson-page-cross-entropy-and-teacher-forcing-text =
+    Un modelo aprende de la probabilidad que da al siguiente token correcto. La pérdida de una
+    posición es −log p(label): 0 cuando el modelo está seguro y acierta, grande cuando está
+    seguro y se equivoca. El entrenamiento minimiza la media sobre todas las posiciones de
+    destino de todos los ejemplos.
+
+    Con teacher forcing (forzado del profesor), el decodificador lee la respuesta verdadera
+    desplazada un paso a la derecha, así que todas las posiciones se entrenan en una sola
+    pasada; la máscara causal impide que cada una vea su propia etiqueta.
+
+    Pulsa ▶ Iniciar: es un codificador–decodificador nuevo que aprende a invertir letras,
+    entrenado con la propia retropropagación de Glimpse. Observa cómo cae la pérdida y cómo la
+    atención cruzada de abajo se convierte en una antidiagonal: la salida i mira la entrada
+    n−1−i.
+
+lesson-page-warmup-and-clipping = Calentamiento y recorte
+lesson-page-warmup-and-clipping-text =
+    Los primeros gradientes son grandes y ruidosos, y las medias móviles de Adam aún no son
+    fiables, así que la tasa de aprendizaje empieza pequeña y va subiendo (calentamiento). El
+    transformer original usaba lr = (1/√d) · min(1/√s, s/(w·√w)) en el paso s con w pasos de
+    calentamiento: una subida lineal durante w pasos y después un descenso como 1/√s.
+
+    Este laboratorio calienta linealmente durante 200 pasos hasta 3·10⁻³ y después decae
+    siguiendo un coseno: la curva bajo “Tasa de aprendizaje”. Elige ahí el programa de Noam o
+    una tasa constante, o cambia el pico y el calentamiento; la línea de estado bajo Iniciar
+    muestra la tasa del último paso.
+
+    El recorte de gradiente reescala todo el gradiente cuando su norma supera 1 (el deslizador
+    de recorte), así que un lote malo no puede lanzar los pesos lejos. La gráfica de la norma
+    del gradiente muestra la norma antes del recorte: pulsa ▶ Iniciar y observa cómo se dispara
+    al principio y luego se estabiliza.
+
+lesson-page-another-task-another-pattern = Otra tarea, otro patrón
+lesson-page-another-task-another-pattern-text =
+    El mismo modelo y la misma pérdida aprenden lo que pidan los datos. Al ordenar, cada salida
+    debe encontrar la siguiente entrada más pequeña, esté donde esté, y la atención cruzada
+    aprende eso en lugar de una diagonal.
+
+    Cambia la tarea, el esquema posicional o la anchura en los controles del laboratorio y pulsa
+    ▶ Iniciar: la precisión en los datos reservados dice si el modelo generaliza a entradas que
+    nunca vio.
+
+lesson-page-without-warmup = Sin calentamiento
+lesson-page-without-warmup-text =
+    Los apuntes dicen que un transformer entrenado con una tasa alta sin calentamiento se rezaga
+    o diverge. Pruébalo: esta página pone la tasa pico en 3·10⁻², diez veces la predeterminada
+    del laboratorio, sin calentamiento. Pulsa Iniciar.
+
+    Tras 600 pasos, la pérdida de esta ejecución sigue en 1.76 (la media de los últimos 50
+    pasos) y no invierte ninguna secuencia reservada: los primeros pasos grandes lanzaron los
+    pesos a un lugar desde el que no puede aprender.
+
+    Ahora arrastra el calentamiento a 200 pasos, lo que inicia una nueva ejecución, y vuelve a
+    pulsar Iniciar: las curvas anteriores se quedan en las gráficas. Con calentamiento, la misma
+    tasa pico alcanza una pérdida de 0.31 tras 600 pasos y el 72 % de las secuencias exactamente
+    bien. La mayor norma del gradiente baja de 36.1 a 12.1.
+
+    Con el pico predeterminado de 3·10⁻³, este modelo pequeño aprende igual de bien sin
+    calentamiento que con él: el calentamiento importa cuando la tasa es alta o el modelo
+    profundo.
+
+lesson-page-pre-training-by-filling-blanks = Preentrenamiento rellenando huecos
+lesson-page-pre-training-by-filling-blanks-text =
+    Un decodificador aprende de texto plano prediciendo cada token siguiente a partir de los
+    anteriores. BERT aprende del mismo tipo de texto de otra manera, el modelado de lenguaje
+    enmascarado: oculta el 15 % de los tokens y predice cada uno a partir de todo lo que lo
+    rodea, a ambos lados. De los tokens ocultos, el 80 % se sustituye por <mask>, el 10 % por un
+    token al azar y el 10 % se queda como estaba, para que el modelo no pueda suponer que solo
+    <mask> requiere pensar. La pérdida es la entropía cruzada solo en las posiciones ocultas: la
+    media sobre las posiciones ocultas i de −log p(x_i | la ventana alterada).
+
+    sotu-mlm es un codificador que Glimpse entrenó así con los discursos del Estado de la Unión,
+    sin máscara causal: cada token lee todos los demás. Partió de los pesos de sotu-lm (el mismo
+    tokenizador, más <mask>) y leyó 8.2 M tokens en 4,000 pasos, 29 minutos en dos núcleos.
+
+    El laboratorio rellena el hueco de “The <mask> of the Union is strong.”: “ state” sale
+    primero con p = 0.49. Escribe tu propia frase con <mask> en lugar de cualquier palabra, o de
+    varias: cada hueco se rellena a partir de la misma pasada única.
+
+    La prueba de su receta de entrenamiento con discursos reservados (2008–2026; las cifras
+    vienen con el modelo, y el comando glimpse train-lm las reproduce) sitúa el token oculto en
+    primer lugar el 41 % de las veces. Su perplejidad en los tokens ocultos es 23.8, frente a
+    145.5 de un bigrama de Kneser–Ney que solo ve el vecino de la izquierda y 950.6 de las
+    frecuencias de palabras por sí solas.
+
+lesson-page-the-blank-reads-both-ways = El hueco lee en ambos sentidos
+lesson-page-the-blank-reads-both-ways-text =
+    La misma frase en el explorador, en la fila de <mask> (consulta 1). En la capa 3, cabeza 1,
+    el hueco pone 0.99 de su atención en “ Union”, tres tokens a su derecha: la palabra que hace
+    probable “state” viene después del hueco. Un decodificador no podría leerla; su máscara
+    causal pone exactamente a 0 cada peso a la derecha de la consulta.
+
+    Prueba las otras cabezas (Todas las cabezas las muestra todas a la vez), o cambia la frase
+    en el panel de entrada y deja un <mask> en ella: algunas cabezas leen hacia la izquierda,
+    otras hacia la derecha, y los candidatos vienen de ambos lados.

@@ -1,0 +1,70 @@
+## El laboratorio de softmax: de puntuaciones escritas a pesos, y Q, K, V pequeñas a mano
+
+softmax-part-scores = Puntuaciones → pesos
+softmax-part-matrices = Q, K, V a mano
+
+# Textos emergentes de los botones de puntuaciones ya preparadas.
+softmax-preset-worked = el ejemplo resuelto de los apuntes
+softmax-preset-soft = suave: los gradientes llegan a ambas puntuaciones
+softmax-preset-saturated = ×10 = [20, 10]: saturada, el gradiente se desvanece
+softmax-preset-far = una puntuación muy por encima del resto
+
+softmax-scores-intro = Softmax convierte cualquier puntuación e en pesos α positivos que suman 1: αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Escribe puntuaciones o elige un ejemplo.
+# Etiqueta de la casilla donde se escriben las puntuaciones.
+softmax-scores-label = puntuaciones e =
+softmax-scale = multiplica cada puntuación por s (s = 1/τ)
+# $bits y $max: entropías en bits, ya formateadas; $count: cuántas puntuaciones.
+softmax-entropy = entropía H(α) = −Σ αᵢ log₂ αᵢ = { $bits } bits (0 cuando un peso se lo lleva todo, log₂ { $count } = { $max } cuando todos son iguales)
+softmax-jacobian-title = El jacobiano ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)
+softmax-jacobian-note = Cuánto se mueve el peso i al empujar la puntuación j (fila i, columna j). Cada fila suma 0: subir una puntuación quita peso a las demás.
+softmax-shift-note = Restar primero la puntuación más alta no cambia nada (se cancela entre numerador y denominador), pero deja cada exponencial en 1 como mucho, así que nada desborda.
+
+# El final de softmax-largest-gradient ($trend).
+softmax-trend-tied = las puntuaciones más altas están empatadas, así que siguen repartiéndose el peso y no cae a 0
+softmax-trend-apart = a medida que las puntuaciones se separan, cae hacia 0
+# $value: el mayor gradiente; $s: la escala; $trend: softmax-trend-tied o softmax-trend-apart.
+softmax-largest-gradient = El mayor |∂αᵢ/∂eⱼ| es { $value } con s = { $s }: { $trend }
+softmax-plot-title = mayor |∂α/∂e| al multiplicar cada puntuación por s
+# La marca de la escala s actual en el gráfico.
+softmax-plot-s-now = s actual
+softmax-plot-x = s (cada puntuación multiplicada por s)
+softmax-plot-y = mayor |∂α/∂e|
+softmax-plot-line = mayor gradiente
+
+softmax-matrices-intro = Escribe matrices pequeñas, una fila por token: filas separadas por ; o saltos de línea, números por espacios o comas. Q tiene una fila por consulta; K y V, una fila por clave.
+softmax-q-label = Q (consultas × d_k)
+softmax-k-label = K (claves × d_k)
+softmax-v-label = V (claves × d_v)
+softmax-worked-again = volver al ejemplo resuelto
+softmax-step-scores = 1. S = QKᵀ: cada consulta contra cada clave
+# Los nombres de las filas y columnas de una matriz (los leen los lectores de pantalla).
+softmax-axis-query = consulta
+softmax-axis-key = clave
+softmax-axis-dimension = dimensión
+softmax-read-by = leer por
+softmax-read-rows = filas de A: lo que reúne una consulta
+softmax-read-columns = filas de Aᵀ: quién escucha a una clave
+softmax-step-transposed = 3. Aᵀ: la columna i es el softmax de la consulta i (como en los apuntes)
+softmax-step-weights = 3. A = softmax de cada fila de E
+softmax-step-context = 4. C = AV: el vector de contexto de cada consulta
+softmax-query-pick = consulta:
+softmax-key-pick = clave:
+# $query: el nombre de la consulta (q1); $index: su número; $terms: "0.50·v1 + 0.50·v2"; $context: los números de su vector de contexto.
+softmax-gathers = { $query } reúne c{ $index } = { $terms } = [{ $context }]: sus pesos suman 1
+# $key: el nombre de la clave (k1); $readers: "q1 0.50, q2 0.10"; $received: su suma; $total: cuántas consultas hay.
+softmax-listeners = { $key } la leen { $readers }: { $received } en total, de los { $total } que reparten las consultas. El total de una clave no tiene por qué ser 1: a algunas claves las leen todas, a otras ninguna.
+softmax-export-steps = pasos en JSON
+
+## Por qué no se pueden leer las puntuaciones o matrices escritas ($word: lo que escribió el estudiante)
+
+softmax-error-not-finite = `{ $word }` no es un número finito
+softmax-error-too-large = `{ $word }` es demasiado grande: usa números entre −1 000 000 y 1 000 000
+softmax-error-not-number = `{ $word }` no es un número
+softmax-error-no-number = escribe al menos un número, p. ej. 0, 2, 1
+softmax-error-too-many = { $count } números: como mucho caben { $max } en una fila legible
+softmax-error-no-row = escribe al menos una fila, p. ej. 1, 0; 0, 1
+# $rows × $cols: el tamaño de la matriz escrita; $max: el mayor tamaño que cabe.
+softmax-error-too-big = { $rows } × { $cols }: como mucho cabe { $max } × { $max } en pantalla con todos los números
+softmax-error-ragged = la fila { $row } tiene { $count } números, pero la fila 1 tiene { $width }: todas las filas deben tener la misma longitud
+softmax-error-widths = cada consulta tiene { $query } números, pero cada clave tiene { $key }: q·k necesita la misma longitud
+softmax-error-values = { $keys } claves pero { $values } valores: cada clave necesita su valor (una fila de V cada una)
