@@ -29,3 +29,19 @@ names-pattern-same-word-explained = For each token of a word cut into several pi
 names-pattern-broad-explained = Each row's entropy divided by the most it could be (log2 of its visible keys), averaged: 1 means attention spread evenly.
 names-pattern-induction-explained = For each query whose token occurred earlier, the attention it pays to the token that followed that earlier occurrence, averaged.
 names-pattern-aligned-explained = Cross-attention: the largest weight of each query's row, averaged, times the share of distinct source tokens those largest weights fall on. High when each target token reads mostly its own source token, wherever it stands: a word alignment, as when a translation reorders the words.
+
+## The model layer's fixed sentences: a conversion's stages, why there is no GPU, why a lab cannot run
+
+names-stage-reading = reading the files
+names-stage-copying = copying the tensors out of the file
+names-stage-expanding = expanding tensors to f32
+names-stage-tokenizer = building the tokenizer
+names-stage-vocabulary = listing the vocabulary
+names-stage-mapping = mapping the tensors onto the model
+names-stage-assembling = putting the model together
+names-stage-done = done
+# $reason says why (names-no-webgpu, or the graphics driver's own words)
+names-no-gpu = no GPU: { $reason }
+names-no-webgpu = this browser does not offer WebGPU (navigator.gpu gave no adapter)
+names-induction-needs-decoder = induction needs a decoder-only model: it predicts each next token from the ones before it
+names-waiting-for-pass = waiting for the forward pass of the input

@@ -36,6 +36,8 @@ training-in-frames = in frames
 training-held-out-stats = held-out at step { $step }: exact { $exact }% · tokens { $tokens }%
 # $ms of every $period milliseconds are spent training
 training-eval-note = { $examples } held-out sequences every { $every } steps; speed { $ms } ms of every { $period }
+training-schedule-cosine = cosine
+training-schedule-constant = constant
 training-schedule-cosine-hover = linear warmup, then cosine decay to peak/30 at step 3000
 training-schedule-noam-hover = the original transformer: (1/√d) · min(1/√s, s/(w·√w)), scaled to the peak
 training-schedule-constant-hover = the peak from the first step: no warmup
@@ -97,3 +99,7 @@ race-step = step
 race-held-out-loss = held-out loss
 race-tokens-right = tokens right
 race-exact = exact
+# The contenders of the key/value sharing race: $count is their number of key/value heads
+race-kv-multi-query = 1 KV head (multi-query)
+race-kv-multi-head = { $count } KV heads (multi-head)
+race-kv-grouped = { $count } KV heads (grouped)

@@ -16,7 +16,7 @@ lesson-page-many-heads-same-cost-text =
     que la cabeza 0 de la capa 1 mira las otras piezas de la propia palabra del token (0.81), y
     que la cabeza 1 de la capa 1 es la cabeza de token anterior más clara (0.61).
 
-    Sin embargo, la leyenda bajo la cabeza 1 de la capa 1 dice “own word” (0.70): dentro de una
+    Sin embargo, la leyenda bajo la cabeza 1 de la capa 1 dice “propia palabra” (0.70): dentro de una
     palabra cortada en piezas, el token anterior es otra pieza de la misma palabra, así que una
     cabeza puede puntuar en los dos patrones. Una etiqueta es el patrón que más muestra una
     cabeza; pasa el ratón por una miniatura para ver todas sus puntuaciones.

@@ -29,3 +29,19 @@ names-pattern-same-word-explained = Para cada token de una palabra cortada en va
 names-pattern-broad-explained = La entropía de cada fila dividida entre la máxima posible (log2 de sus claves visibles), en promedio: 1 significa atención repartida por igual.
 names-pattern-induction-explained = Para cada consulta cuyo token apareció antes, la atención que presta al token que siguió a esa aparición anterior, en promedio.
 names-pattern-aligned-explained = Atención cruzada: el mayor peso de la fila de cada consulta, en promedio, por la fracción de tokens de origen distintos en los que caen esos mayores pesos. Alta cuando cada token de destino lee sobre todo su propio token de origen, esté donde esté: una alineación de palabras, como cuando una traducción reordena las palabras.
+
+## Las frases fijas de la capa del modelo: las etapas de una conversión, por qué no hay GPU, por qué un laboratorio no puede ejecutarse
+
+names-stage-reading = leyendo los archivos
+names-stage-copying = copiando los tensores del archivo
+names-stage-expanding = expandiendo los tensores a f32
+names-stage-tokenizer = construyendo el tokenizador
+names-stage-vocabulary = listando el vocabulario
+names-stage-mapping = asignando los tensores al modelo
+names-stage-assembling = montando el modelo
+names-stage-done = hecho
+# $reason dice por qué (names-no-webgpu, o las palabras del propio controlador gráfico)
+names-no-gpu = sin GPU: { $reason }
+names-no-webgpu = este navegador no ofrece WebGPU (navigator.gpu no dio ningún adaptador)
+names-induction-needs-decoder = la inducción necesita un modelo solo decodificador: predice cada token siguiente a partir de los anteriores
+names-waiting-for-pass = esperando la pasada hacia delante de la entrada

@@ -36,6 +36,8 @@ training-in-frames = en los fotogramas
 training-held-out-stats = validación en el paso { $step }: exactas { $exact }% · tokens { $tokens }%
 # $ms of every $period milliseconds are spent training
 training-eval-note = { $examples } secuencias de validación cada { $every } pasos; velocidad { $ms } ms de cada { $period }
+training-schedule-cosine = coseno
+training-schedule-constant = constante
 training-schedule-cosine-hover = calentamiento lineal y luego caída en coseno hasta pico/30 en el paso 3000
 training-schedule-noam-hover = el transformer original: (1/√d) · min(1/√s, s/(w·√w)), escalado al pico
 training-schedule-constant-hover = el pico desde el primer paso: sin calentamiento
@@ -97,3 +99,7 @@ race-step = paso
 race-held-out-loss = pérdida en validación
 race-tokens-right = tokens acertados
 race-exact = exactas
+# The contenders of the key/value sharing race: $count is their number of key/value heads
+race-kv-multi-query = 1 cabeza KV (multi-consulta)
+race-kv-multi-head = { $count } cabezas KV (multi-cabeza)
+race-kv-grouped = { $count } cabezas KV (agrupadas)

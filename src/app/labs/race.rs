@@ -156,7 +156,8 @@ impl RaceView {
             .as_ref()
             .map(|(_, c)| c.as_slice())
             .unwrap_or_default();
-        series_key(ui, race.contenders.iter().map(|c| c.label.as_str()));
+        let names: Vec<String> = race.contenders.iter().map(name).collect();
+        series_key(ui, names.iter().map(String::as_str));
         let step = t!("race-step");
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             cols[0].label(t!("race-loss-title"));
@@ -167,7 +168,7 @@ impl RaceView {
                 .x_axis_label(step.clone())
                 .show(&mut cols[0], |p| {
                     for (c, points) in race.contenders.iter().zip(curves) {
-                        p.line(words.line(c.label.clone(), points.clone()));
+                        p.line(words.line(name(c), points.clone()));
                     }
                 });
             words.add(&mut cols[0], &plot.response);
@@ -187,7 +188,7 @@ impl RaceView {
                             .iter()
                             .map(|(s, e)| [*s as f64, e.exact_match as f64])
                             .collect();
-                        p.line(words.line(c.label.clone(), points));
+                        p.line(words.line(name(c), points));
                     }
                 });
             words.add(&mut cols[1], &plot.response);
@@ -264,7 +265,7 @@ fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -
             }
             ui.end_row();
             for c in &race.contenders {
-                ui.label(RichText::new(&c.label).strong());
+                ui.label(RichText::new(name(c)).strong());
                 ui.label(c.steps().to_string());
                 match c.last_eval() {
                     Some(e) => {
@@ -285,4 +286,19 @@ fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -
                 ui.end_row();
             }
         });
+}
+
+/// A contender's name in the reader's language: the trainer's label names the key/value
+/// sharing in English ("2 KV heads (grouped)"); pre-norm and post-norm are terms in every
+/// language.
+fn name(c: &Contender) -> String {
+    let config = &c.trainer.config;
+    match config.kv_heads {
+        Some(1) if c.label.contains("KV head") => t!("race-kv-multi-query"),
+        Some(k) if k == config.n_heads && c.label.contains("KV head") => {
+            t!("race-kv-multi-head", count = k)
+        }
+        Some(k) if c.label.contains("KV head") => t!("race-kv-grouped", count = k),
+        _ => c.label.clone(),
+    }
 }

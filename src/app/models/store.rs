@@ -34,12 +34,12 @@ pub fn stage_text(s: &Stage) -> String {
     if s.total > 1 {
         crate::t!(
             "models-stage",
-            what = s.what,
+            what = crate::app::words::model_says(s.what),
             done = s.done,
             total = s.total
         )
     } else {
-        s.what.to_string()
+        crate::app::words::model_says(s.what)
     }
 }
 

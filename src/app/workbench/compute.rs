@@ -113,7 +113,9 @@ impl Compute {
             let slot = self.gpu.clone();
             let ctx = ctx.clone();
             spawn(async move {
-                let found = crate::gpu::Gpu::new().await.map_err(|e| e.to_string());
+                let found = crate::gpu::Gpu::new()
+                    .await
+                    .map_err(|e| crate::app::words::model_says(&e.to_string()));
                 if let Ok(g) = &found {
                     log::info!("GPU compute: {}", g.adapter.label());
                 }

@@ -38,7 +38,7 @@ impl Workbench {
                 ui.weak(t!("workbench-own-models"));
                 for b in builtin::BUILTINS {
                     ui.selectable_value(&mut chosen, b.name.to_string(), b.name)
-                        .on_hover_text(b.description);
+                        .on_hover_text(crate::app::words::builtin_description(b));
                 }
             });
         probe::control("model picker", picker.response.rect);
@@ -48,7 +48,7 @@ impl Workbench {
         }
         // On a projector the room reads the view, not the blurb: presenter mode drops it.
         let about = match (builtin::info(&self.model_name), &self.model) {
-            (Some(b), _) => b.description.to_string(),
+            (Some(b), _) => crate::app::words::builtin_description(b),
             (None, Ok(m)) => match store.info(&self.model_name) {
                 Some(i) => t!(
                     "workbench-about-opened",

@@ -351,7 +351,8 @@ impl HeadsLab {
         let measure = match measure_for(&name, &model, ids.as_deref()) {
             Ok(m) => m,
             Err(e) => {
-                ui.colored_label(ui.visuals().warn_fg_color, e);
+                let said = crate::app::words::model_says(&e);
+                ui.colored_label(ui.visuals().warn_fg_color, said);
                 grouping(ui, &model);
                 return;
             }

@@ -61,8 +61,8 @@ impl InductionLab {
             return;
         }
         let result = shared.store.stored(&name).and_then(|model| {
-            let (ids, start) =
-                repeated_ids(&model, self.len, self.seed).map_err(|e| e.to_string())?;
+            let (ids, start) = repeated_ids(&model, self.len, self.seed)
+                .map_err(|e| crate::app::words::model_says(&e.to_string()))?;
             let input = model.input_from_ids(ids.clone(), vec![]);
             let trace = model.forward(&input, &ForwardOptions::default())?;
             Ok(measure(&model, ids, start, &trace))

@@ -187,7 +187,8 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
             t!("training-schedule-noam-hover"),
             t!("training-schedule-constant-hover"),
         ]) {
-            ui.selectable_value(&mut name, n, n).on_hover_text(why);
+            ui.selectable_value(&mut name, n, schedule_words(n))
+                .on_hover_text(why);
         }
     });
     crate::app::widgets::fit::add(
@@ -237,4 +238,14 @@ fn schedule_controls(ui: &mut egui::Ui, c: &mut TrainConfig) {
             p.line(words.line(t!("training-learning-rate-series"), points))
         });
     words.add(ui, &plot.response);
+}
+
+/// A schedule's name (`cosine`, `noam`, `constant` in links) as the reader reads it; Noam is a
+/// name.
+pub(super) fn schedule_words(name: &str) -> String {
+    match name {
+        "cosine" => t!("training-schedule-cosine"),
+        "constant" => t!("training-schedule-constant"),
+        other => other.to_string(),
+    }
 }

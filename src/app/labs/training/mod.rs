@@ -94,7 +94,7 @@ pub fn describe(c: &TrainConfig) -> String {
     };
     t!(
         "training-describe",
-        schedule = c.schedule.name(),
+        schedule = controls::schedule_words(c.schedule.name()),
         warmup = warmup,
         peak = format!("{:.1e}", c.schedule.peak()),
         clip = clip,
