@@ -130,16 +130,23 @@ pub fn rank_correlation(a: &[f64], b: &[f64]) -> f64 {
     }
 }
 
-/// Looking against mattering, in one paragraph: the head that looks hardest at one token
-/// (first token aside) while its effect is small, the head with the largest effect and how
-/// hard it looks, and the rank correlation over every head. `effects` is `[block][head]`
-/// (`NaN` where not measured yet), described by `what` ("ablation effect").
-pub fn disagreement(
-    looks: &[Vec<Look>],
-    effects: &[Vec<f64>],
-    tokens: &[String],
-    what: &str,
-) -> String {
+/// Looking against mattering, the numbers of one paragraph (see [`disagreement`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Disagreement {
+    /// The head that looks hardest at one token (first token aside) while its effect is at
+    /// most a tenth of the largest, and that effect.
+    pub looker: Option<(Look, f64)>,
+    /// The head with the largest effect, and that effect.
+    pub strongest: (Look, f64),
+    /// Heads measured.
+    pub heads: usize,
+    /// Spearman's rank correlation of how hard each head looks and the size of its effect.
+    pub rank_correlation: f64,
+}
+
+/// Looking against mattering: `None` until some head's effect is measured. `effects` is
+/// `[block][head]` (`NaN` where not measured yet).
+pub fn disagreement_of(looks: &[Vec<Look>], effects: &[Vec<f64>]) -> Option<Disagreement> {
     let pairs: Vec<(&Look, f64)> = looks
         .iter()
         .flatten()
@@ -148,29 +155,53 @@ pub fn disagreement(
             e.is_finite().then_some((l, e))
         })
         .collect();
-    let Some(strongest) = pairs.iter().max_by(|a, b| a.1.abs().total_cmp(&b.1.abs())) else {
+    let strongest = pairs
+        .iter()
+        .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))?;
+    let small = 0.1 * strongest.1.abs();
+    let looker = pairs
+        .iter()
+        .filter(|p| p.1.abs() <= small)
+        .max_by(|a, b| a.0.weight.total_cmp(&b.0.weight));
+    let weight: Vec<f64> = pairs.iter().map(|p| f64::from(p.0.weight)).collect();
+    let size: Vec<f64> = pairs.iter().map(|p| p.1.abs()).collect();
+    Some(Disagreement {
+        looker: looker.map(|(l, e)| ((*l).clone(), *e)),
+        strongest: (strongest.0.clone(), strongest.1),
+        heads: pairs.len(),
+        rank_correlation: rank_correlation(&weight, &size),
+    })
+}
+
+/// Looking against mattering, in one paragraph (English, for the command line and the
+/// tests): the head that looks hardest at one token (first token aside) while its effect is
+/// small, the head with the largest effect and how hard it looks, and the rank correlation
+/// over every head. `effects` is `[block][head]` (`NaN` where not measured yet), described by
+/// `what` ("ablation effect").
+pub fn disagreement(
+    looks: &[Vec<Look>],
+    effects: &[Vec<f64>],
+    tokens: &[String],
+    what: &str,
+) -> String {
+    let Some(d) = disagreement_of(looks, effects) else {
         return format!("No {what} is measured yet.");
     };
     let token = |j: usize| tokens.get(j).map_or("?", |t| t.as_str()).to_string();
-    let small = 0.1 * strongest.1.abs();
     let mut text = String::new();
-    if let Some(looker) = pairs
-        .iter()
-        .filter(|p| p.1.abs() <= small)
-        .max_by(|a, b| a.0.weight.total_cmp(&b.0.weight))
-    {
+    if let Some((looker, effect)) = &d.looker {
         text += &format!(
             "Head {}.{} puts {:.2} of its weight on “{}” (position {}) yet its {what} is only \
              {:+.3}. ",
-            looker.0.layer,
-            looker.0.head,
-            looker.0.weight,
-            token(looker.0.key),
-            looker.0.key,
-            looker.1
+            looker.layer,
+            looker.head,
+            looker.weight,
+            token(looker.key),
+            looker.key,
+            effect
         );
     }
-    let (l, e) = strongest;
+    let (l, e) = &d.strongest;
     text += &format!(
         "Head {}.{} has the largest {what} ({:+.3}) with at most {:.2} on one token (“{}”, \
          position {}). ",
@@ -181,13 +212,10 @@ pub fn disagreement(
         token(l.key),
         l.key
     );
-    let weight: Vec<f64> = pairs.iter().map(|p| f64::from(p.0.weight)).collect();
-    let size: Vec<f64> = pairs.iter().map(|p| p.1.abs()).collect();
     text += &format!(
         "Over {} heads, how hard a head looks and how much it matters have rank correlation \
          {:.2}.",
-        pairs.len(),
-        rank_correlation(&weight, &size)
+        d.heads, d.rank_correlation
     );
     text
 }

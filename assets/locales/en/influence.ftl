@@ -128,6 +128,12 @@ influence-effect-patching = patching score
 influence-measure-attribution = attribution share
 influence-measure-ablation = ablation effect
 influence-measure-patching = patching score
+# Looking against mattering, under the table: $what is one of influence-measure-*; $head is
+# "layer.head"; $weight, $effect and $rho are numbers such as 0.86, +3.041, 0.16
+influence-verdict-none = No { $what } is measured yet.
+influence-verdict-looker = Head { $head } puts { $weight } of its weight on “{ $token }” (position { $position }) yet its { $what } is only { $effect }.
+influence-verdict-strongest = Head { $head } has the largest { $what } ({ $effect }) with at most { $weight } on one token (“{ $token }”, position { $position }).
+influence-verdict-correlation = Over { $heads } heads, how hard a head looks and how much it matters have rank correlation { $rho }.
 influence-compare-no-output = This model has no output layer: no effect on an answer to compare with.
 influence-compare-run-sweep-first = Run the sweep in the patching section first (its head scores are compared here).
 influence-compare-ablation-needs-b = Ablation measures logit(A) − logit(B): type the contrast token B.

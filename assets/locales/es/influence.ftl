@@ -128,6 +128,12 @@ influence-effect-patching = puntuación de parcheo
 influence-measure-attribution = aporte de atribución
 influence-measure-ablation = efecto de ablación
 influence-measure-patching = puntuación de parcheo
+# Mirar frente a importar, bajo la tabla: $what es uno de influence-measure-*; $head es
+# "capa.cabeza"; $weight, $effect y $rho son números como 0.86, +3.041, 0.16
+influence-verdict-none = Aún no se ha medido: { $what }.
+influence-verdict-looker = La cabeza { $head } pone { $weight } de su peso en “{ $token }” (posición { $position }) y aun así su valor de { $what } es solo { $effect }.
+influence-verdict-strongest = La cabeza { $head } tiene el valor más alto de { $what } ({ $effect }) con como mucho { $weight } en un token (“{ $token }”, posición { $position }).
+influence-verdict-correlation = Sobre { $heads } cabezas, lo fuerte que mira una cabeza y cuánto importa tienen una correlación de rangos de { $rho }.
 influence-compare-no-output = Este modelo no tiene capa de salida: no hay efecto sobre una respuesta con el que comparar.
 influence-compare-run-sweep-first = Ejecuta primero el barrido en la sección de parcheo (aquí se comparan sus puntuaciones por cabeza).
 influence-compare-ablation-needs-b = La ablación mide logit(A) − logit(B): escribe el token de contraste B.

@@ -7,7 +7,7 @@
 use super::background::{self, Effects, Job, Status};
 use super::{answer, token_id, warn, Clean, Effect, InfluenceLab, Shared};
 use crate::analysis::ablation::Ablation;
-use crate::analysis::compare::{disagreement, looks, sinks, Sink};
+use crate::analysis::compare::{disagreement_of, looks, sinks, Sink};
 use crate::analysis::{read_stack, rollout};
 use crate::app::export;
 use crate::app::widgets::colormap::ColorScale;
@@ -190,8 +190,7 @@ impl InfluenceLab {
         });
         match &effects {
             Ok((what, e)) => {
-                let what = what.measure();
-                let sentence = disagreement(&looked, e, &clean.tokens, what);
+                let sentence = verdict(&looked, e, &clean.tokens, what.measure_title());
                 ui.label(egui::RichText::new(&sentence).strong());
                 // Every head measured (ablation and patching fill in step by step).
                 let complete = e.iter().flatten().all(|x| x.is_finite());
@@ -199,7 +198,7 @@ impl InfluenceLab {
                     .then(|| self.compare.status.as_ref().map(|s| s.longest_step * 1e3))
                     .flatten();
                 let note = serde_json::json!({
-                    "query": q, "effect": what, "sentence": sentence, "complete": complete,
+                    "query": q, "effect": what.measure(), "sentence": sentence, "complete": complete,
                     "longest_step_ms": longest_step_ms,
                 });
                 self.note("compare", note);
@@ -343,4 +342,46 @@ fn sink_table(
                 }
             });
         });
+}
+
+/// Looking against mattering in one paragraph, in the reader's language (the numbers of
+/// `analysis::compare::disagreement_of`; in English exactly `compare::disagreement`'s text).
+fn verdict(
+    looks: &[Vec<crate::analysis::compare::Look>],
+    effects: &[Vec<f64>],
+    tokens: &[String],
+    what: String,
+) -> String {
+    let Some(d) = disagreement_of(looks, effects) else {
+        return t!("influence-verdict-none", what = what);
+    };
+    let token = |j: usize| tokens.get(j).map_or("?", |t| t.as_str()).to_string();
+    let mut parts = Vec::new();
+    if let Some((l, e)) = &d.looker {
+        parts.push(t!(
+            "influence-verdict-looker",
+            head = format!("{}.{}", l.layer, l.head),
+            weight = format!("{:.2}", l.weight),
+            token = token(l.key),
+            position = l.key,
+            what = what.clone(),
+            effect = format!("{e:+.3}")
+        ));
+    }
+    let (l, e) = &d.strongest;
+    parts.push(t!(
+        "influence-verdict-strongest",
+        head = format!("{}.{}", l.layer, l.head),
+        what = what.clone(),
+        effect = format!("{e:+.3}"),
+        weight = format!("{:.2}", l.weight),
+        token = token(l.key),
+        position = l.key
+    ));
+    parts.push(t!(
+        "influence-verdict-correlation",
+        heads = d.heads,
+        rho = format!("{:.2}", d.rank_correlation)
+    ));
+    parts.join(" ")
 }
