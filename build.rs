@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/locales");
+    // Read when the script runs, not baked in when it was compiled: two checkouts sharing one
+    // target directory share this script's binary.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest).join("assets/locales");
     println!("cargo:rerun-if-changed={}", root.display());
     let mut languages: Vec<_> = std::fs::read_dir(&root)
         .expect("assets/locales/ holds one folder per language")
