@@ -185,10 +185,11 @@ fn head_shares(
     d_head: usize,
     share: &impl Fn(ArrayView1<f32>) -> f64,
 ) -> Vec<f64> {
+    let w_o = w.w_o.to_f32();
     (0..attn.head_out.shape()[0])
         .map(|h| {
             let z = attn.head_out.slice(s![h, position, ..]);
-            let w_o = w.w_o.slice(s![.., h * d_head..(h + 1) * d_head]);
+            let w_o = w_o.slice(s![.., h * d_head..(h + 1) * d_head]);
             share(w_o.dot(&z).view())
         })
         .collect()

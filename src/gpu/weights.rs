@@ -99,15 +99,17 @@ impl Uploader<'_> {
 
     fn attention(&mut self, a: &AttentionWeights) -> Attention {
         let projection = match &a.projection {
-            Projection::Fused { w_qkv, b_qkv } => Projections::Fused(self.linear(w_qkv, b_qkv)),
+            Projection::Fused { w_qkv, b_qkv } => {
+                Projections::Fused(self.linear(&w_qkv.to_f32(), b_qkv))
+            }
             Projection::Cross {
                 w_q,
                 b_q,
                 w_kv,
                 b_kv,
             } => Projections::Cross {
-                q: self.linear(w_q, b_q),
-                kv: self.linear(w_kv, b_kv),
+                q: self.linear(&w_q.to_f32(), b_q),
+                kv: self.linear(&w_kv.to_f32(), b_kv),
             },
         };
         let score = match &a.score {
@@ -121,7 +123,7 @@ impl Uploader<'_> {
         };
         Attention {
             projection,
-            o: self.linear(&a.w_o, &a.b_o),
+            o: self.linear(&a.w_o.to_f32(), &a.b_o),
             score,
             rel_bias: a.rel_bias.as_ref().map(|t| self.array(t)),
         }
@@ -129,9 +131,9 @@ impl Uploader<'_> {
 
     fn ffn(&mut self, f: &FfnWeights) -> Ffn {
         Ffn {
-            w1: self.linear(&f.w1, &f.b1),
-            w2: self.linear(&f.w2, &f.b2),
-            gate: f.gate.as_ref().map(|(w, b)| self.linear(w, b)),
+            w1: self.linear(&f.w1.to_f32(), &f.b1),
+            w2: self.linear(&f.w2.to_f32(), &f.b2),
+            gate: f.gate.as_ref().map(|(w, b)| self.linear(&w.to_f32(), b)),
         }
     }
 

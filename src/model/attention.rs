@@ -6,7 +6,6 @@
 use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
 use super::error::{ModelError, Result};
-use super::layers::linear;
 use super::parallel::{self, Split};
 use super::position::{self, Rope};
 use super::softmax::masked_softmax_into;
@@ -337,7 +336,7 @@ pub(crate) fn project(
     let (qh, kvh) = (n_heads * h, n_kv_heads * h);
     match (&w.projection, source) {
         (Projection::Fused { w_qkv, b_qkv }, _) => {
-            let qkv = linear(x, w_qkv, b_qkv);
+            let qkv = w_qkv.linear_all(x, b_qkv);
             let mut q = split_heads(qkv.slice(s![.., ..qh]), n_heads, h);
             let mut k = split_heads(qkv.slice(s![.., qh..qh + kvh]), n_kv_heads, h);
             let v = split_heads(qkv.slice(s![.., qh + kvh..]), n_kv_heads, h);
@@ -357,11 +356,11 @@ pub(crate) fn project(
             },
             KvSource::Memory(memory),
         ) => {
-            let q = split_heads(linear(x, w_q, b_q).view(), n_heads, h);
+            let q = split_heads(w_q.linear_all(x, b_q).view(), n_heads, h);
             if memory_cached {
                 return (q, None);
             }
-            let kv = linear(*memory, w_kv, b_kv);
+            let kv = w_kv.linear_all(*memory, b_kv);
             let k = split_heads(kv.slice(s![.., ..kvh]), n_kv_heads, h);
             let v = split_heads(kv.slice(s![.., kvh..]), n_kv_heads, h);
             (q, Some((k, v)))
@@ -544,7 +543,7 @@ pub fn multi_head(
         }
     }
     let concat = merge_heads(&head_out);
-    let out = linear(concat.view(), &w.w_o, &w.b_o);
+    let out = w.w_o.linear_all(concat.view(), &w.b_o);
     Ok(AttentionTrace {
         query_tokens: call.query_tokens,
         key_tokens: call.key_tokens,

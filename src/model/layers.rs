@@ -3,6 +3,7 @@
 
 use super::config::{Activation, NormKind};
 use super::parallel;
+use super::weight_matrix::WeightMatrix;
 use crate::util::nested;
 use glimpse_kernels::rows;
 use ndarray::linalg::general_mat_mul;
@@ -126,12 +127,12 @@ pub fn rms_norm(x: ArrayView2<f32>, w: &LayerNormWeights, eps: f32) -> NormTrace
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct FfnWeights {
-    pub w1: Array2<f32>,
+    pub w1: WeightMatrix,
     pub b1: Array1<f32>,
-    pub w2: Array2<f32>,
+    pub w2: WeightMatrix,
     pub b2: Array1<f32>,
     /// Gated FFN only (`[d_ff, d]`, `[d_ff]`): the branch the activation acts on.
-    pub gate: Option<(Array2<f32>, Array1<f32>)>,
+    pub gate: Option<(WeightMatrix, Array1<f32>)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -208,19 +209,19 @@ fn activate_all(z: &Array2<f32>, up: Option<&Array2<f32>>, act: Activation) -> A
 
 /// `W₂ act(W₁x + b₁) + b₂`, or gated (SwiGLU when act is SiLU): `W₂ (act(W_g x) ⊙ W₁ x) + b₂`.
 pub fn ffn(x: ArrayView2<f32>, w: &FfnWeights, act: Activation) -> FfnTrace {
-    let first = linear(x, &w.w1, &w.b1);
+    let first = w.w1.linear_all(x, &w.b1);
     let (pre_activation, up, hidden) = match &w.gate {
         None => {
             let hidden = activate_all(&first, None, act);
             (first, None, hidden)
         }
         Some((w_g, b_g)) => {
-            let gate = linear(x, w_g, b_g);
+            let gate = w_g.linear_all(x, b_g);
             let hidden = activate_all(&gate, Some(&first), act);
             (gate, Some(first), hidden)
         }
     };
-    let output = linear(hidden.view(), &w.w2, &w.b2);
+    let output = w.w2.linear_all(hidden.view(), &w.b2);
     FfnTrace {
         pre_activation,
         up,
@@ -337,11 +338,14 @@ mod tests {
     #[test]
     fn gated_ffn_multiplies_the_activated_gate_by_the_up_branch() {
         let w = FfnWeights {
-            w1: array![[1.0f32], [2.0]],
+            w1: WeightMatrix::F32(array![[1.0f32], [2.0]]),
             b1: array![0.0f32, 0.0],
-            w2: array![[1.0f32, 1.0]],
+            w2: WeightMatrix::F32(array![[1.0f32, 1.0]]),
             b2: array![0.5f32],
-            gate: Some((array![[1.0f32], [-1.0]], array![0.0f32, 0.0])),
+            gate: Some((
+                WeightMatrix::F32(array![[1.0f32], [-1.0]]),
+                array![0.0f32, 0.0],
+            )),
         };
         let t = ffn(array![[2.0f32]].view(), &w, Activation::Silu);
         let expected = silu(2.0) * 2.0 + silu(-2.0) * 4.0 + 0.5;

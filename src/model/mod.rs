@@ -23,8 +23,8 @@ pub mod subword;
 pub mod tokenizer;
 pub mod trace;
 pub mod transformer;
-pub mod vocab_table;
 pub mod vocabulary;
+pub mod weight_matrix;
 pub mod weights;
 pub mod words;
 

@@ -8,8 +8,9 @@
 
 use super::config::{ModelConfig, NormPlacement, OutputHead, Positional, Scoring};
 use super::error::{ModelError, Result};
+use super::import::QuantizedTensor;
 use super::layers::{FfnWeights, LayerNormWeights};
-pub use super::vocab_table::VocabTable;
+pub use super::weight_matrix::WeightMatrix;
 use ndarray::{Array1, Array2, Array3, ArrayD, ArrayViewD, ArrayViewMutD, Dimension};
 use std::collections::BTreeMap;
 
@@ -22,12 +23,9 @@ pub use specs::{
 /// Lists every parameter of a `Weights` with its checkpoint name. One listing serves the
 /// shared visitor (`view`) and the mutable one (`view_mut`, `mut`).
 macro_rules! visit_params {
-    ($w:expr, $f:expr, $view:ident $(, $m:tt)?) => {{
+    ($w:expr, $f:expr, $q:expr, $view:ident $(, $m:tt)?) => {{
         let w = $w;
-        // A table kept in a quantized file's blocks is not an f32 parameter (`quantized_tables`).
-        if let VocabTable::F32(t) = & $($m)? w.tok_embed {
-            $f("tok_embed".into(), t.$view().into_dyn());
-        }
+        visit_params!(@mat $f, $q, String::from("tok_embed"), & $($m)? w.tok_embed, $view);
         if let Some(p) = & $($m)? w.pos_embed {
             $f("pos_embed".into(), p.$view().into_dyn());
         }
@@ -44,20 +42,20 @@ macro_rules! visit_params {
                 let p = format!("{s}.{l}");
                 $f(format!("{p}.ln_attn.gamma"), b.ln_attn.gamma.$view().into_dyn());
                 $f(format!("{p}.ln_attn.beta"), b.ln_attn.beta.$view().into_dyn());
-                visit_params!(@attn $f, format!("{p}.self_attn"), & $($m)? b.self_attn, $view $(, $m)?);
+                visit_params!(@attn $f, $q, format!("{p}.self_attn"), & $($m)? b.self_attn, $view $(, $m)?);
                 if let Some((ln, a)) = & $($m)? b.cross {
                     $f(format!("{p}.ln_cross.gamma"), ln.gamma.$view().into_dyn());
                     $f(format!("{p}.ln_cross.beta"), ln.beta.$view().into_dyn());
-                    visit_params!(@attn $f, format!("{p}.cross_attn"), a, $view $(, $m)?);
+                    visit_params!(@attn $f, $q, format!("{p}.cross_attn"), a, $view $(, $m)?);
                 }
                 $f(format!("{p}.ln_ffn.gamma"), b.ln_ffn.gamma.$view().into_dyn());
                 $f(format!("{p}.ln_ffn.beta"), b.ln_ffn.beta.$view().into_dyn());
-                $f(format!("{p}.ffn.w1"), b.ffn.w1.$view().into_dyn());
+                visit_params!(@mat $f, $q, format!("{p}.ffn.w1"), & $($m)? b.ffn.w1, $view);
                 $f(format!("{p}.ffn.b1"), b.ffn.b1.$view().into_dyn());
-                $f(format!("{p}.ffn.w2"), b.ffn.w2.$view().into_dyn());
+                visit_params!(@mat $f, $q, format!("{p}.ffn.w2"), & $($m)? b.ffn.w2, $view);
                 $f(format!("{p}.ffn.b2"), b.ffn.b2.$view().into_dyn());
                 if let Some((w_g, b_g)) = & $($m)? b.ffn.gate {
-                    $f(format!("{p}.ffn.w_gate"), w_g.$view().into_dyn());
+                    visit_params!(@mat $f, $q, format!("{p}.ffn.w_gate"), w_g, $view);
                     $f(format!("{p}.ffn.b_gate"), b_g.$view().into_dyn());
                 }
             }
@@ -72,28 +70,28 @@ macro_rules! visit_params {
             $f("mlm.ln.gamma".into(), t.norm.gamma.$view().into_dyn());
             $f("mlm.ln.beta".into(), t.norm.beta.$view().into_dyn());
         }
-        if let Some(VocabTable::F32(h)) = & $($m)? w.lm_head {
-            $f("lm_head.weight".into(), h.$view().into_dyn());
+        if let Some(h) = & $($m)? w.lm_head {
+            visit_params!(@mat $f, $q, String::from("lm_head.weight"), h, $view);
         }
         if let Some(b) = & $($m)? w.lm_bias {
             $f("lm_head.bias".into(), b.$view().into_dyn());
         }
     }};
-    (@attn $f:expr, $p:expr, $a:expr, $view:ident $(, $m:tt)?) => {{
+    (@attn $f:expr, $q:expr, $p:expr, $a:expr, $view:ident $(, $m:tt)?) => {{
         let (p, a) = ($p, $a);
         match & $($m)? a.projection {
             Projection::Fused { w_qkv, b_qkv } => {
-                $f(format!("{p}.w_qkv"), w_qkv.$view().into_dyn());
+                visit_params!(@mat $f, $q, format!("{p}.w_qkv"), w_qkv, $view);
                 $f(format!("{p}.b_qkv"), b_qkv.$view().into_dyn());
             }
             Projection::Cross { w_q, b_q, w_kv, b_kv } => {
-                $f(format!("{p}.w_q"), w_q.$view().into_dyn());
+                visit_params!(@mat $f, $q, format!("{p}.w_q"), w_q, $view);
                 $f(format!("{p}.b_q"), b_q.$view().into_dyn());
-                $f(format!("{p}.w_kv"), w_kv.$view().into_dyn());
+                visit_params!(@mat $f, $q, format!("{p}.w_kv"), w_kv, $view);
                 $f(format!("{p}.b_kv"), b_kv.$view().into_dyn());
             }
         }
-        $f(format!("{p}.w_o"), a.w_o.$view().into_dyn());
+        visit_params!(@mat $f, $q, format!("{p}.w_o"), & $($m)? a.w_o, $view);
         $f(format!("{p}.b_o"), a.b_o.$view().into_dyn());
         match & $($m)? a.score {
             ScoreWeights::Dot => {}
@@ -108,7 +106,17 @@ macro_rules! visit_params {
             $f(format!("{p}.rel_bias"), r.$view().into_dyn());
         }
     }};
+    // A matrix kept in a quantized file's blocks is not an f32 parameter: it goes to `$q`.
+    (@mat $f:expr, $q:expr, $name:expr, $x:expr, $view:ident) => {
+        match $x {
+            WeightMatrix::F32(t) => $f($name, t.$view().into_dyn()),
+            WeightMatrix::Blocks(b) => $q($name, &*b),
+        }
+    };
 }
+
+/// The visitor of quantized matrices for `visit_params!` callers that want f32 tensors only.
+fn no_blocks(_: String, _: &QuantizedTensor) {}
 
 /// Named tensors, as in a checkpoint file.
 pub type TensorMap = BTreeMap<String, ArrayD<f32>>;
@@ -134,14 +142,14 @@ pub enum ScoreWeights {
 pub enum Projection {
     /// Self-attention: one fused matrix, rows Q heads, then K heads, then V heads.
     Fused {
-        w_qkv: Array2<f32>,
+        w_qkv: WeightMatrix,
         b_qkv: Array1<f32>,
     },
     /// Cross-attention: queries from the decoder, keys and values from the encoder memory.
     Cross {
-        w_q: Array2<f32>,
+        w_q: WeightMatrix,
         b_q: Array1<f32>,
-        w_kv: Array2<f32>,
+        w_kv: WeightMatrix,
         b_kv: Array1<f32>,
     },
 }
@@ -149,7 +157,7 @@ pub enum Projection {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AttentionWeights {
     pub projection: Projection,
-    pub w_o: Array2<f32>,
+    pub w_o: WeightMatrix,
     pub b_o: Array1<f32>,
     pub score: ScoreWeights,
     /// `[H, 2K+1]` learned relative bias (self-attention of `relative` models).
@@ -183,7 +191,7 @@ pub struct MlmTransform {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Weights {
     /// `[V, d]` token embeddings E.
-    pub tok_embed: VocabTable,
+    pub tok_embed: WeightMatrix,
     pub pos_embed: Option<Array2<f32>>,
     /// `[types, d]` token-type (segment) embeddings, when the config has token types.
     pub type_embed: Option<Array2<f32>>,
@@ -194,7 +202,7 @@ pub struct Weights {
     /// Masked-LM heads only.
     pub mlm: Option<MlmTransform>,
     /// `None` when the output projection is tied to `tok_embed` (or there is no head).
-    pub lm_head: Option<VocabTable>,
+    pub lm_head: Option<WeightMatrix>,
     /// `None` when the model has no output head.
     pub lm_bias: Option<Array1<f32>>,
 }
@@ -219,6 +227,10 @@ impl Taker {
             })
     }
 
+    fn matrix(&mut self, name: &str) -> Result<WeightMatrix> {
+        self.take(name).map(WeightMatrix::F32)
+    }
+
     fn norm(&mut self, p: &str) -> Result<LayerNormWeights> {
         Ok(LayerNormWeights {
             gamma: self.take(&format!("{p}.gamma"))?,
@@ -229,14 +241,14 @@ impl Taker {
     fn attention(&mut self, cfg: &ModelConfig, p: &str, cross: bool) -> Result<AttentionWeights> {
         let projection = if cross {
             Projection::Cross {
-                w_q: self.take(&format!("{p}.w_q"))?,
+                w_q: self.matrix(&format!("{p}.w_q"))?,
                 b_q: self.take(&format!("{p}.b_q"))?,
-                w_kv: self.take(&format!("{p}.w_kv"))?,
+                w_kv: self.matrix(&format!("{p}.w_kv"))?,
                 b_kv: self.take(&format!("{p}.b_kv"))?,
             }
         } else {
             Projection::Fused {
-                w_qkv: self.take(&format!("{p}.w_qkv"))?,
+                w_qkv: self.matrix(&format!("{p}.w_qkv"))?,
                 b_qkv: self.take(&format!("{p}.b_qkv"))?,
             }
         };
@@ -257,7 +269,7 @@ impl Taker {
         };
         Ok(AttentionWeights {
             projection,
-            w_o: self.take(&format!("{p}.w_o"))?,
+            w_o: self.matrix(&format!("{p}.w_o"))?,
             b_o: self.take(&format!("{p}.b_o"))?,
             score,
             rel_bias,
@@ -283,13 +295,13 @@ impl Taker {
                 cross,
                 ln_ffn: self.norm(&format!("{s}.{l}.ln_ffn"))?,
                 ffn: FfnWeights {
-                    w1: self.take(&format!("{s}.{l}.ffn.w1"))?,
+                    w1: self.matrix(&format!("{s}.{l}.ffn.w1"))?,
                     b1: self.take(&format!("{s}.{l}.ffn.b1"))?,
-                    w2: self.take(&format!("{s}.{l}.ffn.w2"))?,
+                    w2: self.matrix(&format!("{s}.{l}.ffn.w2"))?,
                     b2: self.take(&format!("{s}.{l}.ffn.b2"))?,
                     gate: if cfg.extensions.gated_ffn {
                         Some((
-                            self.take(&format!("{s}.{l}.ffn.w_gate"))?,
+                            self.matrix(&format!("{s}.{l}.ffn.w_gate"))?,
                             self.take(&format!("{s}.{l}.ffn.b_gate"))?,
                         ))
                     } else {
@@ -325,7 +337,7 @@ impl Weights {
         let x = &cfg.extensions;
         let head = x.output != OutputHead::None;
         Ok(Self {
-            tok_embed: VocabTable::F32(t.take("tok_embed")?),
+            tok_embed: WeightMatrix::F32(t.take("tok_embed")?),
             pos_embed: if cfg.positional == Positional::Learned {
                 Some(t.take("pos_embed")?)
             } else {
@@ -355,7 +367,7 @@ impl Weights {
             lm_head: if cfg.tie_embeddings || !head {
                 None
             } else {
-                Some(VocabTable::F32(t.take("lm_head.weight")?))
+                Some(WeightMatrix::F32(t.take("lm_head.weight")?))
             },
             lm_bias: if head {
                 Some(t.take("lm_head.bias")?)
@@ -371,20 +383,51 @@ impl Weights {
         self.visit(&mut |name, a| {
             map.insert(name, a.to_owned());
         });
-        for (name, table) in self.quantized_tables() {
-            map.insert(name.into(), table.to_f32().into_owned().into_dyn());
+        for (name, q) in self.quantized_matrices() {
+            let table = WeightMatrix::Blocks(q.clone());
+            map.insert(name, table.to_f32().into_owned().into_dyn());
         }
         map
     }
 
-    /// The vocabulary tables kept in a quantized file's blocks, which `visit` leaves out: they
-    /// are not f32 parameters and nothing trains them.
-    pub fn quantized_tables(&self) -> Vec<(&'static str, &VocabTable)> {
-        let mut out = vec![("tok_embed", &self.tok_embed)];
-        if let Some(h) = &self.lm_head {
-            out.push(("lm_head.weight", h));
+    /// The matrices kept in a quantized file's blocks, which `visit` leaves out: they are not
+    /// f32 parameters and nothing trains them as they are.
+    pub fn quantized_matrices<'a>(&'a self) -> Vec<(String, &'a QuantizedTensor)> {
+        let mut out = Vec::new();
+        let mut blocks = |name: String, q: &'a QuantizedTensor| out.push((name, q));
+        visit_params!(self, |_: String, _: ArrayViewD<f32>| {}, blocks, view);
+        out
+    }
+
+    /// Every matrix kept in blocks expanded to f32, so that all of them are parameters
+    /// (before training a model read from a quantized file).
+    pub fn expand_quantized(&mut self) {
+        for m in self.matrices_mut() {
+            m.f32_mut();
         }
-        out.retain(|(_, t)| t.as_f32().is_none());
+    }
+
+    /// Every weight matrix of a linear map, mutably (the vocabulary tables included).
+    pub(crate) fn matrices_mut(&mut self) -> Vec<&mut WeightMatrix> {
+        let mut out = vec![&mut self.tok_embed];
+        out.extend(self.lm_head.as_mut());
+        for stack in [self.encoder.as_mut(), self.decoder.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            for b in &mut stack.blocks {
+                let cross = b.cross.as_mut().map(|(_, a)| a);
+                for a in std::iter::once(&mut b.self_attn).chain(cross) {
+                    match &mut a.projection {
+                        Projection::Fused { w_qkv, .. } => out.push(w_qkv),
+                        Projection::Cross { w_q, w_kv, .. } => out.extend([w_q, w_kv]),
+                    }
+                    out.push(&mut a.w_o);
+                }
+                out.extend([&mut b.ffn.w1, &mut b.ffn.w2]);
+                out.extend(b.ffn.gate.as_mut().map(|(g, _)| g));
+            }
+        }
         out
     }
 
@@ -393,27 +436,27 @@ impl Weights {
         let mut n = 0;
         self.visit(&mut |_, a| n += a.len() * 4);
         n + self
-            .quantized_tables()
+            .quantized_matrices()
             .iter()
-            .map(|(_, t)| t.memory_bytes())
+            .map(|(_, q)| q.memory_bytes())
             .sum::<usize>()
     }
 
     /// Every parameter with its checkpoint name, in a fixed order.
     pub fn visit(&self, f: &mut dyn FnMut(String, ArrayViewD<f32>)) {
-        visit_params!(self, f, view);
+        visit_params!(self, f, no_blocks, view);
     }
 
     /// Every parameter, mutably, in the same order as `visit`.
     pub fn visit_mut(&mut self, f: &mut dyn FnMut(String, ArrayViewMutD<f32>)) {
-        visit_params!(self, f, view_mut, mut);
+        visit_params!(self, f, no_blocks, view_mut, mut);
     }
 
     /// Every parameter with its name, collected (for walking several `Weights` in lockstep).
     pub fn params(&self) -> Vec<(String, ArrayViewD<'_, f32>)> {
         let mut out = Vec::new();
         let mut push = |name: String, a| out.push((name, a));
-        visit_params!(self, push, view);
+        visit_params!(self, push, no_blocks, view);
         out
     }
 
@@ -421,13 +464,14 @@ impl Weights {
     pub fn params_mut(&mut self) -> Vec<(String, ArrayViewMutD<'_, f32>)> {
         let mut out = Vec::new();
         let mut push = |name: String, a| out.push((name, a));
-        visit_params!(self, push, view_mut, mut);
+        visit_params!(self, push, no_blocks, view_mut, mut);
         out
     }
 
     /// The same structure filled with zeros (gradients, optimizer moments).
     pub fn zeros_like(&self) -> Weights {
         let mut w = self.clone();
+        w.expand_quantized();
         w.visit_mut(&mut |_, mut a| a.fill(0.0));
         w
     }
@@ -437,9 +481,9 @@ impl Weights {
         let mut n = 0;
         self.visit(&mut |_, a| n += a.len());
         n + self
-            .quantized_tables()
+            .quantized_matrices()
             .iter()
-            .map(|(_, t)| t.len())
+            .map(|(_, q)| q.rows() * q.cols())
             .sum::<usize>()
     }
 
@@ -448,7 +492,7 @@ impl Weights {
     }
 
     /// The output projection W_vocab `[V, d]`, tied or not.
-    pub fn output_matrix(&self) -> &VocabTable {
+    pub fn output_matrix(&self) -> &WeightMatrix {
         self.lm_head.as_ref().unwrap_or(&self.tok_embed)
     }
 }

@@ -285,6 +285,7 @@ mod tests {
                     _ => &mut block.self_attn,
                 };
                 attn.w_o
+                    .f32_mut()
                     .slice_mut(s![.., head.head * h..(head.head + 1) * h])
                     .fill(0.0);
                 let zeroed = Model::new(model.config.clone(), weights)

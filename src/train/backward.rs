@@ -324,13 +324,13 @@ fn ffn_backward(
     d_out: &Array2<f32>,
     act: Activation,
 ) -> Array2<f32> {
-    g.w2 += &d_out.t().dot(&t.hidden);
+    *g.w2.f32_mut() += &d_out.t().dot(&t.hidden);
     g.b2 += &d_out.sum_axis(Axis(0));
-    let d_hidden = d_out.dot(&w.w2);
+    let d_hidden = d_out.dot(&*w.w2.to_f32());
     let dz = &d_hidden * &t.pre_activation.mapv(|z| activation_slope(z, act));
-    g.w1 += &dz.t().dot(&x);
+    *g.w1.f32_mut() += &dz.t().dot(&x);
     g.b1 += &dz.sum_axis(Axis(0));
-    dz.dot(&w.w1)
+    dz.dot(&*w.w1.to_f32())
 }
 
 /// Back through one attention layer. Returns the gradient at its query input and, for
@@ -350,9 +350,9 @@ fn attention_backward(
     let (heads, kv_heads, h) = (cfg.n_heads, cfg.n_kv_heads, cfg.d_head());
     let group = heads / kv_heads;
     // out = concat W_Oᵀ + b_O
-    g.w_o += &d_out.t().dot(&t.concat);
+    *g.w_o.f32_mut() += &d_out.t().dot(&t.concat);
     g.b_o += &d_out.sum_axis(Axis(0));
-    let d_head_out = split_heads(d_out.dot(&w.w_o).view(), heads, h);
+    let d_head_out = split_heads(d_out.dot(&*w.w_o.to_f32()).view(), heads, h);
 
     let (t_q, t_k) = (t.q.len_of(Axis(1)), t.k.len_of(Axis(1)));
     let mut dq = Array3::<f32>::zeros((heads, t_q, h));
@@ -412,9 +412,9 @@ fn attention_backward(
         ) => {
             let d_qkv = ndarray::concatenate(Axis(1), &[dq.view(), dk.view(), dv.view()])
                 .unwrap_or_default();
-            *gw += &d_qkv.t().dot(&x);
+            *gw.f32_mut() += &d_qkv.t().dot(&x);
             *gb += &d_qkv.sum_axis(Axis(0));
-            (d_qkv.dot(w_qkv), None)
+            (d_qkv.dot(&*w_qkv.to_f32()), None)
         }
         (
             Projection::Cross { w_q, w_kv, .. },
@@ -425,14 +425,14 @@ fn attention_backward(
                 b_kv: gbkv,
             },
         ) => {
-            *gwq += &dq.t().dot(&x);
+            *gwq.f32_mut() += &dq.t().dot(&x);
             *gbq += &dq.sum_axis(Axis(0));
-            let dx = dq.dot(w_q);
+            let dx = dq.dot(&*w_q.to_f32());
             let d_kv = ndarray::concatenate(Axis(1), &[dk.view(), dv.view()]).unwrap_or_default();
             let d_memory = memory.map(|m| {
-                *gwkv += &d_kv.t().dot(&m);
+                *gwkv.f32_mut() += &d_kv.t().dot(&m);
                 *gbkv += &d_kv.sum_axis(Axis(0));
-                d_kv.dot(w_kv)
+                d_kv.dot(&*w_kv.to_f32())
             });
             (dx, d_memory)
         }

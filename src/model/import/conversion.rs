@@ -10,7 +10,7 @@ use super::gguf::{Gguf, TensorReading};
 use super::gguf_model::GgufTokenizerData;
 use super::hf_config::LlamaConfig;
 use super::limits::{Limits, Progress};
-use super::map::{LlamaMapping, GGUF_LLAMA};
+use super::map::LlamaMapping;
 use super::open::{assemble, stored_types, CheckpointInfo, HfOpening, Info};
 use super::tensors::TensorSet;
 use crate::model::subword::{Built, GgufBuild, SubwordTokenizer};
@@ -63,7 +63,8 @@ struct GgufSteps {
     gguf: Gguf,
     config: LlamaConfig,
     tensors: TensorSet,
-    /// Quantized tensors still to expand, last first; vocabulary tables stay in their blocks.
+    /// Quantized tensors still to expand, last first: only those that are not matrices (weight
+    /// matrices and vocabulary tables stay in their blocks, `model::weight_matrix`).
     expand: Vec<String>,
     expand_total: usize,
     /// The tokenizer while it is built, a piece a step.
@@ -236,7 +237,8 @@ impl GgufSteps {
         Ok(Self::from_read(g))
     }
 
-    /// The tensors copied out: the file is let go, and the quantized ones are listed to expand.
+    /// The tensors copied out: the file is let go, and quantized tensors that are not
+    /// matrices (none in the files llama.cpp writes) are listed to expand.
     fn from_read(g: GgufRead) -> Self {
         let GgufRead {
             bytes,
@@ -246,10 +248,9 @@ impl GgufSteps {
         } = g;
         drop(bytes);
         let tensors = reading.set;
-        let vocabulary_tables = [GGUF_LLAMA.embed, GGUF_LLAMA.head];
         let mut expand: Vec<String> = tensors
             .iter()
-            .filter(|(n, t)| t.is_quantized() && !vocabulary_tables.contains(n))
+            .filter(|(_, t)| t.is_quantized() && t.shape.len() != 2)
             .map(|(n, _)| n.to_string())
             .collect();
         expand.reverse();

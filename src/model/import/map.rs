@@ -37,8 +37,9 @@ use crate::model::config::{
 };
 use crate::model::layers::{FfnWeights, LayerNormWeights};
 use crate::model::tokenizer::{TokenizerKind, TokenizerSpec};
+use crate::model::weight_matrix::stack_rows;
 use crate::model::weights::{
-    AttentionWeights, BlockWeights, Projection, ScoreWeights, StackWeights, VocabTable, Weights,
+    AttentionWeights, BlockWeights, Projection, ScoreWeights, StackWeights, WeightMatrix, Weights,
 };
 use ndarray::{concatenate, Array1, Array2, Axis};
 
@@ -129,15 +130,16 @@ pub(super) fn norm(
     })
 }
 
-/// A `Linear`'s weight `[out, in]` and bias (zeros when the layer has none).
+/// A `Linear`'s weight `[out, in]` (kept in its blocks when the file quantized it) and bias
+/// (zeros when the layer has none).
 pub(super) fn linear(
     t: &mut TensorSet,
     prefix: &str,
     out: usize,
     inp: usize,
     bias: Bias,
-) -> Result<(Array2<f32>, Array1<f32>)> {
-    let w = t.take_matrix(&format!("{prefix}.weight"), out, inp)?;
+) -> Result<(WeightMatrix, Array1<f32>)> {
+    let w = t.take_table(&format!("{prefix}.weight"), out, inp)?;
     let b_name = format!("{prefix}.bias");
     let b = match bias {
         Bias::Yes => t.take_vector(&b_name, out)?,
@@ -158,25 +160,26 @@ pub(super) fn conv1d(
     prefix: &str,
     inp: usize,
     out: usize,
-) -> Result<(Array2<f32>, Array1<f32>)> {
+) -> Result<(WeightMatrix, Array1<f32>)> {
     let w = t.take_matrix(&format!("{prefix}.weight"), inp, out)?;
     let b = t.take_vector(&format!("{prefix}.bias"), out)?;
-    Ok((w.t().to_owned(), b))
+    Ok((WeightMatrix::F32(w.t().to_owned()), b))
 }
 
-/// Rows of Q, then K, then V: the fused projection the attention splits into heads.
-pub(super) fn fuse(parts: [(Array2<f32>, Array1<f32>); 3]) -> Result<Projection> {
+/// Rows of Q, then K, then V: the fused projection the attention splits into heads (blocks
+/// of one kind stay blocks).
+pub(super) fn fuse(parts: [(WeightMatrix, Array1<f32>); 3]) -> Result<Projection> {
     let [(wq, bq), (wk, bk), (wv, bv)] = parts;
     let shape_err = |e: ndarray::ShapeError| ImportError::Usage(format!("fusing Q, K, V: {e}"));
     Ok(Projection::Fused {
-        w_qkv: concatenate(Axis(0), &[wq.view(), wk.view(), wv.view()]).map_err(shape_err)?,
+        w_qkv: stack_rows(&[wq, wk, wv])?,
         b_qkv: concatenate(Axis(0), &[bq.view(), bk.view(), bv.view()]).map_err(shape_err)?,
     })
 }
 
 pub(super) fn attention(
     projection: Projection,
-    (w_o, b_o): (Array2<f32>, Array1<f32>),
+    (w_o, b_o): (WeightMatrix, Array1<f32>),
 ) -> AttentionWeights {
     AttentionWeights {
         projection,
@@ -187,7 +190,10 @@ pub(super) fn attention(
     }
 }
 
-pub(super) fn ffn(up: (Array2<f32>, Array1<f32>), down: (Array2<f32>, Array1<f32>)) -> FfnWeights {
+pub(super) fn ffn(
+    up: (WeightMatrix, Array1<f32>),
+    down: (WeightMatrix, Array1<f32>),
+) -> FfnWeights {
     FfnWeights {
         w1: up.0,
         b1: up.1,
@@ -205,7 +211,7 @@ pub(super) fn output_matrix(
     tied: bool,
     vocab: usize,
     d: usize,
-) -> Result<Option<VocabTable>> {
+) -> Result<Option<WeightMatrix>> {
     if !t.contains(name) {
         return Ok(None);
     }
@@ -219,11 +225,11 @@ pub(super) fn output_matrix(
 
 /// A decoder-only model's weights: no encoder, no token types, an output without bias.
 pub(super) fn decoder_weights(
-    tok_embed: VocabTable,
+    tok_embed: WeightMatrix,
     pos_embed: Option<Array2<f32>>,
     blocks: Vec<BlockWeights>,
     ln_f: LayerNormWeights,
-    lm_head: Option<VocabTable>,
+    lm_head: Option<WeightMatrix>,
 ) -> Weights {
     let vocab = tok_embed.rows();
     Weights {

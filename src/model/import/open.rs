@@ -27,7 +27,7 @@ pub struct CheckpointInfo {
     pub description: String,
     pub parameters: usize,
     /// Bytes the weights take in memory once opened: f32, except a quantized file's
-    /// vocabulary table, kept in its blocks (`model::vocab_table`).
+    /// vocabulary table, kept in its blocks (`model::weight_matrix`).
     pub memory_bytes: usize,
     /// Bytes of the weights as stored in the file(s).
     pub stored_bytes: usize,

@@ -1,139 +1,13 @@
 //! GGUF block quantization kept compact in memory: Q8_0, Q4_0 and Q4_1 (llama.cpp's
 //! `ggml-quants`, REAL_MODELS.md §7). Each row of a tensor is a run of 32-value blocks that
-//! start with an f16 scale; a row is dequantized only when it is read, so a quantized model
-//! costs about a quarter (Q8_0) or an eighth (Q4_*) of its f32 size.
+//! start with an f16 scale; a row is dequantized only when it is read, and products with one
+//! input vector are computed from the blocks (`glimpse_kernels::blocks`), so a quantized
+//! model costs about a quarter (Q8_0) or an eighth (Q4_*) of its f32 size.
 
 use super::error::{ImportError, Result};
-use half::f16;
-
-/// Values per block, for every kind kept here.
-pub const BLOCK: usize = 32;
-
-/// Running sums of a row's dot product (eight f32 lanes: one AVX register).
-const LANES: usize = 8;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum QuantKind {
-    /// f16 scale d, 32 × i8 q: x = d·q.
-    Q8_0,
-    /// f16 scale d, 16 bytes of nibbles: x = d·(nibble − 8).
-    Q4_0,
-    /// f16 scale d, f16 minimum m, 16 bytes of nibbles: x = d·nibble + m.
-    Q4_1,
-}
-
-impl QuantKind {
-    /// Bytes of one block of 32 values.
-    pub const fn block_bytes(self) -> usize {
-        match self {
-            QuantKind::Q8_0 => 2 + BLOCK,
-            QuantKind::Q4_0 => 2 + BLOCK / 2,
-            QuantKind::Q4_1 => 4 + BLOCK / 2,
-        }
-    }
-
-    pub const fn name(self) -> &'static str {
-        match self {
-            QuantKind::Q8_0 => "Q8_0",
-            QuantKind::Q4_0 => "Q4_0",
-            QuantKind::Q4_1 => "Q4_1",
-        }
-    }
-
-    /// The block's 32 values into `out`. `block` is exactly `block_bytes()` long.
-    fn dequantize_block(self, block: &[u8], out: &mut [f32]) {
-        let half_at = |i: usize| match (block.get(i), block.get(i + 1)) {
-            (Some(&a), Some(&b)) => f16::from_le_bytes([a, b]).to_f32(),
-            _ => 0.0,
-        };
-        let d = half_at(0);
-        match self {
-            QuantKind::Q8_0 => {
-                for (o, &q) in out.iter_mut().zip(block.get(2..).unwrap_or(&[])) {
-                    *o = d * f32::from(q as i8);
-                }
-            }
-            QuantKind::Q4_0 | QuantKind::Q4_1 => {
-                // Q4_0 centres the nibble on 8; Q4_1 adds a per-block minimum instead.
-                let (m, qs, centre) = match self {
-                    QuantKind::Q4_1 => (half_at(2), block.get(4..).unwrap_or(&[]), 0.0),
-                    _ => (0.0, block.get(2..).unwrap_or(&[]), 8.0),
-                };
-                let (lo, hi) = out.split_at_mut(BLOCK / 2);
-                for ((l, h), &byte) in lo.iter_mut().zip(hi.iter_mut()).zip(qs) {
-                    let low = f32::from(byte & 0x0f) - centre;
-                    let high = f32::from(byte >> 4) - centre;
-                    // `d·q + m`, two roundings, as llama.cpp's and gguf-py's reference code.
-                    *l = d * low + m;
-                    *h = d * high + m;
-                }
-            }
-        }
-    }
-
-    /// Adds Σᵢ xᵢ·valueᵢ over one block into eight running sums (SIMD lanes, summed once per
-    /// row): valueᵢ = d·qᵢ (Q8_0), d·(nᵢ − 8) (Q4_0) or d·nᵢ + m (Q4_1), as when expanded.
-    /// It decodes the block itself rather than calling `dequantize_block` into a buffer:
-    /// measured on SmolLM2's decoding, that took the logits from 11 % to 23 % of a step.
-    fn dot_block(self, block: &[u8], xs: &[f32], lanes: &mut [f32; LANES]) {
-        let half_at = |i: usize| match (block.get(i), block.get(i + 1)) {
-            (Some(&a), Some(&b)) => f16::from_le_bytes([a, b]).to_f32(),
-            _ => 0.0,
-        };
-        let (Ok(x), d) = (<&[f32; BLOCK]>::try_from(xs), half_at(0)) else {
-            return;
-        };
-        let mut q = [0.0f32; BLOCK];
-        let mut m = 0.0;
-        match self {
-            QuantKind::Q8_0 => {
-                let Some(Ok(bytes)) = block.get(2..2 + BLOCK).map(<&[u8; BLOCK]>::try_from) else {
-                    return;
-                };
-                for (q, &b) in q.iter_mut().zip(bytes) {
-                    *q = f32::from(b as i8);
-                }
-            }
-            QuantKind::Q4_0 | QuantKind::Q4_1 => {
-                let (start, centre) = match self {
-                    QuantKind::Q4_1 => (4, 0.0),
-                    _ => (2, 8.0),
-                };
-                if self == QuantKind::Q4_1 {
-                    m = half_at(2);
-                }
-                let Some(Ok(bytes)) = block
-                    .get(start..start + BLOCK / 2)
-                    .map(<&[u8; BLOCK / 2]>::try_from)
-                else {
-                    return;
-                };
-                let (lo, hi) = q.split_at_mut(BLOCK / 2);
-                for ((l, h), &b) in lo.iter_mut().zip(hi.iter_mut()).zip(bytes) {
-                    *l = f32::from(b & 0x0f) - centre;
-                    *h = f32::from(b >> 4) - centre;
-                }
-            }
-        }
-        for (q, x) in q.chunks_exact(LANES).zip(x.chunks_exact(LANES)) {
-            for l in 0..LANES {
-                lanes[l] += (d * q[l] + m) * x[l];
-            }
-        }
-    }
-
-    /// Whether a block's scale (and minimum) are finite, so all its values are.
-    fn block_is_finite(self, block: &[u8]) -> bool {
-        let finite = |i: usize| match (block.get(i), block.get(i + 1)) {
-            (Some(&a), Some(&b)) => f16::from_le_bytes([a, b]).is_finite(),
-            _ => false,
-        };
-        match self {
-            QuantKind::Q4_1 => finite(0) && finite(2),
-            _ => finite(0),
-        }
-    }
-}
+use glimpse_kernels::blocks::{block_sums, w_x};
+pub use glimpse_kernels::blocks::{QuantKind, BLOCK};
+use std::ops::Range;
 
 /// A quantized tensor: `rows` rows of `cols` values (cols a multiple of 32), the blocks stored
 /// row after row exactly as in the GGUF file.
@@ -249,25 +123,58 @@ impl QuantizedTensor {
         Ok(())
     }
 
-    /// Dot product of row `r` with `x` (exactly `cols` long), without dequantizing the tensor:
-    /// a matrix–vector product straight from the compact blocks.
+    /// Dot product of row `r` with `x` (exactly `cols` long), without dequantizing the tensor.
     pub fn dot_row(&self, r: usize, x: &[f32]) -> Result<f32> {
-        if x.len() != self.cols {
-            return Err(ImportError::Usage(format!(
-                "a row of {} values against a vector of {}",
+        let mut y = [0.0];
+        self.rows_times(r..r + 1, x, &mut y)?;
+        Ok(y[0])
+    }
+
+    /// `y[i] = W[rows.start + i] · x` for the rows `rows`: a matrix–vector product straight
+    /// from the compact blocks, `x` exactly `cols` long and `y` as long as `rows`.
+    pub fn rows_times(&self, rows: Range<usize>, x: &[f32], y: &mut [f32]) -> Result<()> {
+        let n = self.row_bytes();
+        let blocks = rows
+            .start
+            .checked_mul(n)
+            .zip(rows.end.checked_mul(n))
+            .filter(|_| rows.start <= rows.end && rows.end <= self.rows)
+            .and_then(|(a, b)| self.blocks.get(a..b));
+        let sums = block_sums(x);
+        match blocks {
+            Some(w) if x.len() == self.cols && w_x(self.kind, w, x, &sums, y) => Ok(()),
+            _ => Err(ImportError::Usage(format!(
+                "rows {rows:?} of a {} × {} tensor against a vector of {} into {}",
+                self.rows,
                 self.cols,
-                x.len()
-            )));
+                x.len(),
+                y.len()
+            ))),
         }
-        let row = self.row_blocks(r)?;
-        let mut lanes = [0.0f32; LANES];
-        for (block, xs) in row
-            .chunks_exact(self.kind.block_bytes())
-            .zip(x.chunks_exact(BLOCK))
+    }
+
+    /// The rows of `parts` one after another, when they share a kind and a width (else
+    /// `None`): Q, K and V fused into one projection without expanding them.
+    pub fn stack_rows(parts: &[&QuantizedTensor]) -> Option<Result<Self>> {
+        let first = parts.first()?;
+        if parts
+            .iter()
+            .any(|p| p.kind != first.kind || p.cols != first.cols)
         {
-            self.kind.dot_block(block, xs, &mut lanes);
+            return None;
         }
-        Ok(lanes.iter().sum())
+        let rows = parts.iter().map(|p| p.rows).sum();
+        let blocks = parts
+            .iter()
+            .flat_map(|p| p.blocks.iter().copied())
+            .collect();
+        Some(Self::new(
+            "stacked rows",
+            first.kind,
+            rows,
+            first.cols,
+            blocks,
+        ))
     }
 
     /// The whole tensor as f32, row-major.
@@ -309,6 +216,7 @@ impl QuantizedTensor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use half::f16;
 
     fn h(x: f32) -> [u8; 2] {
         f16::from_f32(x).to_le_bytes()

@@ -5,7 +5,7 @@
 
 use super::error::{ImportError, Result};
 use super::quant::QuantizedTensor;
-use crate::model::vocab_table::VocabTable;
+use crate::model::weight_matrix::WeightMatrix;
 use ndarray::{Array1, Array2, ArrayD, IxDyn};
 use std::collections::BTreeMap;
 
@@ -354,19 +354,19 @@ impl TensorSet {
     }
 
     /// A `[rows, cols]` vocabulary table (token embeddings, output matrix): a quantized one
-    /// stays in its blocks (`model::vocab_table`), any other is taken as f32.
-    pub fn take_table(&mut self, name: &str, rows: usize, cols: usize) -> Result<VocabTable> {
+    /// stays in its blocks (`model::weight_matrix`), any other is taken as f32.
+    pub fn take_table(&mut self, name: &str, rows: usize, cols: usize) -> Result<WeightMatrix> {
         let quantized = match self.tensors.get(name) {
             Some(t) if t.shape == [rows, cols] => t.is_quantized(),
             _ => false,
         };
         if !quantized {
-            return Ok(VocabTable::F32(self.take_matrix(name, rows, cols)?));
+            return Ok(WeightMatrix::F32(self.take_matrix(name, rows, cols)?));
         }
         match self.take(name)?.data {
-            TensorData::Quantized(q) => Ok(VocabTable::Blocks(q)),
+            TensorData::Quantized(q) => Ok(WeightMatrix::Blocks(q)),
             TensorData::F32(v) => Array2::from_shape_vec((rows, cols), v)
-                .map(VocabTable::F32)
+                .map(WeightMatrix::F32)
                 .map_err(|e| ImportError::Usage(format!("tensor `{name}`: {e}"))),
         }
     }

@@ -11,7 +11,7 @@
 use super::{count_forward_pass, ForwardOptions, Model, ModelInput};
 use crate::model::attention::{self, merge_heads, one_head, score_divisor, KvSource};
 use crate::model::error::{ModelError, Result};
-use crate::model::layers::{ffn, linear};
+use crate::model::layers::ffn;
 use crate::model::position;
 use crate::model::weights::{AttentionWeights, BlockWeights};
 use ndarray::{concatenate, s, Array2, Array3, ArrayView2, Axis};
@@ -284,6 +284,6 @@ impl Model {
                     .assign(value);
             }
         }
-        Ok(linear(merge_heads(&head_out).view(), &w.w_o, &w.b_o))
+        Ok(w.w_o.linear_all(merge_heads(&head_out).view(), &w.b_o))
     }
 }

@@ -210,9 +210,8 @@ pub fn check_shapes(cfg: &ModelConfig, weights: &Weights) -> Result<()> {
         }
     };
     weights.visit(&mut |name, a| check(name, a.shape()));
-    for (name, t) in weights.quantized_tables() {
-        let (rows, cols) = t.dim();
-        check(name.into(), &[rows, cols]);
+    for (name, q) in weights.quantized_matrices() {
+        check(name, &[q.rows(), q.cols()]);
     }
     if let Some(p) = problem {
         return Err(p);
@@ -220,12 +219,7 @@ pub fn check_shapes(cfg: &ModelConfig, weights: &Weights) -> Result<()> {
     if seen != specs.len() {
         let mut present = Vec::new();
         weights.visit(&mut |name, _| present.push(name));
-        present.extend(
-            weights
-                .quantized_tables()
-                .iter()
-                .map(|(n, _)| n.to_string()),
-        );
+        present.extend(weights.quantized_matrices().into_iter().map(|(n, _)| n));
         if let Some(missing) = specs.iter().find(|s| !present.contains(&s.name)) {
             return Err(ModelError::MissingTensor(missing.name.clone()));
         }

@@ -80,6 +80,7 @@ pub fn bert(c: &BertConfig, t: &mut TensorSet, name: &str) -> Result<Mapped> {
     }
     let (mlm, lm_head, lm_bias) = if has_mlm {
         let (w, b) = linear(t, "cls.predictions.transform.dense", d, d, Bias::Yes)?;
+        let w = w.to_f32().into_owned();
         let norm = norm(t, "cls.predictions.transform.LayerNorm", d, true)?;
         let bias = t.take_vector("cls.predictions.bias", c.vocab_size)?;
         // The decoder is the word embedding (tied) unless the file says otherwise.

@@ -11,7 +11,7 @@ use crate::model::import::hf_config::LlamaConfig;
 use crate::model::import::hf_config::RopeScaling as HfRopeScaling;
 use crate::model::import::tensors::TensorSet;
 use crate::model::layers::{FfnWeights, LayerNormWeights};
-use crate::model::weights::{BlockWeights, VocabTable};
+use crate::model::weights::{BlockWeights, WeightMatrix};
 use ndarray::Array1;
 
 /// Tensor names of a Llama checkpoint: Hugging Face's, or a GGUF file's.
@@ -87,7 +87,7 @@ pub struct LlamaMapping {
     biases: (Bias, Bias, Bias),
     tie: bool,
     vocab: usize,
-    tok_embed: VocabTable,
+    tok_embed: WeightMatrix,
     blocks: Vec<BlockWeights>,
 }
 

@@ -5,7 +5,7 @@
 //! test can hold it against the forward pass's trace.
 
 use super::chain::numbered;
-use super::inputs::project;
+use super::inputs::{project, project_view};
 use super::{Panel, Step};
 use crate::app::labs::attention::Selection;
 use crate::model::config::{Activation, NormKind, NormPlacement};
@@ -167,7 +167,7 @@ impl Place<'_> {
     fn ffn_step(&self, x: ArrayView2<f32>) -> (Step, Array2<f32>) {
         let cfg = &self.model.config;
         let w = &self.weights.ffn;
-        let (d, ff) = (cfg.d_model, w.w1.nrows());
+        let (d, ff) = (cfg.d_model, w.w1.rows());
         let act = cfg.activation;
         let act_name = match act {
             Activation::Relu => "ReLU",
@@ -479,7 +479,7 @@ impl Place<'_> {
         let mut steps = Vec::new();
         let dn = numbered("", cfg.d_model);
         if let Some(t) = &w.mlm {
-            let z = project(h.view(), &t.w, &t.b, 0..t.w.nrows());
+            let z = project_view(h.view(), t.w.view(), &t.b, 0..t.w.nrows());
             let act = z.mapv(|v| activate(v, cfg.activation));
             let (mut step, y) = self.norm_step(
                 "MLM transform",

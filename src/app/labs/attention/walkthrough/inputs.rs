@@ -3,14 +3,24 @@
 use crate::app::labs::attention::Selection;
 use crate::model::config::NormPlacement;
 use crate::model::trace::BlockTrace;
-use crate::model::weights::AttentionWeights;
+use crate::model::weights::{AttentionWeights, WeightMatrix};
 use crate::model::{AttentionKind, Model, Trace};
 use ndarray::{s, Array2, ArrayView2};
 
 /// `x Wᵀ + b` over the rows `rows` of a `[out, in]` weight matrix.
 pub(super) fn project(
     x: ArrayView2<f32>,
-    w: &Array2<f32>,
+    w: &WeightMatrix,
+    b: &ndarray::Array1<f32>,
+    rows: std::ops::Range<usize>,
+) -> Array2<f32> {
+    project_view(x, w.to_f32().view(), b, rows)
+}
+
+/// [`project`] with the weights as a plain array view.
+pub(super) fn project_view(
+    x: ArrayView2<f32>,
+    w: ArrayView2<f32>,
     b: &ndarray::Array1<f32>,
     rows: std::ops::Range<usize>,
 ) -> Array2<f32> {

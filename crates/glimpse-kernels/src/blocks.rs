@@ -1,0 +1,410 @@
+//! Weights kept in GGUF's quantized blocks (llama.cpp's Q8_0, Q4_0, Q4_1), and the
+//! matrix–vector product `y = W x` read straight from them.
+//!
+//! A row of `W` is a run of blocks of 32 values, each block a scale `d` (f16), for Q4_1 a
+//! minimum `m` (f16), then the integers `q`:
+//!
+//! | kind | bytes | value |
+//! |---|---|---|
+//! | Q8_0 | 2 + 32 | `d·q`, `q` a signed byte |
+//! | Q4_0 | 2 + 16 | `d·(n − 8)`, `n` a nibble: byte `j` holds value `j` low, `j + 16` high |
+//! | Q4_1 | 4 + 16 | `d·n + m` |
+//!
+//! The product takes the scale out of each block's sum, so the integers are multiplied as
+//! they are and the scale once per block:
+//!
+//! `Σᵢ (d·nᵢ + m)·xᵢ = d·Σᵢ nᵢxᵢ + m·Σᵢ xᵢ`
+//!
+//! with `Σᵢ xᵢ` per block computed once per input vector ([`block_sums`]), not once per row.
+//! Activations stay f32: the result is the dequantized row's dot product up to f32 rounding.
+//! Kernels: AVX-512 or AVX2 natively (chosen at run time), `simd128` in the browser, and a
+//! portable loop elsewhere.
+
+/// Values per block, for every kind here.
+pub const BLOCK: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum QuantKind {
+    /// f16 scale d, 32 × i8 q: x = d·q.
+    Q8_0,
+    /// f16 scale d, 16 bytes of nibbles: x = d·(n − 8).
+    Q4_0,
+    /// f16 scale d, f16 minimum m, 16 bytes of nibbles: x = d·n + m.
+    Q4_1,
+}
+
+impl QuantKind {
+    /// Bytes of one block of 32 values.
+    pub const fn block_bytes(self) -> usize {
+        match self {
+            QuantKind::Q8_0 => 2 + BLOCK,
+            QuantKind::Q4_0 => 2 + BLOCK / 2,
+            QuantKind::Q4_1 => 4 + BLOCK / 2,
+        }
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuantKind::Q8_0 => "Q8_0",
+            QuantKind::Q4_0 => "Q4_0",
+            QuantKind::Q4_1 => "Q4_1",
+        }
+    }
+
+    /// Where the integers start in a block.
+    const fn ints_at(self) -> usize {
+        match self {
+            QuantKind::Q4_1 => 4,
+            _ => 2,
+        }
+    }
+
+    /// The block's scale d and minimum m (0 but for Q4_1; Q4_0's −8 is [`Self::offset`]).
+    fn scale_and_min(self, block: &[u8]) -> (f32, f32) {
+        let half = |i: usize| match (block.get(i), block.get(i + 1)) {
+            (Some(&a), Some(&b)) => f16_to_f32(u16::from_le_bytes([a, b])),
+            _ => 0.0,
+        };
+        match self {
+            QuantKind::Q4_1 => (half(0), half(2)),
+            _ => (half(0), 0.0),
+        }
+    }
+
+    /// What each integer is shifted by before scaling: −8 for Q4_0's centred nibbles.
+    const fn offset(self) -> f32 {
+        match self {
+            QuantKind::Q4_0 => -8.0,
+            _ => 0.0,
+        }
+    }
+
+    /// The block's integers as f32, in value order (a nibble kind's low nibbles, then high).
+    fn ints(self, block: &[u8]) -> [f32; BLOCK] {
+        let mut q = [0.0f32; BLOCK];
+        let ints = block.get(self.ints_at()..).unwrap_or(&[]);
+        match self {
+            QuantKind::Q8_0 => {
+                for (q, &b) in q.iter_mut().zip(ints) {
+                    *q = f32::from(b as i8);
+                }
+            }
+            QuantKind::Q4_0 | QuantKind::Q4_1 => {
+                let (lo, hi) = q.split_at_mut(BLOCK / 2);
+                for ((l, h), &b) in lo.iter_mut().zip(hi.iter_mut()).zip(ints) {
+                    *l = f32::from(b & 0x0f);
+                    *h = f32::from(b >> 4);
+                }
+            }
+        }
+        q
+    }
+
+    /// The block's 32 values into `out`: `d·(q + offset) + m`, two roundings, as llama.cpp's
+    /// and gguf-py's reference code. A block shorter than `block_bytes()` reads as zeros.
+    pub fn dequantize_block(self, block: &[u8], out: &mut [f32]) {
+        let (d, m) = self.scale_and_min(block);
+        let ints = self.ints(block);
+        for (o, q) in out.iter_mut().zip(ints) {
+            *o = d * (q + self.offset()) + m;
+        }
+    }
+
+    /// Whether a block's scale (and minimum) are finite, so all its values are.
+    pub fn block_is_finite(self, block: &[u8]) -> bool {
+        let (d, m) = self.scale_and_min(block);
+        let whole = block.len() >= self.block_bytes();
+        whole && d.is_finite() && m.is_finite()
+    }
+}
+
+/// IEEE half precision to f32, exactly (subnormals, infinities and NaN included).
+pub fn f16_to_f32(bits: u16) -> f32 {
+    let sign = u32::from(bits >> 15) << 31;
+    let exp = u32::from((bits >> 10) & 0x1f);
+    let frac = u32::from(bits & 0x3ff);
+    let magnitude = match exp {
+        // ±0 and subnormals: frac · 2⁻²⁴, exact in f32.
+        0 => {
+            let v = frac as f32 * f32::from_bits(0x3380_0000);
+            return if sign == 0 { v } else { -v };
+        }
+        0x1f => 0x7f80_0000 | (frac << 13),
+        _ => ((exp + 127 - 15) << 23) | (frac << 13),
+    };
+    f32::from_bits(sign | magnitude)
+}
+
+/// Σ of each block of 32 values of `x` (`x.len()` a multiple of 32): the `Σᵢ xᵢ` the
+/// minimum and Q4_0's centre multiply.
+pub fn block_sums(x: &[f32]) -> Vec<f32> {
+    x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect()
+}
+
+/// `y[j] = Σₖ W[j][k]·x[k]` for the `y.len()` rows of `w`, each `x.len()` values in blocks
+/// of `kind`; `sums` is [`block_sums`]`(x)`. Returns `false`, leaving `y` as it was, where the
+/// lengths disagree.
+pub fn w_x(kind: QuantKind, w: &[u8], x: &[f32], sums: &[f32], y: &mut [f32]) -> bool {
+    let blocks = x.len() / BLOCK;
+    let row_bytes = blocks * kind.block_bytes();
+    let agree = x.len().is_multiple_of(BLOCK)
+        && sums.len() == blocks
+        && y.len().checked_mul(row_bytes) == Some(w.len());
+    if !agree {
+        return false;
+    }
+    if row_bytes == 0 {
+        y.fill(0.0);
+        return true;
+    }
+    let dot = kernel::dot();
+    for (row, y) in w.chunks_exact(row_bytes).zip(y.iter_mut()) {
+        *y = dot(kind, row, x, sums);
+    }
+    true
+}
+
+/// One row's dot product with `x`, given `x`'s block sums.
+type Dot = fn(QuantKind, &[u8], &[f32], &[f32]) -> f32;
+
+/// One row's dot product, the portable way: the block's integers as f32 against `x`, in eight
+/// running lanes, then scale and minimum once per block. (The browser's kernel does not call
+/// it; the tests compare every kernel with it.)
+#[cfg_attr(
+    all(target_arch = "wasm32", target_feature = "simd128"),
+    allow(dead_code)
+)]
+fn dot_row_portable(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+    let mut total = 0.0f32;
+    for ((block, xs), &sum) in row
+        .chunks_exact(kind.block_bytes())
+        .zip(x.chunks_exact(BLOCK))
+        .zip(sums)
+    {
+        let (d, m) = kind.scale_and_min(block);
+        let q = kind.ints(block);
+        let mut lanes = [0.0f32; 8];
+        for (q, x) in q.chunks_exact(8).zip(xs.chunks_exact(8)) {
+            for l in 0..8 {
+                lanes[l] += q[l] * x[l];
+            }
+        }
+        let qx: f32 = lanes.iter().sum();
+        total += d * (qx + kind.offset() * sum) + m * sum;
+    }
+    total
+}
+
+#[cfg(target_arch = "x86_64")]
+mod kernel {
+    use super::{dot_row_portable, Dot, QuantKind, BLOCK};
+    use std::arch::x86_64::*;
+
+    /// The widest kernel this CPU runs, chosen once per product.
+    pub fn dot() -> Dot {
+        let f16c = is_x86_feature_detected!("f16c");
+        if f16c && is_x86_feature_detected!("avx512f") {
+            // SAFETY (of the call inside): the CPU has AVX-512F and F16C, checked here.
+            |k, r, x, s| unsafe { dot_avx512(k, r, x, s) }
+        } else if f16c && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
+            // SAFETY (of the call inside): the CPU has AVX2, FMA and F16C, checked here.
+            |k, r, x, s| unsafe { dot_avx2(k, r, x, s) }
+        } else {
+            dot_row_portable
+        }
+    }
+
+    /// d and m of a block through F16C (the two halves are adjacent in a Q4_1 block).
+    #[inline(always)]
+    unsafe fn scale_and_min(kind: QuantKind, block: &[u8]) -> (f32, f32) {
+        let bits = match kind {
+            QuantKind::Q4_1 => u32::from_le_bytes([block[0], block[1], block[2], block[3]]),
+            _ => u32::from(u16::from_le_bytes([block[0], block[1]])),
+        };
+        let both = _mm_cvtph_ps(_mm_cvtsi32_si128(bits as i32));
+        (
+            _mm_cvtss_f32(both),
+            _mm_cvtss_f32(_mm_shuffle_ps(both, both, 1)),
+        )
+    }
+
+    /// The block's 32 integers as four vectors of eight i32, in value order.
+    #[inline(always)]
+    unsafe fn ints_avx2(kind: QuantKind, ints: *const u8) -> [__m256i; 4] {
+        match kind {
+            QuantKind::Q8_0 => [0, 8, 16, 24]
+                .map(|o| _mm256_cvtepi8_epi32(_mm_loadl_epi64(ints.add(o) as *const __m128i))),
+            _ => {
+                let packed = _mm_loadu_si128(ints as *const __m128i);
+                let mask = _mm_set1_epi8(0x0f);
+                let lo = _mm_and_si128(packed, mask);
+                let hi = _mm_and_si128(_mm_srli_epi16(packed, 4), mask);
+                [
+                    _mm256_cvtepu8_epi32(lo),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)),
+                    _mm256_cvtepu8_epi32(hi),
+                    _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)),
+                ]
+            }
+        }
+    }
+
+    #[target_feature(enable = "avx2,fma,f16c")]
+    pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+        let mut acc = _mm256_setzero_ps();
+        let mut outside = 0.0f32;
+        let bytes = kind.block_bytes();
+        for (b, block) in row.chunks_exact(bytes).enumerate() {
+            let (d, m) = scale_and_min(kind, block);
+            let q = ints_avx2(kind, block.as_ptr().add(kind.ints_at()));
+            let xs = x.as_ptr().add(b * BLOCK);
+            let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
+            for (i, q) in q.iter().enumerate().skip(1) {
+                s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
+            }
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), s, acc);
+            outside += (d * kind.offset() + m) * sums[b];
+        }
+        let half = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+        let mut lanes = [0.0f32; 4];
+        _mm_storeu_ps(lanes.as_mut_ptr(), half);
+        lanes.iter().sum::<f32>() + outside
+    }
+
+    #[target_feature(enable = "avx512f,f16c")]
+    pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+        let mut acc = _mm512_setzero_ps();
+        let mut outside = 0.0f32;
+        let bytes = kind.block_bytes();
+        for (b, block) in row.chunks_exact(bytes).enumerate() {
+            let (d, m) = scale_and_min(kind, block);
+            let ints = block.as_ptr().add(kind.ints_at());
+            let (q0, q1) = match kind {
+                QuantKind::Q8_0 => (
+                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints as *const __m128i)),
+                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints.add(16) as *const __m128i)),
+                ),
+                _ => {
+                    let packed = _mm_loadu_si128(ints as *const __m128i);
+                    let mask = _mm_set1_epi8(0x0f);
+                    (
+                        _mm512_cvtepu8_epi32(_mm_and_si128(packed, mask)),
+                        _mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(packed, 4), mask)),
+                    )
+                }
+            };
+            let xs = x.as_ptr().add(b * BLOCK);
+            let s = _mm512_mul_ps(_mm512_cvtepi32_ps(q0), _mm512_loadu_ps(xs));
+            let s = _mm512_fmadd_ps(_mm512_cvtepi32_ps(q1), _mm512_loadu_ps(xs.add(16)), s);
+            acc = _mm512_fmadd_ps(_mm512_set1_ps(d), s, acc);
+            outside += (d * kind.offset() + m) * sums[b];
+        }
+        _mm512_reduce_add_ps(acc) + outside
+    }
+}
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod kernel {
+    use super::{Dot, QuantKind, BLOCK};
+    use std::arch::wasm32::*;
+
+    pub fn dot() -> Dot {
+        dot_simd128
+    }
+
+    /// Four f32 vectors of an integer vector of 8 u16/i16 lanes.
+    #[inline(always)]
+    fn widen(v: v128, signed: bool) -> [v128; 2] {
+        if signed {
+            [
+                f32x4_convert_i32x4(i32x4_extend_low_i16x8(v)),
+                f32x4_convert_i32x4(i32x4_extend_high_i16x8(v)),
+            ]
+        } else {
+            [
+                f32x4_convert_i32x4(u32x4_extend_low_u16x8(v)),
+                f32x4_convert_i32x4(u32x4_extend_high_u16x8(v)),
+            ]
+        }
+    }
+
+    fn dot_simd128(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+        let mut acc = f32x4_splat(0.0);
+        let mut outside = 0.0f32;
+        for ((block, xs), &sum) in row
+            .chunks_exact(kind.block_bytes())
+            .zip(x.chunks_exact(BLOCK))
+            .zip(sums)
+        {
+            let (d, m) = kind.scale_and_min(block);
+            let ints = block.get(kind.ints_at()..).unwrap_or(&[]);
+            // Eight vectors of four values, in value order.
+            let mut q = [f32x4_splat(0.0); 8];
+            match kind {
+                QuantKind::Q8_0 => {
+                    for half in 0..2 {
+                        let v = v128_load_slice(&ints[16 * half..]);
+                        let [a, b] = widen(i16x8_extend_low_i8x16(v), true);
+                        let [c, e] = widen(i16x8_extend_high_i8x16(v), true);
+                        q[4 * half..4 * half + 4].copy_from_slice(&[a, b, c, e]);
+                    }
+                }
+                _ => {
+                    let packed = v128_load_slice(ints);
+                    let lo = v128_and(packed, u8x16_splat(0x0f));
+                    let hi = u8x16_shr(packed, 4);
+                    for (half, nibbles) in [lo, hi].into_iter().enumerate() {
+                        let [a, b] = widen(u16x8_extend_low_u8x16(nibbles), false);
+                        let [c, e] = widen(u16x8_extend_high_u8x16(nibbles), false);
+                        q[4 * half..4 * half + 4].copy_from_slice(&[a, b, c, e]);
+                    }
+                }
+            }
+            let mut s = f32x4_splat(0.0);
+            for (q, xs) in q.iter().zip(xs.chunks_exact(4)) {
+                s = f32x4_add(s, f32x4_mul(*q, v128_load_slice_f32(xs)));
+            }
+            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
+            outside += (d * kind.offset() + m) * sum;
+        }
+        f32x4_extract_lane::<0>(acc)
+            + f32x4_extract_lane::<1>(acc)
+            + f32x4_extract_lane::<2>(acc)
+            + f32x4_extract_lane::<3>(acc)
+            + outside
+    }
+
+    /// 16 bytes from the start of `bytes` (callers pass whole blocks: at least 16).
+    #[inline(always)]
+    fn v128_load_slice(bytes: &[u8]) -> v128 {
+        match bytes.get(..16) {
+            // SAFETY: 16 bytes are there; wasm's v128.load takes any alignment.
+            Some(b) => unsafe { v128_load(b.as_ptr() as *const v128) },
+            None => u8x16_splat(0),
+        }
+    }
+
+    #[inline(always)]
+    fn v128_load_slice_f32(xs: &[f32]) -> v128 {
+        match xs.get(..4) {
+            // SAFETY: four f32 are there; wasm's v128.load takes any alignment.
+            Some(x) => unsafe { v128_load(x.as_ptr() as *const v128) },
+            None => f32x4_splat(0.0),
+        }
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
+mod kernel {
+    use super::{dot_row_portable, Dot};
+
+    pub fn dot() -> Dot {
+        dot_row_portable
+    }
+}
+
+#[cfg(test)]
+mod tests;

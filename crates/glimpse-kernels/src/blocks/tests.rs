@@ -1,0 +1,189 @@
+use super::*;
+
+/// A deterministic stream of bytes (xorshift).
+fn bytes(n: usize, seed: u32) -> Vec<u8> {
+    let mut s = seed.max(1);
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            (s >> 24) as u8
+        })
+        .collect()
+}
+
+/// `rows × cols` values of `kind` with varied, finite scales (and minima).
+fn matrix(kind: QuantKind, rows: usize, cols: usize, seed: u32) -> Vec<u8> {
+    let blocks = rows * cols / BLOCK;
+    let mut out = bytes(blocks * kind.block_bytes(), seed);
+    for (b, block) in out.chunks_exact_mut(kind.block_bytes()).enumerate() {
+        let d = half::f16::from_f32(0.002 + 0.0007 * (b % 13) as f32);
+        block[..2].copy_from_slice(&d.to_le_bytes());
+        if kind == QuantKind::Q4_1 {
+            let m = half::f16::from_f32(-0.01 * (b % 5) as f32);
+            block[2..4].copy_from_slice(&m.to_le_bytes());
+        }
+    }
+    out
+}
+
+fn dequantized(kind: QuantKind, w: &[u8]) -> Vec<f32> {
+    let mut out = vec![0.0; w.len() / kind.block_bytes() * BLOCK];
+    for (block, o) in w
+        .chunks_exact(kind.block_bytes())
+        .zip(out.chunks_exact_mut(BLOCK))
+    {
+        kind.dequantize_block(block, o);
+    }
+    out
+}
+
+const KINDS: [QuantKind; 3] = [QuantKind::Q8_0, QuantKind::Q4_0, QuantKind::Q4_1];
+
+#[test]
+fn half_precision_matches_the_half_crate_for_every_bit_pattern() {
+    for bits in 0..=u16::MAX {
+        let want = half::f16::from_bits(bits).to_f32();
+        let got = f16_to_f32(bits);
+        assert!(
+            got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+            "{bits:#06x}: {got} against {want}"
+        );
+    }
+}
+
+#[test]
+fn blocks_expand_by_their_formulas() {
+    // Q4_1: byte j holds value j low and j + 16 high; x = d·n + m.
+    let mut block = half::f16::from_f32(2.0).to_le_bytes().to_vec();
+    block.extend(half::f16::from_f32(-1.5).to_le_bytes());
+    block.extend((0..16u8).map(|j| (j % 4) << 4 | (15 - j)));
+    let mut v = [0.0; BLOCK];
+    QuantKind::Q4_1.dequantize_block(&block, &mut v);
+    assert_eq!(v[0], 2.0 * 15.0 - 1.5);
+    assert_eq!(v[17], 2.0 * 1.0 - 1.5);
+    // Q4_0 centres the nibble on 8; Q8_0 is a signed byte.
+    let mut block = half::f16::from_f32(0.25).to_le_bytes().to_vec();
+    block.extend([0x0fu8; 16]);
+    QuantKind::Q4_0.dequantize_block(&block, &mut v);
+    assert_eq!((v[0], v[16]), (0.25 * 7.0, 0.25 * -8.0));
+    let mut block = half::f16::from_f32(0.5).to_le_bytes().to_vec();
+    block.extend([0x80u8; 32]);
+    QuantKind::Q8_0.dequantize_block(&block, &mut v);
+    assert_eq!(v[31], 0.5 * -128.0);
+}
+
+/// The product straight from the blocks against the f64 product of the dequantized rows, on
+/// ragged shapes, for every kind; and the portable loop against whichever kernel ran.
+#[test]
+fn products_from_blocks_match_the_f64_product_of_the_expanded_rows() {
+    for kind in KINDS {
+        for (rows, cols) in [(1, 32), (3, 64), (7, 96), (37, 576), (5, 1536), (64, 32)] {
+            let w = matrix(kind, rows, cols, (rows * 31 + cols) as u32);
+            let x: Vec<f32> = (0..cols)
+                .map(|i| ((i * 7 + rows) as f32 * 0.37).sin())
+                .collect();
+            let sums = block_sums(&x);
+            let mut y = vec![f32::NAN; rows];
+            assert!(w_x(kind, &w, &x, &sums, &mut y));
+            let full = dequantized(kind, &w);
+            let row_bytes = cols / BLOCK * kind.block_bytes();
+            for (j, &got) in y.iter().enumerate() {
+                let row = &full[j * cols..(j + 1) * cols];
+                let want: f64 = row.iter().zip(&x).map(|(&a, &b)| a as f64 * b as f64).sum();
+                let scale: f64 = row
+                    .iter()
+                    .zip(&x)
+                    .map(|(&a, &b)| (a as f64 * b as f64).abs())
+                    .sum();
+                // f32 sums over `cols` terms: a few ulps of the sum of magnitudes.
+                let tol = 4.0 * cols as f64 * f32::EPSILON as f64 * scale.max(1e-6);
+                assert!(
+                    (got as f64 - want).abs() <= tol,
+                    "{} {rows}×{cols} row {j}: {got} against {want} (±{tol:e})",
+                    kind.name()
+                );
+                let portable =
+                    dot_row_portable(kind, &w[j * row_bytes..(j + 1) * row_bytes], &x, &sums);
+                assert!(
+                    (portable as f64 - want).abs() <= tol,
+                    "portable {}",
+                    kind.name()
+                );
+            }
+        }
+    }
+}
+
+/// Each x86 kernel this CPU can run, not only the widest, against the portable loop.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn every_x86_kernel_agrees_with_the_portable_loop() {
+    let has = |f: &str| {
+        std::arch::is_x86_feature_detected!("f16c")
+            && match f {
+                "avx2" => {
+                    std::arch::is_x86_feature_detected!("avx2")
+                        && std::arch::is_x86_feature_detected!("fma")
+                }
+                _ => std::arch::is_x86_feature_detected!("avx512f"),
+            }
+    };
+    for kind in KINDS {
+        let cols = 7 * BLOCK;
+        let w = matrix(kind, 1, cols, 11);
+        let x: Vec<f32> = (0..cols).map(|i| (i as f32 * 0.71).cos()).collect();
+        let sums = block_sums(&x);
+        let want = dot_row_portable(kind, &w, &x, &sums);
+        if has("avx2") {
+            // SAFETY: the features were detected just above.
+            let got = unsafe { kernel::dot_avx2(kind, &w, &x, &sums) };
+            assert!(
+                (got - want).abs() < 1e-5 * want.abs().max(1.0),
+                "{}",
+                kind.name()
+            );
+        }
+        if has("avx512") {
+            // SAFETY: as above.
+            let got = unsafe { kernel::dot_avx512(kind, &w, &x, &sums) };
+            assert!(
+                (got - want).abs() < 1e-5 * want.abs().max(1.0),
+                "{}",
+                kind.name()
+            );
+        }
+    }
+}
+
+#[test]
+fn lengths_that_disagree_are_refused_untouched() {
+    let kind = QuantKind::Q4_1;
+    let w = matrix(kind, 2, 64, 3);
+    let x = vec![1.0; 64];
+    let sums = block_sums(&x);
+    let mut y = vec![7.0; 3];
+    assert!(!w_x(kind, &w, &x, &sums, &mut y), "three rows asked of two");
+    assert!(
+        !w_x(kind, &w, &x[..33], &sums, &mut y[..2]),
+        "a ragged input"
+    );
+    assert!(
+        !w_x(kind, &w, &x, &sums[..1], &mut y[..2]),
+        "sums of one block"
+    );
+    assert_eq!(y, [7.0; 3]);
+    let mut empty: [f32; 0] = [];
+    assert!(w_x(kind, &[], &x, &sums, &mut empty));
+}
+
+#[test]
+fn only_whole_blocks_with_finite_scales_are_finite() {
+    let mut block = half::f16::from_f32(1.0).to_le_bytes().to_vec();
+    block.extend(half::f16::INFINITY.to_le_bytes());
+    block.extend([0u8; 16]);
+    assert!(QuantKind::Q4_0.block_is_finite(&block));
+    assert!(!QuantKind::Q4_1.block_is_finite(&block));
+    assert!(!QuantKind::Q4_0.block_is_finite(&block[..10]));
+}
