@@ -9,8 +9,9 @@
 #
 # Only PyPI is reachable, so llama.cpp comes from the copy vendored in the pinned
 # llama-cpp-python sdist (its CHANGELOG names the upstream commit). CPU-only Release build with
-# -DGGML_NATIVE=ON (so the figure is for this CPU's SIMD). Idempotent: the download, the
-# unpacking and the build are skipped when already done. Everything lives outside the clone:
+# -DGGML_NATIVE=ON minus AMX (so the figure is for this CPU's AVX-512). Idempotent: download and
+# unpacking are skipped when done, the build is incremental (~10 min the first time on 2 cores,
+# seconds after). Run it on an otherwise idle machine. Everything lives outside the clone:
 #   ~/.cache/glimpse/llama-cpp-src     sdist + unpacked source
 #   ~/.cache/glimpse/llama-cpp-build   cmake build (bin/llama-bench, bin/llama-simple)
 #   ~/.cache/glimpse/tools/cmake-venv  `pip install cmake`, used when cmake is not on PATH
@@ -33,15 +34,14 @@ if [ ! -f "$LLAMA_SRC/CMakeLists.txt" ]; then
     mkdir -p "$SRC_ROOT"
     [ -f "$SDIST" ] || python3 -m pip download --no-deps --disable-pip-version-check \
         --no-binary llama-cpp-python "llama-cpp-python==$PKG_VERSION" -d "$SRC_ROOT" >&2
-    [ "$(sha256_of "$SDIST")" = "$PKG_SHA256" ] || die "$SDIST: sha256 mismatch"
+    [ "$(sha256sum "$SDIST" | cut -d" " -f1)" = "$PKG_SHA256" ] || die "$SDIST: sha256 mismatch"
     tar -xzf "$SDIST" -C "$SRC_ROOT"
 fi
 COMMIT="$(grep -m1 -o 'llama.cpp@[0-9a-f]*' "$SRC_ROOT/llama_cpp_python-$PKG_VERSION/CHANGELOG.md" | cut -d@ -f2)"
 
 # 2. Build (CPU only, no curl/openssl, only the two tools). AMX is switched off: -march=native
 #    enables it from cpuinfo, but its tile instructions raise SIGILL in our Firecracker VMs, and
-#    without it Q4_1 weights go through ggml's AVX-512 Q4_1 x Q8_1 dot products. Configure and
-#    build run every time; when nothing changed they are no-ops (a few seconds).
+#    without it Q4_1 weights go through ggml's AVX-512 Q4_1 x Q8_1 dot products.
 CMAKE="$(command -v cmake || true)"
 if [ -z "$CMAKE" ]; then
     CMAKE="$CACHE/tools/cmake-venv/bin/cmake"
@@ -64,9 +64,12 @@ fi
 echo "llama.cpp: ${COMMIT:-unknown} (vendored in llama-cpp-python $PKG_VERSION)"
 lscpu | grep 'Model name' | sed 's/  */ /g'
 echo "cpu flags: $(grep -m1 -ow -E 'avx2|fma|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ')· $(nproc) logical CPUs"
-LOAD="$(cut -d' ' -f1 /proc/loadavg)"
-echo "load average (1 min): $LOAD"
-awk -v l="$LOAD" 'BEGIN { exit !(l > 0.5) }' &&
-    log "warning: the machine is busy (load $LOAD); -t 2 on 2 cores will be badly skewed"
+# Other work on the machine wrecks -t 2 on 2 cores (ggml's threads spin at barriers): measure
+# how busy the CPUs are over 2 s first, so a skewed table can be recognised as such.
+cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8+$9, $5+$6 }' /proc/stat; }
+read -r B0 I0 < <(cpu_ticks); sleep 2; read -r B1 I1 < <(cpu_ticks)
+BUSY=$(( 100 * (B1 - B0) / (B1 - B0 + I1 - I0 + 1) ))
+echo "cpu busy before the run: $BUSY%"
+[ "$BUSY" -le 10 ] || log "warning: the CPUs are $BUSY% busy with other work; the figures (-t 2 most) will be skewed"
 # shellcheck disable=SC2086
 "$BUILD/bin/llama-bench" -m "$MODEL" -p 64 -n 64 -t 1,2 -r 3 ${LLAMA_BENCH_ARGS:-}

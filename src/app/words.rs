@@ -88,7 +88,6 @@ pub fn model_says(text: &str) -> String {
     match text {
         "reading the files" => t!("names-stage-reading"),
         "copying the tensors out of the file" => t!("names-stage-copying"),
-        "expanding tensors to f32" => t!("names-stage-expanding"),
         "building the tokenizer" => t!("names-stage-tokenizer"),
         "listing the vocabulary" => t!("names-stage-vocabulary"),
         "mapping the tensors onto the model" => t!("names-stage-mapping"),
@@ -138,7 +137,6 @@ mod tests {
         let said = [
             "reading the files",
             "copying the tensors out of the file",
-            "expanding tensors to f32",
             "building the tokenizer",
             "listing the vocabulary",
             "mapping the tensors onto the model",

@@ -41,6 +41,10 @@ pub enum Command {
         /// Threads for the forward pass (default: every core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Expand a quantized file's matrices to f32 first: the reference the products from
+        /// the blocks are timed against.
+        #[arg(long)]
+        f32: bool,
         /// Print JSON (the default; accepted so scripts can say so).
         #[arg(long)]
         json: bool,

@@ -9,14 +9,14 @@ use crate::util::machine::announce as announce_cpu;
 pub(super) fn bench_forward(
     model: Option<&str>,
     no_large: bool,
-    tokens: usize,
-    runs: usize,
+    (tokens, runs): (usize, usize),
     threads: Option<usize>,
+    f32: bool,
 ) -> Result<String, String> {
     use_threads(threads)?;
     announce_cpu();
     match model {
-        Some(model) => checkpoints::bench_model(model, tokens, runs),
+        Some(model) => checkpoints::bench_model(model, tokens, runs, f32),
         None => {
             let timings = crate::model::bench::latencies(!no_large).map_err(|e| e.to_string())?;
             serde_json::to_string_pretty(&timings).map_err(|e| e.to_string())

@@ -133,11 +133,15 @@ pub fn fill_mask(model: &Model, input: &str, top: usize, as_json: bool) -> Resul
     Ok(out)
 }
 
-/// `glimpse bench-forward --model M --tokens N [--threads K]`: the median time of the traced
-/// and the untraced forward pass on `N` tokens of English (`model::bench::time_checkpoint`),
-/// with the process's peak memory, JSON.
-pub fn bench_model(spec: &str, tokens: usize, runs: usize) -> Result<String, String> {
-    let model = super::resolve_model(spec).map_err(|e| e.to_string())?;
+/// `glimpse bench-forward --model M --tokens N [--threads K] [--f32]`: the median time of the
+/// traced and the untraced forward pass on `N` tokens of English
+/// (`model::bench::time_checkpoint`), with the process's peak memory, JSON. `expand`: a
+/// quantized file's matrices expanded to f32 first.
+pub fn bench_model(spec: &str, tokens: usize, runs: usize, expand: bool) -> Result<String, String> {
+    let mut model = super::resolve_model(spec).map_err(|e| e.to_string())?;
+    if expand {
+        model.weights.expand_quantized();
+    }
     let mut timing = crate::model::bench::time_checkpoint(&model, tokens, runs)?;
     timing.peak_rss_mb = peak_rss_mb();
     serde_json::to_string(&timing).map_err(|e| e.to_string())

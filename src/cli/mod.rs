@@ -97,8 +97,9 @@ pub fn run(cmd: Command) -> Result<String, String> {
             tokens,
             runs,
             threads,
+            f32,
             json: _,
-        } => bench::bench_forward(model.as_deref(), no_large, tokens, runs, threads),
+        } => bench::bench_forward(model.as_deref(), no_large, (tokens, runs), threads, f32),
         Command::BenchGpu {
             max_d_model,
             max_tokens,

@@ -197,6 +197,8 @@ pub struct CheckpointTiming {
     /// Natively: the process's peak resident memory (MB); in the browser: the wasm memory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub peak_rss_mb: Option<f64>,
+    /// The weights' own memory (MiB): quantized blocks as stored, everything else f32.
+    pub weights_mib: f64,
     /// A decoder's median time for one step with the key/value cache (one new token after the
     /// timed tokens, `Model::decode_next`), and the steps timed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -303,6 +305,7 @@ pub fn time_checkpoint(
         traced_gflops: round(gflop / (median_ms / 1e3)),
         untraced_gflops: round(gflop / (untraced_median_ms / 1e3)),
         peak_rss_mb: None,
+        weights_mib: round(model.weights.memory_bytes() as f64 / (1024.0 * 1024.0)),
         decode_step_ms: decode_step.map(round),
         cpu: crate::util::machine::cpu(),
     })

@@ -71,7 +71,7 @@ models-too-large = { $model } is too large for the browser: { $download } to dow
 
 ## Loading and converting
 
-# $what is a stage of the conversion, in English ("expanding tensors to f32")
+# $what is a stage of the conversion, in English ("building the tokenizer")
 models-stage = { $what } ({ $done } of { $total })
 # $stage is models-stage or a stage alone
 models-converting = converting { $model } into Glimpse's tensors: { $stage }…

@@ -34,7 +34,6 @@ names-pattern-aligned-explained = Cross-attention: the largest weight of each qu
 
 names-stage-reading = reading the files
 names-stage-copying = copying the tensors out of the file
-names-stage-expanding = expanding tensors to f32
 names-stage-tokenizer = building the tokenizer
 names-stage-vocabulary = listing the vocabulary
 names-stage-mapping = mapping the tensors onto the model

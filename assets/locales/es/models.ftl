@@ -71,7 +71,7 @@ models-too-large = { $model } es demasiado grande para el navegador: { $download
 
 ## Loading and converting
 
-# $what is a stage of the conversion, in English ("expanding tensors to f32")
+# $what is a stage of the conversion, in English ("building the tokenizer")
 models-stage = { $what } ({ $done } de { $total })
 # $stage is models-stage or a stage alone
 models-converting = convirtiendo { $model } a tensores de Glimpse: { $stage }…

@@ -34,7 +34,6 @@ names-pattern-aligned-explained = Atención cruzada: el mayor peso de la fila de
 
 names-stage-reading = leyendo los archivos
 names-stage-copying = copiando los tensores del archivo
-names-stage-expanding = expandiendo los tensores a f32
 names-stage-tokenizer = construyendo el tokenizador
 names-stage-vocabulary = listando el vocabulario
 names-stage-mapping = asignando los tensores al modelo

@@ -10,15 +10,18 @@
 //! | Q4_0 | 2 + 16 | `d·(n − 8)`, `n` a nibble: byte `j` holds value `j` low, `j + 16` high |
 //! | Q4_1 | 4 + 16 | `d·n + m` |
 //!
-//! The product takes the scale out of each block's sum, so the integers are multiplied as
-//! they are and the scale once per block:
+//! The product takes the scales out of each block's sum, so integers are multiplied with
+//! integers and the scales applied once per block. The input vector is written once per
+//! product as 16-bit integers, a scale `s` per block of 32 (`xᵢ ≈ s·pᵢ`, [`Activations`]):
 //!
-//! `Σᵢ (d·nᵢ + m)·xᵢ = d·Σᵢ nᵢxᵢ + m·Σᵢ xᵢ`
+//! `Σᵢ (d·nᵢ + m)·xᵢ ≈ d·s·Σᵢ nᵢpᵢ + m·Σᵢ xᵢ`
 //!
-//! with `Σᵢ xᵢ` per block computed once per input vector ([`block_sums`]), not once per row.
-//! Activations stay f32: the result is the dequantized row's dot product up to f32 rounding.
-//! Kernels: AVX-512 or AVX2 natively (chosen at run time), `simd128` in the browser, and a
-//! portable loop elsewhere.
+//! `Σᵢ nᵢpᵢ` is an exact integer sum (the SIMD integer multiply-add), and `Σᵢ xᵢ` is the exact
+//! f32 sum of the block, computed once per input vector, not once per row. 16 bits put each
+//! activation within 1/65,534 of its block's largest: the product is the dequantized row's dot
+//! product to within about 10⁻⁵ of the sum of its terms' sizes (llama.cpp rounds activations
+//! to 8 bits). Kernels: AVX-512 (with BW) or AVX2 natively (chosen at run time), `simd128` in
+//! the browser, and a portable loop elsewhere.
 
 /// Values per block, for every kind here.
 pub const BLOCK: usize = 32;
@@ -135,22 +138,69 @@ pub fn f16_to_f32(bits: u16) -> f32 {
     f32::from_bits(sign | magnitude)
 }
 
-/// Σ of each block of 32 values of `x` (`x.len()` a multiple of 32): the `Σᵢ xᵢ` the
-/// minimum and Q4_0's centre multiply.
-pub fn block_sums(x: &[f32]) -> Vec<f32> {
-    x.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect()
+/// An input vector ready for [`w_x`]: per block of 32, the scale `s` and the 16-bit integers
+/// `pᵢ = round(xᵢ / s)` (`s = max |xᵢ| / 32,767`), and the exact f32 sum `Σᵢ xᵢ`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Activations {
+    scales: Vec<f32>,
+    ints: Vec<i16>,
+    sums: Vec<f32>,
+}
+
+impl Activations {
+    /// `x` (a multiple of 32 long; a ragged tail is left out, and [`w_x`] refuses it).
+    pub fn new(x: &[f32]) -> Self {
+        let blocks = x.len() / BLOCK;
+        let mut out = Self {
+            scales: Vec::with_capacity(blocks),
+            ints: Vec::with_capacity(blocks * BLOCK),
+            sums: Vec::with_capacity(blocks),
+        };
+        for b in x.chunks_exact(BLOCK) {
+            let largest = b.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+            let s = if largest > 0.0 && largest.is_finite() {
+                largest / 32767.0
+            } else {
+                0.0
+            };
+            let inv = if s > 0.0 { 1.0 / s } else { 0.0 };
+            out.ints.extend(b.iter().map(|v| (v * inv).round() as i16));
+            out.scales.push(s);
+            out.sums.push(b.iter().sum());
+        }
+        out
+    }
+
+    /// Values covered (whole blocks).
+    pub fn len(&self) -> usize {
+        self.ints.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ints.is_empty()
+    }
+}
+
+/// The tolerance a product from blocks is held to (tested here and in Glimpse's model): how
+/// far `w · x` computed by [`w_x`] may be from the exact dot product of the expanded row `w`
+/// with `x`. Each activation is within half a step (its block's largest / 65,534) of its
+/// 16-bit value, and f32 sums add a few ulps of the sum of the terms' sizes.
+pub fn error_bound(w: &[f32], x: &[f32]) -> f64 {
+    let mut rounding = 0.0f64;
+    for (w, x) in w.chunks(BLOCK).zip(x.chunks(BLOCK)) {
+        let half_step = x.iter().fold(0.0f32, |m, v| m.max(v.abs())) as f64 / 65534.0;
+        rounding += w.iter().map(|&w| w.abs() as f64).sum::<f64>() * half_step;
+    }
+    let terms: f64 = w.iter().zip(x).map(|(&a, &b)| (a as f64 * b as f64).abs()).sum();
+    rounding + 4.0 * w.len() as f64 * f64::from(f32::EPSILON) * terms.max(1e-6)
 }
 
 /// `y[j] = Σₖ W[j][k]·x[k]` for the `y.len()` rows of `w`, each `x.len()` values in blocks
-/// of `kind`; `sums` is [`block_sums`]`(x)`. Returns `false`, leaving `y` as it was, where the
+/// of `kind`, `x` given as [`Activations`]. Returns `false`, leaving `y` as it was, where the
 /// lengths disagree.
-pub fn w_x(kind: QuantKind, w: &[u8], x: &[f32], sums: &[f32], y: &mut [f32]) -> bool {
-    let blocks = x.len() / BLOCK;
-    let row_bytes = blocks * kind.block_bytes();
-    let agree = x.len().is_multiple_of(BLOCK)
-        && sums.len() == blocks
-        && y.len().checked_mul(row_bytes) == Some(w.len());
-    if !agree {
+pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations, y: &mut [f32]) -> bool {
+    let row_bytes = x.scales.len() * kind.block_bytes();
+    if y.len().checked_mul(row_bytes) != Some(w.len()) {
         return false;
     }
     if row_bytes == 0 {
@@ -159,59 +209,75 @@ pub fn w_x(kind: QuantKind, w: &[u8], x: &[f32], sums: &[f32], y: &mut [f32]) ->
     }
     let dot = kernel::dot();
     for (row, y) in w.chunks_exact(row_bytes).zip(y.iter_mut()) {
-        *y = dot(kind, row, x, sums);
+        *y = dot(kind, row, x);
     }
     true
 }
 
-/// One row's dot product with `x`, given `x`'s block sums.
-type Dot = fn(QuantKind, &[u8], &[f32], &[f32]) -> f32;
+/// One row's dot product with the activations.
+type Dot = fn(QuantKind, &[u8], &Activations) -> f32;
 
-/// One row's dot product, the portable way: the block's integers as f32 against `x`, in eight
-/// running lanes, then scale and minimum once per block. (The browser's kernel does not call
-/// it; the tests compare every kernel with it.)
+/// What a block adds besides `d·s·Σᵢ nᵢpᵢ`: the minimum (Q4_1) or Q4_0's centre, times the
+/// block's sum.
+#[inline(always)]
+fn outside(kind: QuantKind, d: f32, m: f32, sum: f32) -> f32 {
+    (d * kind.offset() + m) * sum
+}
+
+/// One row's dot product, the portable way: each block's integer sum `Σᵢ nᵢpᵢ` in i32, then
+/// its scales. (The browser's kernel does not call it; the tests compare every kernel with it.)
 #[cfg_attr(
     all(target_arch = "wasm32", target_feature = "simd128"),
     allow(dead_code)
 )]
-fn dot_row_portable(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+fn dot_row_portable(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
     let mut total = 0.0f32;
-    for ((block, xs), &sum) in row
-        .chunks_exact(kind.block_bytes())
-        .zip(x.chunks_exact(BLOCK))
-        .zip(sums)
-    {
+    for (b, block) in row.chunks_exact(kind.block_bytes()).enumerate() {
         let (d, m) = kind.scale_and_min(block);
         let q = kind.ints(block);
-        let mut lanes = [0.0f32; 8];
-        for (q, x) in q.chunks_exact(8).zip(xs.chunks_exact(8)) {
-            for l in 0..8 {
-                lanes[l] += q[l] * x[l];
-            }
-        }
-        let qx: f32 = lanes.iter().sum();
-        total += d * (qx + kind.offset() * sum) + m * sum;
+        let p = x.ints.get(b * BLOCK..(b + 1) * BLOCK).unwrap_or(&[]);
+        let qp: i32 = q
+            .iter()
+            .zip(p)
+            .map(|(&q, &p)| q as i32 * i32::from(p))
+            .sum();
+        let (s, sum) = (
+            x.scales.get(b).copied().unwrap_or(0.0),
+            x.sums.get(b).copied().unwrap_or(0.0),
+        );
+        total += d * s * qp as f32 + outside(kind, d, m, sum);
     }
     total
 }
 
 #[cfg(target_arch = "x86_64")]
 mod kernel {
-    use super::{dot_row_portable, Dot, QuantKind, BLOCK};
+    use super::{dot_row_portable, outside, Activations, Dot, QuantKind, BLOCK};
     use std::arch::x86_64::*;
+
+    /// How far ahead [`prefetch_ahead`] asks (measured on SmolLM2's decoding step).
+    const PREFETCH_BYTES: usize = 512;
 
     /// The widest kernel this CPU runs, chosen once per product.
     pub fn dot() -> Dot {
         let f16c = is_x86_feature_detected!("f16c");
-        if f16c && is_x86_feature_detected!("avx512f") {
-            // SAFETY (of the call inside): the CPU has AVX-512F and F16C, checked here.
-            |k, r, x, s| unsafe { dot_avx512(k, r, x, s) }
+        if f16c && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
+            // SAFETY (of the call inside): the CPU has AVX-512F/BW and F16C, checked here.
+            |k, r, x| unsafe { dot_avx512(k, r, x) }
         } else if f16c && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
             // SAFETY (of the call inside): the CPU has AVX2, FMA and F16C, checked here.
-            |k, r, x, s| unsafe { dot_avx2(k, r, x, s) }
+            |k, r, x| unsafe { dot_avx2(k, r, x) }
         } else {
             dot_row_portable
         }
+    }
+
+    /// Asks for the weights a few blocks on: a product of one vector streams the whole matrix
+    /// once, and waiting for each block's bytes was the largest share of its time.
+    #[inline(always)]
+    unsafe fn prefetch_ahead(block: &[u8]) {
+        // A hint only: an address past the matrix is not read, so no bounds apply.
+        _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(PREFETCH_BYTES) as *const i8);
     }
 
     /// d and m of a block through F16C (the two halves are adjacent in a Q4_1 block).
@@ -228,155 +294,144 @@ mod kernel {
         )
     }
 
-    /// The block's 32 integers as four vectors of eight i32, in value order.
+    /// The block's 32 integers as two vectors of 16 i16, in value order.
     #[inline(always)]
-    unsafe fn ints_avx2(kind: QuantKind, ints: *const u8) -> [__m256i; 4] {
+    unsafe fn ints16(kind: QuantKind, ints: *const u8) -> (__m256i, __m256i) {
         match kind {
-            QuantKind::Q8_0 => [0, 8, 16, 24]
-                .map(|o| _mm256_cvtepi8_epi32(_mm_loadl_epi64(ints.add(o) as *const __m128i))),
+            QuantKind::Q8_0 => (
+                _mm256_cvtepi8_epi16(_mm_loadu_si128(ints as *const __m128i)),
+                _mm256_cvtepi8_epi16(_mm_loadu_si128(ints.add(16) as *const __m128i)),
+            ),
             _ => {
                 let packed = _mm_loadu_si128(ints as *const __m128i);
                 let mask = _mm_set1_epi8(0x0f);
-                let lo = _mm_and_si128(packed, mask);
-                let hi = _mm_and_si128(_mm_srli_epi16(packed, 4), mask);
-                [
-                    _mm256_cvtepu8_epi32(lo),
-                    _mm256_cvtepu8_epi32(_mm_srli_si128(lo, 8)),
-                    _mm256_cvtepu8_epi32(hi),
-                    _mm256_cvtepu8_epi32(_mm_srli_si128(hi, 8)),
-                ]
+                (
+                    _mm256_cvtepu8_epi16(_mm_and_si128(packed, mask)),
+                    _mm256_cvtepu8_epi16(_mm_and_si128(_mm_srli_epi16(packed, 4), mask)),
+                )
             }
         }
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+    pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = _mm256_setzero_ps();
-        let mut outside = 0.0f32;
-        let bytes = kind.block_bytes();
-        for (b, block) in row.chunks_exact(bytes).enumerate() {
+        let mut rest = 0.0f32;
+        let blocks = row
+            .chunks_exact(kind.block_bytes())
+            .zip(&x.scales)
+            .zip(&x.sums);
+        for (b, ((block, &s), &sum)) in blocks.enumerate() {
+            prefetch_ahead(block);
             let (d, m) = scale_and_min(kind, block);
-            let q = ints_avx2(kind, block.as_ptr().add(kind.ints_at()));
-            let xs = x.as_ptr().add(b * BLOCK);
-            let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
-            for (i, q) in q.iter().enumerate().skip(1) {
-                s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
-            }
-            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), s, acc);
-            outside += (d * kind.offset() + m) * sums[b];
+            let (lo, hi) = ints16(kind, block.as_ptr().add(kind.ints_at()));
+            let p = x.ints.as_ptr().add(b * BLOCK) as *const __m256i;
+            let qp = _mm256_add_epi32(
+                _mm256_madd_epi16(lo, _mm256_loadu_si256(p)),
+                _mm256_madd_epi16(hi, _mm256_loadu_si256(p.add(1))),
+            );
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d * s), _mm256_cvtepi32_ps(qp), acc);
+            rest += outside(kind, d, m, sum);
         }
         let half = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
         let mut lanes = [0.0f32; 4];
         _mm_storeu_ps(lanes.as_mut_ptr(), half);
-        lanes.iter().sum::<f32>() + outside
+        lanes.iter().sum::<f32>() + rest
     }
 
-    #[target_feature(enable = "avx512f,f16c")]
-    pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+    #[target_feature(enable = "avx512f,avx512bw,f16c")]
+    pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = _mm512_setzero_ps();
-        let mut outside = 0.0f32;
-        let bytes = kind.block_bytes();
-        for (b, block) in row.chunks_exact(bytes).enumerate() {
+        let mut rest = 0.0f32;
+        let blocks = row
+            .chunks_exact(kind.block_bytes())
+            .zip(&x.scales)
+            .zip(&x.sums);
+        for (b, ((block, &s), &sum)) in blocks.enumerate() {
+            prefetch_ahead(block);
             let (d, m) = scale_and_min(kind, block);
             let ints = block.as_ptr().add(kind.ints_at());
-            let (q0, q1) = match kind {
-                QuantKind::Q8_0 => (
-                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints as *const __m128i)),
-                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints.add(16) as *const __m128i)),
-                ),
+            // All 32 integers as i16 in one register, in value order.
+            let q = match kind {
+                QuantKind::Q8_0 => _mm512_cvtepi8_epi16(_mm256_loadu_si256(ints as *const __m256i)),
                 _ => {
                     let packed = _mm_loadu_si128(ints as *const __m128i);
                     let mask = _mm_set1_epi8(0x0f);
-                    (
-                        _mm512_cvtepu8_epi32(_mm_and_si128(packed, mask)),
-                        _mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(packed, 4), mask)),
-                    )
+                    let lo = _mm_and_si128(packed, mask);
+                    let hi = _mm_and_si128(_mm_srli_epi16(packed, 4), mask);
+                    _mm512_cvtepu8_epi16(_mm256_set_m128i(hi, lo))
                 }
             };
-            let xs = x.as_ptr().add(b * BLOCK);
-            let s = _mm512_mul_ps(_mm512_cvtepi32_ps(q0), _mm512_loadu_ps(xs));
-            let s = _mm512_fmadd_ps(_mm512_cvtepi32_ps(q1), _mm512_loadu_ps(xs.add(16)), s);
-            acc = _mm512_fmadd_ps(_mm512_set1_ps(d), s, acc);
-            outside += (d * kind.offset() + m) * sums[b];
+            let p = _mm512_loadu_si512(x.ints.as_ptr().add(b * BLOCK) as *const __m512i);
+            let qp = _mm512_madd_epi16(q, p);
+            acc = _mm512_fmadd_ps(_mm512_set1_ps(d * s), _mm512_cvtepi32_ps(qp), acc);
+            rest += outside(kind, d, m, sum);
         }
-        _mm512_reduce_add_ps(acc) + outside
+        _mm512_reduce_add_ps(acc) + rest
     }
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod kernel {
-    use super::{Dot, QuantKind, BLOCK};
+    use super::{outside, Activations, Dot, QuantKind, BLOCK};
     use std::arch::wasm32::*;
 
     pub fn dot() -> Dot {
         dot_simd128
     }
 
-    /// Four f32 vectors of an integer vector of 8 u16/i16 lanes.
-    #[inline(always)]
-    fn widen(v: v128, signed: bool) -> [v128; 2] {
-        if signed {
-            [
-                f32x4_convert_i32x4(i32x4_extend_low_i16x8(v)),
-                f32x4_convert_i32x4(i32x4_extend_high_i16x8(v)),
-            ]
-        } else {
-            [
-                f32x4_convert_i32x4(u32x4_extend_low_u16x8(v)),
-                f32x4_convert_i32x4(u32x4_extend_high_u16x8(v)),
-            ]
-        }
-    }
-
-    fn dot_simd128(kind: QuantKind, row: &[u8], x: &[f32], sums: &[f32]) -> f32 {
+    fn dot_simd128(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = f32x4_splat(0.0);
-        let mut outside = 0.0f32;
-        for ((block, xs), &sum) in row
+        let mut rest = 0.0f32;
+        let blocks = row
             .chunks_exact(kind.block_bytes())
-            .zip(x.chunks_exact(BLOCK))
-            .zip(sums)
-        {
+            .zip(&x.scales)
+            .zip(&x.sums);
+        for (b, ((block, &s), &sum)) in blocks.enumerate() {
             let (d, m) = kind.scale_and_min(block);
             let ints = block.get(kind.ints_at()..).unwrap_or(&[]);
-            // Eight vectors of four values, in value order.
-            let mut q = [f32x4_splat(0.0); 8];
-            match kind {
+            // The 32 integers as four vectors of eight i16, in value order.
+            let q: [v128; 4] = match kind {
                 QuantKind::Q8_0 => {
-                    for half in 0..2 {
-                        let v = v128_load_slice(&ints[16 * half..]);
-                        let [a, b] = widen(i16x8_extend_low_i8x16(v), true);
-                        let [c, e] = widen(i16x8_extend_high_i8x16(v), true);
-                        q[4 * half..4 * half + 4].copy_from_slice(&[a, b, c, e]);
-                    }
+                    let (a, c) = (load16(ints), load16(ints.get(16..).unwrap_or(&[])));
+                    [
+                        i16x8_extend_low_i8x16(a),
+                        i16x8_extend_high_i8x16(a),
+                        i16x8_extend_low_i8x16(c),
+                        i16x8_extend_high_i8x16(c),
+                    ]
                 }
                 _ => {
-                    let packed = v128_load_slice(ints);
+                    let packed = load16(ints);
                     let lo = v128_and(packed, u8x16_splat(0x0f));
                     let hi = u8x16_shr(packed, 4);
-                    for (half, nibbles) in [lo, hi].into_iter().enumerate() {
-                        let [a, b] = widen(u16x8_extend_low_u8x16(nibbles), false);
-                        let [c, e] = widen(u16x8_extend_high_u8x16(nibbles), false);
-                        q[4 * half..4 * half + 4].copy_from_slice(&[a, b, c, e]);
-                    }
+                    [
+                        u16x8_extend_low_u8x16(lo),
+                        u16x8_extend_high_u8x16(lo),
+                        u16x8_extend_low_u8x16(hi),
+                        u16x8_extend_high_u8x16(hi),
+                    ]
                 }
+            };
+            let p = x.ints.get(b * BLOCK..(b + 1) * BLOCK).unwrap_or(&[]);
+            let mut qp = i32x4_splat(0);
+            for (i, q) in q.into_iter().enumerate() {
+                let pi = p.get(8 * i..8 * i + 8).map_or(i16x8_splat(0), load_i16x8);
+                qp = i32x4_add(qp, i32x4_dot_i16x8(q, pi));
             }
-            let mut s = f32x4_splat(0.0);
-            for (q, xs) in q.iter().zip(xs.chunks_exact(4)) {
-                s = f32x4_add(s, f32x4_mul(*q, v128_load_slice_f32(xs)));
-            }
-            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
-            outside += (d * kind.offset() + m) * sum;
+            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d * s), f32x4_convert_i32x4(qp)));
+            rest += outside(kind, d, m, sum);
         }
         f32x4_extract_lane::<0>(acc)
             + f32x4_extract_lane::<1>(acc)
             + f32x4_extract_lane::<2>(acc)
             + f32x4_extract_lane::<3>(acc)
-            + outside
+            + rest
     }
 
     /// 16 bytes from the start of `bytes` (callers pass whole blocks: at least 16).
     #[inline(always)]
-    fn v128_load_slice(bytes: &[u8]) -> v128 {
+    fn load16(bytes: &[u8]) -> v128 {
         match bytes.get(..16) {
             // SAFETY: 16 bytes are there; wasm's v128.load takes any alignment.
             Some(b) => unsafe { v128_load(b.as_ptr() as *const v128) },
@@ -384,12 +439,13 @@ mod kernel {
         }
     }
 
+    /// Eight i16 (the caller passes exactly eight).
     #[inline(always)]
-    fn v128_load_slice_f32(xs: &[f32]) -> v128 {
-        match xs.get(..4) {
-            // SAFETY: four f32 are there; wasm's v128.load takes any alignment.
-            Some(x) => unsafe { v128_load(x.as_ptr() as *const v128) },
-            None => f32x4_splat(0.0),
+    fn load_i16x8(p: &[i16]) -> v128 {
+        match p.get(..8) {
+            // SAFETY: eight i16 are there; wasm's v128.load takes any alignment.
+            Some(p) => unsafe { v128_load(p.as_ptr() as *const v128) },
+            None => i16x8_splat(0),
         }
     }
 }

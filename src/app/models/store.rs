@@ -29,7 +29,7 @@ pub enum ModelState {
 /// Conversion work done per frame: the page keeps drawing and its progress bar moves.
 const CONVERSION_BUDGET: web_time::Duration = web_time::Duration::from_millis(25);
 
-/// "expanding tensors to f32 (37 of 210)".
+/// "listing the vocabulary (3 of 6)".
 pub fn stage_text(s: &Stage) -> String {
     if s.total > 1 {
         crate::t!(

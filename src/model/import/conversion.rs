@@ -21,7 +21,7 @@ use serde::Serialize;
 /// Where a conversion stands, for a progress bar.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Stage {
-    /// "reading the file", "expanding tensors to f32", "building the tokenizer", …
+    /// "reading the file", "building the tokenizer", …
     pub what: &'static str,
     pub done: usize,
     pub total: usize,
@@ -63,10 +63,6 @@ struct GgufSteps {
     gguf: Gguf,
     config: LlamaConfig,
     tensors: TensorSet,
-    /// Quantized tensors still to expand, last first: only those that are not matrices (weight
-    /// matrices and vocabulary tables stay in their blocks, `model::weight_matrix`).
-    expand: Vec<String>,
-    expand_total: usize,
     /// The tokenizer while it is built, a piece a step.
     building: Option<GgufBuild>,
     tokenizer: Option<SubwordTokenizer>,
@@ -120,11 +116,7 @@ impl Conversion {
                 Err(e) => return Some(Err(e)),
             },
             Next::Gguf(mut g) => {
-                if let Some(t) = g.expand.pop() {
-                    if let Err(e) = g.tensors.expand(&t) {
-                        return Some(Err(e.into()));
-                    }
-                } else if g.tokenizer.is_none() {
+                if g.tokenizer.is_none() {
                     if let Err(e) = g.build_tokenizer() {
                         return Some(Err(e));
                     }
@@ -180,11 +172,6 @@ impl Conversion {
                 ("copying the tensors out of the file", done, total)
             }
             Next::Hf(h) => h.stage(),
-            Next::Gguf(g) if !g.expand.is_empty() => (
-                "expanding tensors to f32",
-                g.expand_total - g.expand.len(),
-                g.expand_total,
-            ),
             Next::Gguf(g) if g.tokenizer.is_none() => (
                 "building the tokenizer",
                 g.building.as_ref().map_or(0, GgufBuild::done),
@@ -221,24 +208,32 @@ impl GgufRead {
         })
     }
 
-    /// Copy about `budget` bytes of tensors; true once all are copied.
+    /// Copy about `budget` bytes of tensors; true once all are copied. The file is cut behind
+    /// the copies as they go (they are taken last first), so its memory is given back while
+    /// the blocks are copied out instead of after.
     fn read_some(&mut self, budget: usize, progress: &mut dyn FnMut(Progress)) -> Result<bool> {
-        Ok(self
+        let done = self
             .gguf
-            .read_some(&self.bytes, &mut self.reading, budget, progress)?)
+            .read_some(&self.bytes, &mut self.reading, budget, progress)?;
+        let needed = self.reading.needed_up_to();
+        if needed < self.bytes.len() {
+            self.bytes.truncate(needed);
+            self.bytes.shrink_to_fit();
+        }
+        Ok(done)
     }
 }
 
 impl GgufSteps {
-    /// Parse the header, copy the blocks out, and let the file go before anything expands.
+    /// Parse the header, copy the blocks out, and let the file go.
     fn read(bytes: Vec<u8>, source: &str, progress: &mut dyn FnMut(Progress)) -> Result<Self> {
         let mut g = GgufRead::parse(bytes, source)?;
         while !g.read_some(usize::MAX, progress)? {}
         Ok(Self::from_read(g))
     }
 
-    /// The tensors copied out: the file is let go, and quantized tensors that are not
-    /// matrices (none in the files llama.cpp writes) are listed to expand.
+    /// The tensors copied out and the file let go. Quantized matrices stay in their blocks
+    /// (`model::weight_matrix`); nothing is expanded.
     fn from_read(g: GgufRead) -> Self {
         let GgufRead {
             bytes,
@@ -248,18 +243,10 @@ impl GgufSteps {
         } = g;
         drop(bytes);
         let tensors = reading.set;
-        let mut expand: Vec<String> = tensors
-            .iter()
-            .filter(|(_, t)| t.is_quantized() && t.shape.len() != 2)
-            .map(|(n, _)| n.to_string())
-            .collect();
-        expand.reverse();
         Self {
             stored_bytes: tensors.memory_bytes(),
             parameters: tensors.parameter_count(),
             format: format!("GGUF ({})", stored_types(&tensors)),
-            expand_total: expand.len(),
-            expand,
             gguf,
             config,
             tensors,
@@ -339,9 +326,8 @@ mod tests {
     use super::*;
 
     /// SmolLM2's GGUF opens a piece at a time: the file read and parsed, its tensors copied out
-    /// 8 MB at a time, each of its 210 quantized
-    /// tensors expanded in turn (the vocabulary table left in its blocks), the tokenizer, then
-    /// the mapping a block at a time; the stages a progress bar shows only move forward.
+    /// 8 MB at a time (every quantized matrix left in its blocks), the tokenizer, then the
+    /// mapping a block at a time; the stages a progress bar shows only move forward.
     #[test]
     fn a_gguf_opens_a_tensor_at_a_time_with_its_stage_reported() {
         let Some(path) = crate::util::real_models::smollm2() else {
@@ -365,28 +351,17 @@ mod tests {
             [
                 "reading the files",
                 "copying the tensors out of the file",
-                "expanding tensors to f32",
                 "building the tokenizer",
                 "listing the vocabulary",
                 "mapping the tensors onto the model"
             ]
         );
-        let expanding: Vec<&Stage> = stages
-            .iter()
-            .filter(|s| s.what == "expanding tensors to f32")
-            .collect();
         // The 98 MB file copied out 8 MB a step (the 30 MB Q8_0 vocabulary table is one piece).
         let copying = stages
             .iter()
             .filter(|s| s.what == "copying the tensors out of the file")
             .count();
         assert!((6..=20).contains(&copying), "{copying} copying steps");
-        // 30 layers × 7 projections, one step each; the Q8_0 vocabulary table is not among them.
-        assert_eq!(expanding.len(), 210);
-        assert!(expanding
-            .iter()
-            .enumerate()
-            .all(|(i, s)| s.done == i && s.total == 210));
         // (done, total) of every step of one kind, in order.
         let steps = |what: &str| -> Vec<(usize, usize)> {
             stages
@@ -408,7 +383,12 @@ mod tests {
         // The config and embedding table, each of the 30 blocks, then the output: 32 steps.
         assert_eq!(steps("mapping the tensors onto the model"), counted(32));
         assert_eq!(model.config.n_layers, 30);
+        // 30 layers × 5 matrices (Q, K and V fused; O; gate, up, down: 6), and the table, all
+        // still in their blocks: 92 MB of weights where f32 took 514 MiB.
         assert!(model.weights.tok_embed.as_f32().is_none());
+        assert_eq!(model.weights.quantized_matrices().len(), 30 * 5 + 1);
+        let bytes = model.weights.memory_bytes();
+        assert!(bytes < 100_000_000, "{bytes} bytes of weights");
         assert_eq!(info.model_type, "llama");
         assert!(c.step().unwrap().is_err(), "a finished conversion says so");
     }

@@ -54,8 +54,20 @@ pub struct GgufTensorInfo {
 pub struct TensorReading {
     /// The tensors copied so far.
     pub set: TensorSet,
+    /// Indices into the tensor table, last in the file first (see `Gguf::read_some`).
+    order: Vec<usize>,
     next: usize,
+    /// Where in the file the tensors copied so far start: no later byte is needed again.
+    needed_up_to: usize,
     progress: Progress,
+}
+
+impl TensorReading {
+    /// How many bytes from the start of the file are still to be read: a caller that owns the
+    /// file may cut it there and give the rest back.
+    pub fn needed_up_to(&self) -> usize {
+        self.needed_up_to
+    }
 }
 
 /// A parsed GGUF header: metadata and tensor table, checked against the file's length.

@@ -5,7 +5,7 @@
 //! model costs about a quarter (Q8_0) or an eighth (Q4_*) of its f32 size.
 
 use super::error::{ImportError, Result};
-use glimpse_kernels::blocks::{block_sums, w_x};
+use glimpse_kernels::blocks::{w_x, Activations};
 pub use glimpse_kernels::blocks::{QuantKind, BLOCK};
 use std::ops::Range;
 
@@ -131,7 +131,8 @@ impl QuantizedTensor {
     }
 
     /// `y[i] = W[rows.start + i] · x` for the rows `rows`: a matrix–vector product straight
-    /// from the compact blocks, `x` exactly `cols` long and `y` as long as `rows`.
+    /// from the compact blocks, `x` exactly `cols` long (rounded to 16 bits per block of 32,
+    /// `glimpse_kernels::blocks::Activations`) and `y` as long as `rows`.
     pub fn rows_times(&self, rows: Range<usize>, x: &[f32], y: &mut [f32]) -> Result<()> {
         let n = self.row_bytes();
         let blocks = rows
@@ -140,9 +141,8 @@ impl QuantizedTensor {
             .zip(rows.end.checked_mul(n))
             .filter(|_| rows.start <= rows.end && rows.end <= self.rows)
             .and_then(|(a, b)| self.blocks.get(a..b));
-        let sums = block_sums(x);
         match blocks {
-            Some(w) if x.len() == self.cols && w_x(self.kind, w, x, &sums, y) => Ok(()),
+            Some(w) if x.len() == self.cols && w_x(self.kind, w, &Activations::new(x), y) => Ok(()),
             _ => Err(ImportError::Usage(format!(
                 "rows {rows:?} of a {} × {} tensor against a vector of {} into {}",
                 self.rows,

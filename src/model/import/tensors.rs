@@ -343,18 +343,8 @@ impl TensorSet {
             .map_err(|e| ImportError::Usage(format!("tensor `{name}`: {e}")))
     }
 
-    /// Expands a quantized tensor to f32 in place (the file's type is still reported).
-    pub fn expand(&mut self, name: &str) -> Result<()> {
-        let missing = self.missing(name);
-        let t = self.tensors.get_mut(name).ok_or(missing)?;
-        if let TensorData::Quantized(q) = &t.data {
-            t.data = TensorData::F32(q.dequantize());
-        }
-        Ok(())
-    }
-
-    /// A `[rows, cols]` vocabulary table (token embeddings, output matrix): a quantized one
-    /// stays in its blocks (`model::weight_matrix`), any other is taken as f32.
+    /// A `[rows, cols]` weight matrix (a linear map, token embeddings, output matrix): a
+    /// quantized one stays in its blocks (`model::weight_matrix`), any other is taken as f32.
     pub fn take_table(&mut self, name: &str, rows: usize, cols: usize) -> Result<WeightMatrix> {
         let quantized = match self.tensors.get(name) {
             Some(t) if t.shape == [rows, cols] => t.is_quantized(),

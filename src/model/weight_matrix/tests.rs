@@ -3,6 +3,7 @@ use crate::model::config::tests::small;
 use crate::model::config::{Family, NormKind, Positional, RopePairing};
 use crate::model::import::QuantKind;
 use crate::model::{ForwardOptions, Model};
+use glimpse_kernels::blocks::error_bound;
 use half::f16;
 
 /// A Q8_0 table of `rows × 64` with varied scales and values.
@@ -38,15 +39,19 @@ fn a_table_in_blocks_looks_up_and_multiplies_like_its_f32_copy() {
             if n > 1 {
                 // Same expanded values, same products: equal to the last bit.
                 assert_eq!(got, want, "{n} rows, vocabulary {rows:?}");
-            } else {
-                // Straight from the blocks, the scale outside the sum: rounding apart.
-                let worst = (&got - &want).iter().fold(0.0f32, |m, v| m.max(v.abs()));
-                assert!(worst < 1e-5, "{n} row, vocabulary {rows:?}: {worst}");
             }
-            // And against the textbook sum, independently of either product.
+            // Against the textbook sum, independently of either product, within the bound
+            // the products from blocks are held to (16-bit activations).
             let (t, v) = (n - 1, rows.end - 1);
-            let direct: f32 = (0..64).map(|i| x[[t, i]] * f32s.row(v)[i]).sum::<f32>() + bias[v];
-            assert!((got[[t, v - rows.start]] - direct).abs() < 1e-4);
+            let (xr, wr) = (x.row(t).to_vec(), f32s.row(v).to_vec());
+            let direct: f64 = xr
+                .iter()
+                .zip(&wr)
+                .map(|(&a, &b)| a as f64 * b as f64)
+                .sum::<f64>()
+                + bias[v] as f64;
+            let bound = error_bound(&wr, &xr);
+            assert!((got[[t, v - rows.start]] as f64 - direct).abs() <= bound);
         }
     }
 }
@@ -121,13 +126,17 @@ fn every_kind_multiplies_like_its_expanded_matrix_on_ragged_shapes() {
                 // Against the f64 product of the expanded values, independently of both.
                 let ew = e.as_f32().unwrap();
                 for ((t, j), &g) in got.indexed_iter() {
-                    let exact: f64 = (0..cols)
-                        .map(|c| x[[t, c]] as f64 * ew[[j, c]] as f64)
+                    let (xr, wr) = (x.row(t).to_vec(), ew.row(j).to_vec());
+                    let exact: f64 = xr
+                        .iter()
+                        .zip(&wr)
+                        .map(|(&a, &b)| a as f64 * b as f64)
                         .sum::<f64>()
                         + b[j] as f64;
+                    let bound = error_bound(&wr, &xr);
                     assert!(
-                        (g as f64 - exact).abs() < 1e-4,
-                        "{} {rows}×{cols}, {n} rows: {g} vs {exact}",
+                        (g as f64 - exact).abs() <= bound,
+                        "{} {rows}×{cols}, {n} rows: {g} vs {exact} (±{bound:e})",
                         kind.name()
                     );
                 }
@@ -195,8 +204,8 @@ fn a_model_in_blocks_traces_and_generates_like_its_expanded_copy() {
         plain.forward(&input, &opts).unwrap(),
     );
     assert_eq!(a.logits, b.logits);
-    // Decoding a token at a time: products straight from the blocks, rounding apart, and the
-    // same greedy choices.
+    // Decoding a token at a time: products straight from the blocks (16-bit activations), the
+    // logits within 10⁻³ (measured: about 10⁻⁴) and the same greedy choices.
     let (mut sa, mut sb) = (
         blocks.start_decoding(&[], &opts).unwrap(),
         plain.start_decoding(&[], &opts).unwrap(),
@@ -206,7 +215,7 @@ fn a_model_in_blocks_traces_and_generates_like_its_expanded_copy() {
         let la = blocks.decode_next(&mut sa, token, &opts).unwrap();
         let lb = plain.decode_next(&mut sb, token, &opts).unwrap();
         let worst = (&la - &lb).iter().fold(0.0f32, |m, v| m.max(v.abs()));
-        assert!(worst < 1e-4, "{worst}");
+        assert!(worst < 1e-3, "{worst}");
         let argmax = |l: &Array1<f32>| (0..l.len()).max_by(|&i, &j| l[i].total_cmp(&l[j])).unwrap();
         assert_eq!(argmax(&la), argmax(&lb));
         token = argmax(&la) as u32;

@@ -84,28 +84,22 @@ fn products_from_blocks_match_the_f64_product_of_the_expanded_rows() {
             let x: Vec<f32> = (0..cols)
                 .map(|i| ((i * 7 + rows) as f32 * 0.37).sin())
                 .collect();
-            let sums = block_sums(&x);
+            let acts = Activations::new(&x);
             let mut y = vec![f32::NAN; rows];
-            assert!(w_x(kind, &w, &x, &sums, &mut y));
+            assert!(w_x(kind, &w, &acts, &mut y));
             let full = dequantized(kind, &w);
             let row_bytes = cols / BLOCK * kind.block_bytes();
             for (j, &got) in y.iter().enumerate() {
                 let row = &full[j * cols..(j + 1) * cols];
                 let want: f64 = row.iter().zip(&x).map(|(&a, &b)| a as f64 * b as f64).sum();
-                let scale: f64 = row
-                    .iter()
-                    .zip(&x)
-                    .map(|(&a, &b)| (a as f64 * b as f64).abs())
-                    .sum();
-                // f32 sums over `cols` terms: a few ulps of the sum of magnitudes.
-                let tol = 4.0 * cols as f64 * f32::EPSILON as f64 * scale.max(1e-6);
+                let tol = error_bound(row, &x);
                 assert!(
                     (got as f64 - want).abs() <= tol,
                     "{} {rows}×{cols} row {j}: {got} against {want} (±{tol:e})",
                     kind.name()
                 );
                 let portable =
-                    dot_row_portable(kind, &w[j * row_bytes..(j + 1) * row_bytes], &x, &sums);
+                    dot_row_portable(kind, &w[j * row_bytes..(j + 1) * row_bytes], &acts);
                 assert!(
                     (portable as f64 - want).abs() <= tol,
                     "portable {}",
@@ -116,43 +110,49 @@ fn products_from_blocks_match_the_f64_product_of_the_expanded_rows() {
     }
 }
 
+#[test]
+fn activations_keep_sixteen_bits_of_each_block() {
+    let x: Vec<f32> = (0..64)
+        .map(|i| if i < 32 { (i as f32 - 10.0) * 0.5 } else { 0.0 })
+        .collect();
+    let a = Activations::new(&x);
+    assert_eq!((a.len(), a.scales.len()), (64, 2));
+    assert_eq!(a.scales[0], 10.5 / 32767.0);
+    assert_eq!(
+        a.ints[31], 32767,
+        "the block's largest is the largest integer"
+    );
+    assert_eq!(a.scales[1], 0.0, "a block of zeros has no scale");
+    assert!(a.ints[32..].iter().all(|&p| p == 0));
+    assert_eq!(a.sums[0], x[..32].iter().sum::<f32>());
+    for (v, &p) in x[..32].iter().zip(&a.ints) {
+        assert!((v - a.scales[0] * p as f32).abs() <= a.scales[0] / 2.0 * 1.0001);
+    }
+}
+
 /// Each x86 kernel this CPU can run, not only the widest, against the portable loop.
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn every_x86_kernel_agrees_with_the_portable_loop() {
-    let has = |f: &str| {
-        std::arch::is_x86_feature_detected!("f16c")
-            && match f {
-                "avx2" => {
-                    std::arch::is_x86_feature_detected!("avx2")
-                        && std::arch::is_x86_feature_detected!("fma")
-                }
-                _ => std::arch::is_x86_feature_detected!("avx512f"),
-            }
-    };
+    use std::arch::is_x86_feature_detected as has;
+    let avx2 = has!("f16c") && has!("avx2") && has!("fma");
+    let avx512 = has!("f16c") && has!("avx512f") && has!("avx512bw");
     for kind in KINDS {
         let cols = 7 * BLOCK;
         let w = matrix(kind, 1, cols, 11);
         let x: Vec<f32> = (0..cols).map(|i| (i as f32 * 0.71).cos()).collect();
-        let sums = block_sums(&x);
-        let want = dot_row_portable(kind, &w, &x, &sums);
-        if has("avx2") {
+        let acts = Activations::new(&x);
+        let want = dot_row_portable(kind, &w, &acts);
+        let close = |got: f32| (got - want).abs() < 1e-5 * want.abs().max(1.0);
+        if avx2 {
             // SAFETY: the features were detected just above.
-            let got = unsafe { kernel::dot_avx2(kind, &w, &x, &sums) };
-            assert!(
-                (got - want).abs() < 1e-5 * want.abs().max(1.0),
-                "{}",
-                kind.name()
-            );
+            let got = unsafe { kernel::dot_avx2(kind, &w, &acts) };
+            assert!(close(got), "AVX2 {}: {got} against {want}", kind.name());
         }
-        if has("avx512") {
+        if avx512 {
             // SAFETY: as above.
-            let got = unsafe { kernel::dot_avx512(kind, &w, &x, &sums) };
-            assert!(
-                (got - want).abs() < 1e-5 * want.abs().max(1.0),
-                "{}",
-                kind.name()
-            );
+            let got = unsafe { kernel::dot_avx512(kind, &w, &acts) };
+            assert!(close(got), "AVX-512 {}: {got} against {want}", kind.name());
         }
     }
 }
@@ -161,21 +161,16 @@ fn every_x86_kernel_agrees_with_the_portable_loop() {
 fn lengths_that_disagree_are_refused_untouched() {
     let kind = QuantKind::Q4_1;
     let w = matrix(kind, 2, 64, 3);
-    let x = vec![1.0; 64];
-    let sums = block_sums(&x);
+    let acts = Activations::new(&[1.0; 64]);
     let mut y = vec![7.0; 3];
-    assert!(!w_x(kind, &w, &x, &sums, &mut y), "three rows asked of two");
+    assert!(!w_x(kind, &w, &acts, &mut y), "three rows asked of two");
     assert!(
-        !w_x(kind, &w, &x[..33], &sums, &mut y[..2]),
-        "a ragged input"
-    );
-    assert!(
-        !w_x(kind, &w, &x, &sums[..1], &mut y[..2]),
-        "sums of one block"
+        !w_x(kind, &w, &Activations::new(&[1.0; 33]), &mut y[..2]),
+        "one block of two"
     );
     assert_eq!(y, [7.0; 3]);
     let mut empty: [f32; 0] = [];
-    assert!(w_x(kind, &[], &x, &sums, &mut empty));
+    assert!(w_x(kind, &[], &acts, &mut empty));
 }
 
 #[test]

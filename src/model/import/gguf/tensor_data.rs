@@ -67,9 +67,14 @@ impl Gguf {
                 limit: limits.max_total_bytes,
             });
         }
+        // Last in the file first, so that the file can be cut behind each copy (`needed_up_to`).
+        let mut order: Vec<usize> = (0..self.tensors.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.tensors[i].offset));
         Ok(TensorReading {
             set: TensorSet::new(self.file.clone()),
+            order,
             next: 0,
+            needed_up_to: bytes.len(),
             progress: Progress {
                 file_index: 0,
                 file_count: 1,
@@ -81,7 +86,11 @@ impl Gguf {
     }
 
     /// Copy tensors out until about `bytes_budget` bytes were copied (at least one tensor);
-    /// true once every tensor is in `reading.set`.
+    /// true once every tensor is in `reading.set`. They are copied last in the file first:
+    /// behind each copy the file is not needed again, so an owner of the bytes can cut it
+    /// there (`TensorReading::needed_up_to`), and in the browser, where memory taken is never
+    /// given back to the page, the copies reuse the file's own memory: SmolLM2's peak was the
+    /// file and its copy side by side.
     pub fn read_some(
         &self,
         bytes: &[u8],
@@ -90,11 +99,19 @@ impl Gguf {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<bool> {
         let mut copied = 0usize;
-        while let Some(t) = self.tensors.get(reading.next) {
+        while let Some(t) = reading
+            .order
+            .get(reading.next)
+            .and_then(|&i| self.tensors.get(i))
+        {
             if copied > 0 && copied >= bytes_budget {
                 return Ok(false);
             }
             let data = self.tensor_bytes(bytes, t)?;
+            let start = self.data_offset.saturating_add(t.offset);
+            reading.needed_up_to = reading
+                .needed_up_to
+                .min(usize::try_from(start).unwrap_or(usize::MAX));
             let raw = self.convert(t, data)?;
             reading.set.insert(t.name.clone(), raw)?;
             copied += data.len();

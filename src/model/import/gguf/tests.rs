@@ -458,6 +458,31 @@ fn progress_and_parse_mismatch() {
         .is_err());
 }
 
+/// Tensors are copied last in the file first, so the file can be cut behind each copy: read
+/// a tensor at a time from a copy that is cut as it goes, the same tensors come out.
+#[test]
+fn the_file_can_be_cut_behind_each_copy() {
+    let bytes = writer().to_bytes();
+    let g = parse(&bytes).unwrap();
+    let mut reading = g.start_reading(&bytes, &Limits::default()).unwrap();
+    let mut file = bytes.clone();
+    let mut cuts = vec![reading.needed_up_to()];
+    while !g.read_some(&file, &mut reading, 1, &mut |_| {}).unwrap() {
+        cuts.push(reading.needed_up_to());
+        file.truncate(reading.needed_up_to());
+    }
+    cuts.push(reading.needed_up_to());
+    assert!(cuts.windows(2).all(|w| w[1] <= w[0]), "{cuts:?}");
+    // At the end only the header is needed: every tensor's bytes could be given back.
+    let header = bytes.len() - g.data_bytes() as usize;
+    assert!(
+        *cuts.last().unwrap() <= header,
+        "{cuts:?} of {}",
+        bytes.len()
+    );
+    assert_eq!(reading.set, read(&bytes).unwrap().1);
+}
+
 /// SmolLM2-135M-Instruct (REAL_MODELS.md §7), when another task has fetched it.
 #[cfg(not(target_arch = "wasm32"))]
 #[test]
