@@ -13,9 +13,9 @@ MODEL="${GLIMPSE_SMOLLM2_GGUF:-$HOME/.cache/glimpse/models/SmolLM2-135M-Instruct
 [ -x "$BIN" ] || die "no $BIN: run cargo build --release first"
 [ -f "$MODEL" ] || die "no $MODEL: run bash scripts/fetch_models.sh first"
 
-summary='import json,sys; d=json.load(sys.stdin)
-print(f"prefill 64: {d[\"untraced_median_ms\"]:7.1f} ms   decoding step: {d[\"decode_step_ms\"]:5.1f} ms"
-      f" ({1e3/d[\"decode_step_ms\"]:5.1f} tokens/s)   weights: {d[\"weights_mib\"]:6.1f} MiB   peak RSS: {d[\"peak_rss_mb\"]} MB")'
+summary='import json,sys; d=json.load(sys.stdin); step=d["decode_step_ms"]
+print("prefill 64: %7.1f ms   decoding step: %5.1f ms (%5.1f tokens/s)   weights: %6.1f MiB   peak RSS: %s MB"
+      % (d["untraced_median_ms"], step, 1e3 / step, d["weights_mib"], d["peak_rss_mb"]))'
 for t in 1 2; do
     for weights in blocks f32; do
         flag=$([ "$weights" = f32 ] && echo --f32 || true)

@@ -79,8 +79,10 @@ export function serveDist(DIST, mounts = {}) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
+      // With its length, as static hosts send it: the app reserves a download's memory once.
       res.writeHead(200, {
         'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': body.length,
         'cache-control': 'no-store',
       });
       res.end(body);

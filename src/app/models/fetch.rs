@@ -52,7 +52,14 @@ pub async fn body(
     };
     let reader: web_sys::ReadableStreamDefaultReader =
         stream.get_reader().dyn_into().map_err(|_| Failure::Body)?;
-    let mut bytes = Vec::with_capacity(length(&response).unwrap_or(0).min(1 << 31) as usize);
+    // With its length the body is copied into one allocation made once. Without (a chunked
+    // or compressed answer), the chunks are kept apart and joined at the end: growing one
+    // buffer doubles it, and in the browser the memory of every smaller copy stays taken (a
+    // 98 MB file had cost 274 MB).
+    let known = length(&response).map(|n| n.min(1 << 31) as usize);
+    let mut bytes = Vec::with_capacity(known.unwrap_or(0));
+    let mut chunks: Vec<Vec<u8>> = Vec::new();
+    let mut total = 0u64;
     loop {
         let chunk = JsFuture::from(reader.read())
             .await
@@ -65,10 +72,23 @@ pub async fn body(
         }
         let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(|_| Failure::Body)?;
         let value: js_sys::Uint8Array = value.dyn_into().map_err(|_| Failure::Body)?;
-        let start = bytes.len();
-        bytes.resize(start + value.length() as usize, 0);
-        value.copy_to(&mut bytes[start..]);
-        received(bytes.len() as u64);
+        let n = value.length() as usize;
+        // Past the announced length the one buffer would have to grow: keep chunks instead.
+        if chunks.is_empty() && known.is_some_and(|k| bytes.len() + n <= k) {
+            let start = bytes.len();
+            bytes.resize(start + n, 0);
+            value.copy_to(&mut bytes[start..]);
+        } else {
+            chunks.push(value.to_vec());
+        }
+        total += n as u64;
+        received(total);
+    }
+    if !chunks.is_empty() {
+        bytes.reserve_exact(chunks.iter().map(Vec::len).sum());
+        for c in chunks {
+            bytes.extend_from_slice(&c);
+        }
     }
     Ok(bytes)
 }

@@ -5,7 +5,7 @@
 //! model costs about a quarter (Q8_0) or an eighth (Q4_*) of its f32 size.
 
 use super::error::{ImportError, Result};
-use glimpse_kernels::blocks::{w_x, Activations};
+use glimpse_kernels::blocks::{dequantize, w_x, Activations};
 pub use glimpse_kernels::blocks::{QuantKind, BLOCK};
 use std::ops::Range;
 
@@ -113,13 +113,7 @@ impl QuantizedTensor {
                 out.len()
             )));
         }
-        let row = self.row_blocks(r)?;
-        for (block, chunk) in row
-            .chunks_exact(self.kind.block_bytes())
-            .zip(out.chunks_exact_mut(BLOCK))
-        {
-            self.kind.dequantize_block(block, chunk);
-        }
+        dequantize(self.kind, self.row_blocks(r)?, out);
         Ok(())
     }
 
@@ -180,13 +174,7 @@ impl QuantizedTensor {
     /// The whole tensor as f32, row-major.
     pub fn dequantize(&self) -> Vec<f32> {
         let mut out = vec![0.0f32; self.rows * self.cols];
-        for (block, chunk) in self
-            .blocks
-            .chunks_exact(self.kind.block_bytes())
-            .zip(out.chunks_exact_mut(BLOCK))
-        {
-            self.kind.dequantize_block(block, chunk);
-        }
+        dequantize(self.kind, &self.blocks, &mut out);
         out
     }
 
