@@ -10,18 +10,17 @@
 //! | Q4_0 | 2 + 16 | `d·(n − 8)`, `n` a nibble: byte `j` holds value `j` low, `j + 16` high |
 //! | Q4_1 | 4 + 16 | `d·n + m` |
 //!
-//! The product takes the scales out of each block's sum, so integers are multiplied with
-//! integers and the scales applied once per block. The input vector is written once per
-//! product as 16-bit integers, a scale `s` per block of 32 (`xᵢ ≈ s·pᵢ`, [`Activations`]):
+//! The product takes the scale out of each block's sum, so the integers are multiplied as
+//! they are and the scale once per block:
 //!
-//! `Σᵢ (d·nᵢ + m)·xᵢ ≈ d·s·Σᵢ nᵢpᵢ + m·Σᵢ xᵢ`
+//! `Σᵢ (d·nᵢ + m)·xᵢ = d·Σᵢ nᵢxᵢ + m·Σᵢ xᵢ`
 //!
-//! `Σᵢ nᵢpᵢ` is an exact integer sum (the SIMD integer multiply-add), and `Σᵢ xᵢ` is the exact
-//! f32 sum of the block, computed once per input vector, not once per row. 16 bits put each
-//! activation within 1/65,534 of its block's largest: the product is the dequantized row's dot
-//! product to within about 10⁻⁵ of the sum of its terms' sizes (llama.cpp rounds activations
-//! to 8 bits). Kernels: AVX-512 (with BW) or AVX2 natively (chosen at run time), `simd128` in
-//! the browser, and a portable loop elsewhere.
+//! with `Σᵢ xᵢ` per block computed once per input vector ([`Activations`]), not once per row.
+//! The activations stay f32, so the result is the dequantized row's dot product up to f32
+//! rounding ([`error_bound`]). (Rounding them to 16 bits, as llama.cpp rounds them to 8, moved
+//! a lesson's beam score of SmolLM2 in its second decimal: the numbers students read must be
+//! the model's.) Kernels: AVX-512 or AVX2 natively (chosen at run time), `simd128` in the
+//! browser, and a portable loop elsewhere.
 
 /// Values per block, for every kind here.
 pub const BLOCK: usize = 32;
@@ -155,72 +154,50 @@ pub(crate) fn dequantize_portable(kind: QuantKind, blocks: &[u8], out: &mut [f32
     }
 }
 
-/// An input vector ready for [`w_x`]: per block of 32, the scale `s` and the 16-bit integers
-/// `pᵢ = round(xᵢ / s)` (`s = max |xᵢ| / 32,767`), and the exact f32 sum `Σᵢ xᵢ`.
+/// An input vector ready for [`w_x`]: its values, and the exact f32 sum `Σᵢ xᵢ` of each block
+/// of 32 (what the minimum and Q4_0's centre multiply).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activations {
-    scales: Vec<f32>,
-    ints: Vec<i16>,
+    values: Vec<f32>,
     sums: Vec<f32>,
 }
 
 impl Activations {
     /// `x` (a multiple of 32 long; a ragged tail is left out, and [`w_x`] refuses it).
     pub fn new(x: &[f32]) -> Self {
-        let blocks = x.len() / BLOCK;
-        let mut out = Self {
-            scales: Vec::with_capacity(blocks),
-            ints: Vec::with_capacity(blocks * BLOCK),
-            sums: Vec::with_capacity(blocks),
-        };
-        for b in x.chunks_exact(BLOCK) {
-            let largest = b.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-            let s = if largest > 0.0 && largest.is_finite() {
-                largest / 32767.0
-            } else {
-                0.0
-            };
-            let inv = if s > 0.0 { 1.0 / s } else { 0.0 };
-            out.ints.extend(b.iter().map(|v| (v * inv).round() as i16));
-            out.scales.push(s);
-            out.sums.push(b.iter().sum());
-        }
-        out
+        let whole = x.len() / BLOCK * BLOCK;
+        let values = x[..whole].to_vec();
+        let sums = values.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect();
+        Self { values, sums }
     }
 
     /// Values covered (whole blocks).
     pub fn len(&self) -> usize {
-        self.ints.len()
+        self.values.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ints.is_empty()
+        self.values.is_empty()
     }
 }
 
 /// The tolerance a product from blocks is held to (tested here and in Glimpse's model): how
 /// far `w · x` computed by [`w_x`] may be from the exact dot product of the expanded row `w`
-/// with `x`. Each activation is within half a step (its block's largest / 65,534) of its
-/// 16-bit value, and f32 sums add a few ulps of the sum of the terms' sizes.
+/// with `x`: f32 sums, a few ulps of the sum of the terms' sizes.
 pub fn error_bound(w: &[f32], x: &[f32]) -> f64 {
-    let mut rounding = 0.0f64;
-    for (w, x) in w.chunks(BLOCK).zip(x.chunks(BLOCK)) {
-        let half_step = x.iter().fold(0.0f32, |m, v| m.max(v.abs())) as f64 / 65534.0;
-        rounding += w.iter().map(|&w| w.abs() as f64).sum::<f64>() * half_step;
-    }
     let terms: f64 = w
         .iter()
         .zip(x)
-        .map(|(&a, &b)| (a as f64 * b as f64).abs())
+        .map(|(&a, &b)| (f64::from(a) * f64::from(b)).abs())
         .sum();
-    rounding + 4.0 * w.len() as f64 * f64::from(f32::EPSILON) * terms.max(1e-6)
+    4.0 * w.len() as f64 * f64::from(f32::EPSILON) * terms.max(1e-6)
 }
 
 /// `y[j] = Σₖ W[j][k]·x[k]` for the `y.len()` rows of `w`, each `x.len()` values in blocks
 /// of `kind`, `x` given as [`Activations`]. Returns `false`, leaving `y` as it was, where the
 /// lengths disagree.
 pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations, y: &mut [f32]) -> bool {
-    let row_bytes = x.scales.len() * kind.block_bytes();
+    let row_bytes = x.sums.len() * kind.block_bytes();
     if y.len().checked_mul(row_bytes) != Some(w.len()) {
         return false;
     }
@@ -238,35 +215,37 @@ pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations, y: &mut [f32]) -> bool {
 /// One row's dot product with the activations.
 type Dot = fn(QuantKind, &[u8], &Activations) -> f32;
 
-/// What a block adds besides `d·s·Σᵢ nᵢpᵢ`: the minimum (Q4_1) or Q4_0's centre, times the
+/// What a block adds besides `d·Σᵢ nᵢxᵢ`: the minimum (Q4_1) or Q4_0's centre, times the
 /// block's sum.
 #[inline(always)]
 fn outside(kind: QuantKind, d: f32, m: f32, sum: f32) -> f32 {
     (d * kind.offset() + m) * sum
 }
 
-/// One row's dot product, the portable way: each block's integer sum `Σᵢ nᵢpᵢ` in i32, then
-/// its scales. (The browser's kernel does not call it; the tests compare every kernel with it.)
+/// One row's dot product, the portable way: the block's integers as f32 against `x` in eight
+/// running lanes, then scale and minimum once per block. (The browser's kernel does not call
+/// it; the tests compare every kernel with it.)
 #[cfg_attr(
     all(target_arch = "wasm32", target_feature = "simd128"),
     allow(dead_code)
 )]
 fn dot_row_portable(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
     let mut total = 0.0f32;
-    for (b, block) in row.chunks_exact(kind.block_bytes()).enumerate() {
+    for ((block, xs), &sum) in row
+        .chunks_exact(kind.block_bytes())
+        .zip(x.values.chunks_exact(BLOCK))
+        .zip(&x.sums)
+    {
         let (d, m) = kind.scale_and_min(block);
         let q = kind.ints(block);
-        let p = x.ints.get(b * BLOCK..(b + 1) * BLOCK).unwrap_or(&[]);
-        let qp: i32 = q
-            .iter()
-            .zip(p)
-            .map(|(&q, &p)| q as i32 * i32::from(p))
-            .sum();
-        let (s, sum) = (
-            x.scales.get(b).copied().unwrap_or(0.0),
-            x.sums.get(b).copied().unwrap_or(0.0),
-        );
-        total += d * s * qp as f32 + outside(kind, d, m, sum);
+        let mut lanes = [0.0f32; 8];
+        for (q, x) in q.chunks_exact(8).zip(xs.chunks_exact(8)) {
+            for l in 0..8 {
+                lanes[l] += q[l] * x[l];
+            }
+        }
+        let qx: f32 = lanes.iter().sum();
+        total += d * qx + outside(kind, d, m, sum);
     }
     total
 }
@@ -301,13 +280,7 @@ mod kernel {
         {
             let (d, m) = scale_and_min(kind, block);
             let (dv, mv) = (_mm256_set1_ps(d), _mm256_set1_ps(m));
-            let (lo, hi) = ints16(kind, block.as_ptr().add(kind.ints_at()));
-            let eights = [
-                _mm256_cvtepi16_epi32(_mm256_castsi256_si128(lo)),
-                _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(lo)),
-                _mm256_cvtepi16_epi32(_mm256_castsi256_si128(hi)),
-                _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(hi)),
-            ];
+            let eights = ints32(kind, block.as_ptr().add(kind.ints_at()));
             for (i, q) in eights.into_iter().enumerate() {
                 let q = _mm256_add_ps(_mm256_cvtepi32_ps(q), offset);
                 let v = _mm256_add_ps(_mm256_mul_ps(dv, q), mv);
@@ -319,8 +292,8 @@ mod kernel {
     /// The widest kernel this CPU runs, chosen once per product.
     pub fn dot() -> Dot {
         let f16c = is_x86_feature_detected!("f16c");
-        if f16c && is_x86_feature_detected!("avx512f") && is_x86_feature_detected!("avx512bw") {
-            // SAFETY (of the call inside): the CPU has AVX-512F/BW and F16C, checked here.
+        if f16c && is_x86_feature_detected!("avx512f") {
+            // SAFETY (of the call inside): the CPU has AVX-512F and F16C, checked here.
             |k, r, x| unsafe { dot_avx512(k, r, x) }
         } else if f16c && is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
             // SAFETY (of the call inside): the CPU has AVX2, FMA and F16C, checked here.
@@ -371,24 +344,33 @@ mod kernel {
         }
     }
 
+    /// The block's 32 integers as four vectors of eight i32, in value order.
+    #[inline(always)]
+    unsafe fn ints32(kind: QuantKind, ints: *const u8) -> [__m256i; 4] {
+        let (lo, hi) = ints16(kind, ints);
+        [
+            _mm256_cvtepi16_epi32(_mm256_castsi256_si128(lo)),
+            _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(lo)),
+            _mm256_cvtepi16_epi32(_mm256_castsi256_si128(hi)),
+            _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(hi)),
+        ]
+    }
+
     #[target_feature(enable = "avx2,fma,f16c")]
     pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = _mm256_setzero_ps();
         let mut rest = 0.0f32;
-        let blocks = row
-            .chunks_exact(kind.block_bytes())
-            .zip(&x.scales)
-            .zip(&x.sums);
-        for (b, ((block, &s), &sum)) in blocks.enumerate() {
+        let blocks = row.chunks_exact(kind.block_bytes()).zip(&x.sums);
+        for (b, (block, &sum)) in blocks.enumerate() {
             prefetch_ahead(block);
             let (d, m) = scale_and_min(kind, block);
-            let (lo, hi) = ints16(kind, block.as_ptr().add(kind.ints_at()));
-            let p = x.ints.as_ptr().add(b * BLOCK) as *const __m256i;
-            let qp = _mm256_add_epi32(
-                _mm256_madd_epi16(lo, _mm256_loadu_si256(p)),
-                _mm256_madd_epi16(hi, _mm256_loadu_si256(p.add(1))),
-            );
-            acc = _mm256_fmadd_ps(_mm256_set1_ps(d * s), _mm256_cvtepi32_ps(qp), acc);
+            let q = ints32(kind, block.as_ptr().add(kind.ints_at()));
+            let xs = x.values.as_ptr().add(b * BLOCK);
+            let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
+            for (i, q) in q.iter().enumerate().skip(1) {
+                s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
+            }
+            acc = _mm256_fmadd_ps(_mm256_set1_ps(d), s, acc);
             rest += outside(kind, d, m, sum);
         }
         let half = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
@@ -397,32 +379,34 @@ mod kernel {
         lanes.iter().sum::<f32>() + rest
     }
 
-    #[target_feature(enable = "avx512f,avx512bw,f16c")]
+    #[target_feature(enable = "avx512f,f16c")]
     pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = _mm512_setzero_ps();
         let mut rest = 0.0f32;
-        let blocks = row
-            .chunks_exact(kind.block_bytes())
-            .zip(&x.scales)
-            .zip(&x.sums);
-        for (b, ((block, &s), &sum)) in blocks.enumerate() {
+        let blocks = row.chunks_exact(kind.block_bytes()).zip(&x.sums);
+        for (b, (block, &sum)) in blocks.enumerate() {
             prefetch_ahead(block);
             let (d, m) = scale_and_min(kind, block);
             let ints = block.as_ptr().add(kind.ints_at());
-            // All 32 integers as i16 in one register, in value order.
-            let q = match kind {
-                QuantKind::Q8_0 => _mm512_cvtepi8_epi16(_mm256_loadu_si256(ints as *const __m256i)),
+            // The 32 integers as two vectors of sixteen i32, in value order.
+            let (q0, q1) = match kind {
+                QuantKind::Q8_0 => (
+                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints as *const __m128i)),
+                    _mm512_cvtepi8_epi32(_mm_loadu_si128(ints.add(16) as *const __m128i)),
+                ),
                 _ => {
                     let packed = _mm_loadu_si128(ints as *const __m128i);
                     let mask = _mm_set1_epi8(0x0f);
-                    let lo = _mm_and_si128(packed, mask);
-                    let hi = _mm_and_si128(_mm_srli_epi16(packed, 4), mask);
-                    _mm512_cvtepu8_epi16(_mm256_set_m128i(hi, lo))
+                    (
+                        _mm512_cvtepu8_epi32(_mm_and_si128(packed, mask)),
+                        _mm512_cvtepu8_epi32(_mm_and_si128(_mm_srli_epi16(packed, 4), mask)),
+                    )
                 }
             };
-            let p = _mm512_loadu_si512(x.ints.as_ptr().add(b * BLOCK) as *const __m512i);
-            let qp = _mm512_madd_epi16(q, p);
-            acc = _mm512_fmadd_ps(_mm512_set1_ps(d * s), _mm512_cvtepi32_ps(qp), acc);
+            let xs = x.values.as_ptr().add(b * BLOCK);
+            let s = _mm512_mul_ps(_mm512_cvtepi32_ps(q0), _mm512_loadu_ps(xs));
+            let s = _mm512_fmadd_ps(_mm512_cvtepi32_ps(q1), _mm512_loadu_ps(xs.add(16)), s);
+            acc = _mm512_fmadd_ps(_mm512_set1_ps(d), s, acc);
             rest += outside(kind, d, m, sum);
         }
         _mm512_reduce_add_ps(acc) + rest
@@ -440,25 +424,41 @@ mod kernel {
 
     pub(super) use super::dequantize_portable as dequantize;
 
+    /// Four f32 vectors of the eight lanes of an integer vector of u16 or i16.
+    #[inline(always)]
+    fn widen(v: v128, signed: bool) -> [v128; 2] {
+        if signed {
+            [
+                f32x4_convert_i32x4(i32x4_extend_low_i16x8(v)),
+                f32x4_convert_i32x4(i32x4_extend_high_i16x8(v)),
+            ]
+        } else {
+            [
+                f32x4_convert_i32x4(u32x4_extend_low_u16x8(v)),
+                f32x4_convert_i32x4(u32x4_extend_high_u16x8(v)),
+            ]
+        }
+    }
+
     fn dot_simd128(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
         let mut acc = f32x4_splat(0.0);
         let mut rest = 0.0f32;
-        let blocks = row
+        for ((block, xs), &sum) in row
             .chunks_exact(kind.block_bytes())
-            .zip(&x.scales)
-            .zip(&x.sums);
-        for (b, ((block, &s), &sum)) in blocks.enumerate() {
+            .zip(x.values.chunks_exact(BLOCK))
+            .zip(&x.sums)
+        {
             let (d, m) = kind.scale_and_min(block);
             let ints = block.get(kind.ints_at()..).unwrap_or(&[]);
-            // The 32 integers as four vectors of eight i16, in value order.
-            let q: [v128; 4] = match kind {
+            // The 32 integers as eight vectors of four f32, in value order.
+            let halves: [(v128, bool); 4] = match kind {
                 QuantKind::Q8_0 => {
                     let (a, c) = (load16(ints), load16(ints.get(16..).unwrap_or(&[])));
                     [
-                        i16x8_extend_low_i8x16(a),
-                        i16x8_extend_high_i8x16(a),
-                        i16x8_extend_low_i8x16(c),
-                        i16x8_extend_high_i8x16(c),
+                        (i16x8_extend_low_i8x16(a), true),
+                        (i16x8_extend_high_i8x16(a), true),
+                        (i16x8_extend_low_i8x16(c), true),
+                        (i16x8_extend_high_i8x16(c), true),
                     ]
                 }
                 _ => {
@@ -466,20 +466,22 @@ mod kernel {
                     let lo = v128_and(packed, u8x16_splat(0x0f));
                     let hi = u8x16_shr(packed, 4);
                     [
-                        u16x8_extend_low_u8x16(lo),
-                        u16x8_extend_high_u8x16(lo),
-                        u16x8_extend_low_u8x16(hi),
-                        u16x8_extend_high_u8x16(hi),
+                        (u16x8_extend_low_u8x16(lo), false),
+                        (u16x8_extend_high_u8x16(lo), false),
+                        (u16x8_extend_low_u8x16(hi), false),
+                        (u16x8_extend_high_u8x16(hi), false),
                     ]
                 }
             };
-            let p = x.ints.get(b * BLOCK..(b + 1) * BLOCK).unwrap_or(&[]);
-            let mut qp = i32x4_splat(0);
-            for (i, q) in q.into_iter().enumerate() {
-                let pi = p.get(8 * i..8 * i + 8).map_or(i16x8_splat(0), load_i16x8);
-                qp = i32x4_add(qp, i32x4_dot_i16x8(q, pi));
+            let mut s = f32x4_splat(0.0);
+            for (i, (v, signed)) in halves.into_iter().enumerate() {
+                for (j, q) in widen(v, signed).into_iter().enumerate() {
+                    let at = 8 * i + 4 * j;
+                    let xv = xs.get(at..at + 4).map_or(f32x4_splat(0.0), load_f32x4);
+                    s = f32x4_add(s, f32x4_mul(q, xv));
+                }
             }
-            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d * s), f32x4_convert_i32x4(qp)));
+            acc = f32x4_add(acc, f32x4_mul(f32x4_splat(d), s));
             rest += outside(kind, d, m, sum);
         }
         f32x4_extract_lane::<0>(acc)
@@ -499,13 +501,13 @@ mod kernel {
         }
     }
 
-    /// Eight i16 (the caller passes exactly eight).
+    /// Four f32 (the caller passes exactly four).
     #[inline(always)]
-    fn load_i16x8(p: &[i16]) -> v128 {
-        match p.get(..8) {
-            // SAFETY: eight i16 are there; wasm's v128.load takes any alignment.
-            Some(p) => unsafe { v128_load(p.as_ptr() as *const v128) },
-            None => i16x8_splat(0),
+    fn load_f32x4(x: &[f32]) -> v128 {
+        match x.get(..4) {
+            // SAFETY: four f32 are there; wasm's v128.load takes any alignment.
+            Some(x) => unsafe { v128_load(x.as_ptr() as *const v128) },
+            None => f32x4_splat(0.0),
         }
     }
 }

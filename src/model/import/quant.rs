@@ -125,8 +125,7 @@ impl QuantizedTensor {
     }
 
     /// `y[i] = W[rows.start + i] · x` for the rows `rows`: a matrix–vector product straight
-    /// from the compact blocks, `x` exactly `cols` long (rounded to 16 bits per block of 32,
-    /// `glimpse_kernels::blocks::Activations`) and `y` as long as `rows`.
+    /// from the compact blocks, `x` exactly `cols` long and `y` as long as `rows`.
     pub fn rows_times(&self, rows: Range<usize>, x: &[f32], y: &mut [f32]) -> Result<()> {
         let n = self.row_bytes();
         let blocks = rows
