@@ -229,7 +229,7 @@ async function main() {
       const frames = smol?.conversion_frames ?? [];
       // The stages in the order they come; within one, the count only goes up.
       const order = ['reading the files', 'copying the tensors out of the file', 'building the tokenizer',
-        'listing the vocabulary', 'mapping the tensors onto the model', 'putting the model together'];
+        'listing the vocabulary', 'mapping the tensors onto the model', 'putting the model together', 'done'];
       const rank = (c) => order.indexOf(c.what) * 1e6 + c.done;
       const forward = frames.every((c, i) => order.includes(c.what) && (i === 0 || rank(c) >= rank(frames[i - 1])));
       const tokenizer = frames.filter((c) => c.what === 'building the tokenizer');
