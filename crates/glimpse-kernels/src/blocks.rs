@@ -157,16 +157,16 @@ pub(crate) fn dequantize_portable(kind: QuantKind, blocks: &[u8], out: &mut [f32
 /// An input vector ready for [`w_x`]: its values, and the exact f32 sum `Σᵢ xᵢ` of each block
 /// of 32 (what the minimum and Q4_0's centre multiply).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Activations {
-    values: Vec<f32>,
+pub struct Activations<'x> {
+    values: &'x [f32],
     sums: Vec<f32>,
 }
 
-impl Activations {
-    /// `x` (a multiple of 32 long; a ragged tail is left out, and [`w_x`] refuses it).
-    pub fn new(x: &[f32]) -> Self {
-        let whole = x.len() / BLOCK * BLOCK;
-        let values = x[..whole].to_vec();
+impl<'x> Activations<'x> {
+    /// `x` (a multiple of 32 long; a ragged tail is left out, and [`w_x`] refuses it),
+    /// borrowed: only the sums are computed.
+    pub fn new(x: &'x [f32]) -> Self {
+        let values = &x[..x.len() / BLOCK * BLOCK];
         let sums = values.chunks_exact(BLOCK).map(|b| b.iter().sum()).collect();
         Self { values, sums }
     }
@@ -196,7 +196,7 @@ pub fn error_bound(w: &[f32], x: &[f32]) -> f64 {
 /// `y[j] = Σₖ W[j][k]·x[k]` for the `y.len()` rows of `w`, each `x.len()` values in blocks
 /// of `kind`, `x` given as [`Activations`]. Returns `false`, leaving `y` as it was, where the
 /// lengths disagree.
-pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations, y: &mut [f32]) -> bool {
+pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations<'_>, y: &mut [f32]) -> bool {
     let row_bytes = x.sums.len() * kind.block_bytes();
     if y.len().checked_mul(row_bytes) != Some(w.len()) {
         return false;
@@ -213,7 +213,7 @@ pub fn w_x(kind: QuantKind, w: &[u8], x: &Activations, y: &mut [f32]) -> bool {
 }
 
 /// One row's dot product with the activations.
-type Dot = fn(QuantKind, &[u8], &Activations) -> f32;
+type Dot = fn(QuantKind, &[u8], &Activations<'_>) -> f32;
 
 /// What a block adds besides `d·Σᵢ nᵢxᵢ`: the minimum (Q4_1) or Q4_0's centre, times the
 /// block's sum.
@@ -229,7 +229,7 @@ fn outside(kind: QuantKind, d: f32, m: f32, sum: f32) -> f32 {
     all(target_arch = "wasm32", target_feature = "simd128"),
     allow(dead_code)
 )]
-fn dot_row_portable(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
+fn dot_row_portable(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
     let mut total = 0.0f32;
     for ((block, xs), &sum) in row
         .chunks_exact(kind.block_bytes())
@@ -357,7 +357,7 @@ mod kernel {
     }
 
     #[target_feature(enable = "avx2,fma,f16c")]
-    pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
+    pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
         let mut acc = _mm256_setzero_ps();
         let mut rest = 0.0f32;
         let blocks = row.chunks_exact(kind.block_bytes()).zip(&x.sums);
@@ -380,7 +380,7 @@ mod kernel {
     }
 
     #[target_feature(enable = "avx512f,f16c")]
-    pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
+    pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
         let mut acc = _mm512_setzero_ps();
         let mut rest = 0.0f32;
         let blocks = row.chunks_exact(kind.block_bytes()).zip(&x.sums);
@@ -440,7 +440,7 @@ mod kernel {
         }
     }
 
-    fn dot_simd128(kind: QuantKind, row: &[u8], x: &Activations) -> f32 {
+    fn dot_simd128(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
         let mut acc = f32x4_splat(0.0);
         let mut rest = 0.0f32;
         for ((block, xs), &sum) in row

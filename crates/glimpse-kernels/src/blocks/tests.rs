@@ -115,7 +115,7 @@ fn activations_keep_the_values_and_each_blocks_sum() {
     let x: Vec<f32> = (0..70).map(|i| (i as f32 - 10.0) * 0.5).collect();
     let a = Activations::new(&x);
     assert_eq!(a.len(), 64, "the ragged tail is left out");
-    assert_eq!(a.values, x[..64]);
+    assert_eq!(a.values, &x[..64]);
     assert_eq!(
         a.sums,
         [x[..32].iter().sum::<f32>(), x[32..64].iter().sum::<f32>()]
