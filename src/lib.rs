@@ -25,6 +25,13 @@ pub fn glimpse_probe() -> String {
     app::probe::latest()
 }
 
+/// The entry of a Web Worker running this same module (`web/worker.js`, `app::worker`).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_worker_start() {
+    app::worker::start();
+}
+
 /// Browser test hook: screen rectangles of named controls (see `app::probe::control`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -123,6 +130,14 @@ pub fn glimpse_frame_times() -> String {
 #[wasm_bindgen::prelude::wasm_bindgen]
 pub fn glimpse_test_panic() {
     panic!("a panic requested by the browser test");
+}
+
+/// Browser test hook: the training lab's Web Worker panics on purpose at its next message; the
+/// lab must show why and the page carry on.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_test_worker_panic() {
+    app::labs::training::run::remote::request_test_panic();
 }
 
 /// Browser test hook: the training lab's status (step, held-out accuracy, running).

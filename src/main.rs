@@ -57,6 +57,10 @@ fn main() -> std::process::ExitCode {
 fn main() {
     use wasm_bindgen::JsCast;
     eframe::WebLogger::init(log::LevelFilter::Info).ok();
+    // In a Web Worker (`web/worker.js`) this module only serves `glimpse_worker_start`.
+    if web_sys::window().is_none() {
+        return;
+    }
     wasm_bindgen_futures::spawn_local(async {
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             log::error!("glimpse: no document");

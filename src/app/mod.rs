@@ -16,6 +16,8 @@ pub(crate) mod tests;
 pub mod widgets;
 pub mod words;
 pub mod workbench;
+#[cfg(target_arch = "wasm32")]
+pub mod worker;
 
 use labs::{Labs, Shared};
 use models::open_dialog;

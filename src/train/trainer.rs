@@ -159,7 +159,7 @@ fn is_yes(b: &bool) -> bool {
 }
 
 /// What one step did.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct StepStats {
     pub step: u64,
     /// Mean token loss of the batch.
@@ -171,7 +171,7 @@ pub struct StepStats {
 }
 
 /// Held-out quality.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct EvalStats {
     /// Share of examples whose greedy output equals the target exactly.
     pub exact_match: f32,
@@ -188,7 +188,7 @@ pub struct EvalStats {
 }
 
 /// One head's score on a pattern.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct HeadScore {
     pub layer: usize,
     pub head: usize,

@@ -31,6 +31,8 @@ training-step-stats = loss { $loss } · lr { $lr } · grad norm { $grad_norm }
 # $steps, $tokens: per second; $place: training-worker-thread or training-in-frames
 training-speed-stats = { $steps } steps/s · { $tokens } tokens/s ({ $place })
 training-worker-thread = worker thread
+# $reason: what the browser said
+training-worker-crashed = the training worker stopped: { $reason }
 training-in-frames = in frames
 # $exact, $tokens: whole percentages
 training-held-out-stats = held-out at step { $step }: exact { $exact }% · tokens { $tokens }%

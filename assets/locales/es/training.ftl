@@ -31,6 +31,8 @@ training-step-stats = pérdida { $loss } · lr { $lr } · norma del gradiente { 
 # $steps, $tokens: per second; $place: training-worker-thread or training-in-frames
 training-speed-stats = { $steps } pasos/s · { $tokens } tokens/s ({ $place })
 training-worker-thread = hilo aparte
+# $reason: what the browser said
+training-worker-crashed = el proceso de entrenamiento se detuvo: { $reason }
 training-in-frames = en los fotogramas
 # $exact, $tokens: whole percentages
 training-held-out-stats = validación en el paso { $step }: exactas { $exact }% · tokens { $tokens }%

@@ -111,6 +111,7 @@ impl TrainingLab {
             let reset = ui
                 .button(t!("training-reset"))
                 .on_hover_text(t!("training-reset-hover"));
+            crate::app::probe::control("training:reset", reset.rect);
             if reset.clicked() {
                 if let Err(e) = run.reset(config) {
                     log::warn!("reset failed: {e}");

@@ -1,6 +1,9 @@
 //! Where the training lab's steps run. Natively a worker thread trains while the UI thread only
-//! draws; in the browser (no threads in this build) each frame trains for a slice of its time.
-//! Either way the lab reads one shared `Progress`, and the same seed trains the same model.
+//! draws; in the browser a Web Worker does (`remote`), and where none can start, each frame
+//! trains for a slice of its time. Either way the lab reads one shared `Progress`, and the same
+//! seed trains the same model.
+
+pub mod remote;
 
 use crate::model::ForwardOptions;
 use crate::model::Model;
@@ -163,6 +166,9 @@ enum Engine {
     Inline(Box<Runner>),
     #[cfg(not(target_arch = "wasm32"))]
     Worker(std::sync::mpsc::Sender<Command>),
+    /// A Web Worker trains; its updates are folded in each frame.
+    #[cfg(target_arch = "wasm32")]
+    Page(Box<remote::PageSide>),
 }
 
 /// A training run the lab can start, pause, step and reset.
@@ -192,11 +198,11 @@ fn fresh(config: &TrainConfig, generation: u64) -> Result<(Runner, Progress), St
 
 impl TrainingRun {
     /// A run of `config` from its seed's initial weights. `threaded` puts the steps on a worker
-    /// thread (ignored in the browser, which always trains inside frames).
+    /// thread (a Web Worker in the browser).
     pub fn new(config: &TrainConfig, threaded: bool, speed: f32) -> Result<Self, String> {
         let (runner, progress) = fresh(config, 0)?;
         let shared = Arc::new(Mutex::new(progress));
-        let engine = Self::engine(runner, threaded, &shared, speed);
+        let engine = Self::engine(config, runner, threaded, &shared, speed);
         Ok(Self {
             shared,
             engine,
@@ -205,7 +211,13 @@ impl TrainingRun {
     }
 
     #[cfg(not(target_arch = "wasm32"))]
-    fn engine(runner: Runner, threaded: bool, shared: &Arc<Mutex<Progress>>, speed: f32) -> Engine {
+    fn engine(
+        _: &TrainConfig,
+        runner: Runner,
+        threaded: bool,
+        shared: &Arc<Mutex<Progress>>,
+        speed: f32,
+    ) -> Engine {
         if !threaded {
             return Engine::Inline(Box::new(runner));
         }
@@ -227,8 +239,24 @@ impl TrainingRun {
     }
 
     #[cfg(target_arch = "wasm32")]
-    fn engine(runner: Runner, _threaded: bool, _: &Arc<Mutex<Progress>>, _: f32) -> Engine {
-        Engine::Inline(Box::new(runner))
+    fn engine(
+        config: &TrainConfig,
+        runner: Runner,
+        threaded: bool,
+        _: &Arc<Mutex<Progress>>,
+        speed: f32,
+    ) -> Engine {
+        if !threaded {
+            return Engine::Inline(Box::new(runner));
+        }
+        match remote::PageSide::spawn(config, runner.generation, speed) {
+            Ok(side) => Engine::Page(Box::new(side)),
+            Err(e) => {
+                // No worker (a page without Trunk's links, an old browser): train in frames.
+                log::warn!("glimpse: training in frames: {e}");
+                Engine::Inline(Box::new(runner))
+            }
+        }
     }
 
     /// Whether steps run off the UI thread.
@@ -241,12 +269,26 @@ impl TrainingRun {
         let generation = lock(&self.shared).generation + 1;
         let (runner, progress) = fresh(config, generation)?;
         *lock(&self.shared) = progress;
+        #[cfg(target_arch = "wasm32")]
+        if matches!(&self.engine, Engine::Page(side) if side.crashed()) {
+            // A crashed worker answers nothing: the new run gets a new one.
+            self.engine = Self::engine(config, runner, true, &self.shared, self.speed);
+            return Ok(());
+        }
         match &mut self.engine {
             Engine::Inline(r) => **r = runner,
             #[cfg(not(target_arch = "wasm32"))]
             Engine::Worker(tx) => {
                 let _ = tx.send(Command::Run(false));
                 let _ = tx.send(Command::Replace(Box::new(runner)));
+            }
+            #[cfg(target_arch = "wasm32")]
+            Engine::Page(side) => {
+                side.send(&remote::Command::Run(false));
+                side.send(&remote::Command::Replace {
+                    config: config.clone(),
+                    generation,
+                });
             }
         }
         Ok(())
@@ -266,6 +308,10 @@ impl TrainingRun {
         if let Engine::Worker(tx) = &self.engine {
             let _ = tx.send(Command::Run(on));
         }
+        #[cfg(target_arch = "wasm32")]
+        if let Engine::Page(side) = &self.engine {
+            side.send(&remote::Command::Run(on));
+        }
     }
 
     /// Pause and take exactly one optimisation step.
@@ -279,6 +325,8 @@ impl TrainingRun {
             Engine::Worker(tx) => {
                 let _ = tx.send(Command::Step);
             }
+            #[cfg(target_arch = "wasm32")]
+            Engine::Page(side) => side.send(&remote::Command::Step),
         }
     }
 
@@ -293,17 +341,27 @@ impl TrainingRun {
         if let Engine::Worker(tx) = &self.engine {
             let _ = tx.send(Command::Speed(self.speed));
         }
+        #[cfg(target_arch = "wasm32")]
+        if let Engine::Page(side) = &self.engine {
+            side.send(&remote::Command::Speed(self.speed));
+        }
     }
 
-    /// Called once per frame: an inline run trains its slice here.
-    // In the browser `Inline` is the only engine, so the pattern cannot fail there.
-    #[cfg_attr(target_arch = "wasm32", allow(irrefutable_let_patterns))]
-    pub fn frame(&mut self) {
-        if let Engine::Inline(r) = &mut self.engine {
-            if lock(&self.shared).running {
-                r.slice(Until::Spent(self.speed * PERIOD_MS), &self.shared);
+    /// Called once per frame: an inline run trains its slice here; a Web Worker's updates are
+    /// folded in (and `ctx` is asked for a frame when the next one arrives).
+    pub fn frame(&mut self, ctx: Option<&egui::Context>) {
+        match &mut self.engine {
+            Engine::Inline(r) => {
+                if lock(&self.shared).running {
+                    r.slice(Until::Spent(self.speed * PERIOD_MS), &self.shared);
+                }
             }
+            #[cfg(not(target_arch = "wasm32"))]
+            Engine::Worker(_) => {}
+            #[cfg(target_arch = "wasm32")]
+            Engine::Page(side) => side.receive(&self.shared, ctx),
         }
+        let _ = ctx;
     }
 }
 
@@ -423,7 +481,7 @@ mod tests {
         let mut run = TrainingRun::new(&config, false, 0.2).unwrap();
         run.set_running(true);
         let start = Instant::now();
-        run.frame();
+        run.frame(None);
         // One step can overrun the 20 ms budget, never many: a step takes milliseconds.
         assert!(run.progress().steps >= 1);
         assert!(start.elapsed() < Duration::from_secs(2));
@@ -441,7 +499,7 @@ mod tests {
         spread.set_running(true);
         let mut frames = 0;
         while spread.progress().evals.len() < 2 {
-            spread.frame();
+            spread.frame(None);
             frames += 1;
             assert!(frames < 10_000, "the evaluation never finished");
         }
