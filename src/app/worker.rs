@@ -24,13 +24,25 @@ pub enum Incoming {
     Crashed(String),
 }
 
-/// The page's handle on one worker: messages out, an inbox of what came back.
+/// What arrived and is not yet read; floats stay in their JS array until then.
+enum Arrived {
+    Message {
+        json: String,
+        floats: Option<js_sys::Float32Array>,
+    },
+    Crashed(String),
+}
+
+/// The page's handle on one worker: messages out, an inbox of what came back. Only the newest
+/// message's floats are kept (a job's floats are its latest state, the weights): while the
+/// page reads nothing (another tab open, the browser tab hidden) the inbox grows by the JSON
+/// alone.
 pub struct PageWorker {
     worker: web_sys::Worker,
     job: &'static str,
-    inbox: Rc<RefCell<Vec<Incoming>>>,
+    inbox: Rc<RefCell<Vec<Arrived>>>,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
 }
 
 impl PageWorker {
@@ -48,15 +60,37 @@ impl PageWorker {
         let on_message = {
             let (inbox, wake) = (Rc::clone(&inbox), Rc::clone(&wake));
             Closure::<dyn FnMut(_)>::new(move |event: web_sys::MessageEvent| {
-                inbox.borrow_mut().push(read(&event.data()));
+                let arrived = read(&event.data());
+                let mut inbox = inbox.borrow_mut();
+                if matches!(
+                    arrived,
+                    Arrived::Message {
+                        floats: Some(_),
+                        ..
+                    }
+                ) {
+                    for older in inbox.iter_mut() {
+                        if let Arrived::Message { floats, .. } = older {
+                            *floats = None;
+                        }
+                    }
+                }
+                inbox.push(arrived);
+                drop(inbox);
                 wake();
             })
         };
         let on_error = {
             let inbox = Rc::clone(&inbox);
-            Closure::<dyn FnMut(_)>::new(move |event: web_sys::ErrorEvent| {
+            // A script that fails to load sends a plain `Event`; an uncaught error an `ErrorEvent`.
+            Closure::<dyn FnMut(_)>::new(move |event: web_sys::Event| {
                 event.prevent_default();
-                inbox.borrow_mut().push(Incoming::Crashed(event.message()));
+                let reason = event
+                    .dyn_ref::<web_sys::ErrorEvent>()
+                    .map(|e| e.message())
+                    .filter(|m| !m.is_empty())
+                    .unwrap_or_else(|| "the worker could not start".to_string());
+                inbox.borrow_mut().push(Arrived::Crashed(reason));
                 wake();
             })
         };
@@ -94,12 +128,25 @@ impl PageWorker {
 
     /// Everything that arrived since the last call, oldest first.
     pub fn drain(&self) -> Vec<Incoming> {
-        std::mem::take(&mut *self.inbox.borrow_mut())
+        let arrived = std::mem::take(&mut *self.inbox.borrow_mut());
+        arrived
+            .into_iter()
+            .map(|a| match a {
+                Arrived::Message { json, floats } => Incoming::Message {
+                    json,
+                    floats: floats.map(|f| f.to_vec()).unwrap_or_default(),
+                },
+                Arrived::Crashed(reason) => Incoming::Crashed(reason),
+            })
+            .collect()
     }
 }
 
 impl Drop for PageWorker {
     fn drop(&mut self) {
+        // No event may reach the handlers once they are freed.
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }
@@ -130,17 +177,13 @@ fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn read(data: &JsValue) -> Incoming {
+fn read(data: &JsValue) -> Arrived {
     if let Some(reason) = get(data, "crashed").as_string() {
-        return Incoming::Crashed(reason);
+        return Arrived::Crashed(reason);
     }
-    let floats = get(data, "floats")
-        .dyn_into::<js_sys::Float32Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    Incoming::Message {
+    Arrived::Message {
         json: get(data, "json").as_string().unwrap_or_default(),
-        floats,
+        floats: get(data, "floats").dyn_into::<js_sys::Float32Array>().ok(),
     }
 }
 

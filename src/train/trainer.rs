@@ -31,6 +31,8 @@ pub struct TrainConfig {
     pub norm: NormPlacement,
     pub batch_size: usize,
     pub schedule: Schedule,
+    /// `∞` switches clipping off.
+    #[serde(with = "crate::util::any_f32")]
     pub clip_norm: f32,
     pub label_smoothing: f32,
     /// Dropout rate during training (0 = none); evaluation never drops.
@@ -163,9 +165,11 @@ fn is_yes(b: &bool) -> bool {
 pub struct StepStats {
     pub step: u64,
     /// Mean token loss of the batch.
+    #[serde(with = "crate::util::any_f32")]
     pub loss: f32,
     pub lr: f32,
     /// Gradient norm before clipping.
+    #[serde(with = "crate::util::any_f32")]
     pub grad_norm: f32,
     pub tokens: usize,
 }
@@ -177,6 +181,7 @@ pub struct EvalStats {
     pub exact_match: f32,
     /// Share of target tokens predicted right under teacher forcing.
     pub token_accuracy: f32,
+    #[serde(with = "crate::util::any_f32")]
     pub loss: f32,
     pub examples: usize,
     /// Language model: the unigram baseline's loss on the same held-out text (nats/char).

@@ -1,5 +1,6 @@
 //! Small helpers shared by every layer of the crate.
 
+pub mod any_f32;
 pub mod machine;
 pub mod nested;
 #[cfg(not(target_arch = "wasm32"))]

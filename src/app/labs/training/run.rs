@@ -203,6 +203,13 @@ impl TrainingRun {
         let (runner, progress) = fresh(config, 0)?;
         let shared = Arc::new(Mutex::new(progress));
         let engine = Self::engine(config, runner, threaded, &shared, speed);
+        // Training inside frames shares each with drawing: 45 of every 100 ms keeps the page
+        // at about ten frames a second or more.
+        let speed = if cfg!(target_arch = "wasm32") && matches!(engine, Engine::Inline(_)) {
+            speed.min(0.45)
+        } else {
+            speed
+        };
         Ok(Self {
             shared,
             engine,
@@ -303,6 +310,11 @@ impl TrainingRun {
     }
 
     pub fn set_running(&mut self, on: bool) {
+        #[cfg(target_arch = "wasm32")]
+        if on && matches!(&self.engine, Engine::Page(side) if side.crashed()) {
+            // Nothing would train; the lab shows why, and Reset starts a new worker.
+            return;
+        }
         lock(&self.shared).running = on;
         #[cfg(not(target_arch = "wasm32"))]
         if let Engine::Worker(tx) = &self.engine {

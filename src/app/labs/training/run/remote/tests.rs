@@ -111,3 +111,29 @@ fn the_rest_between_slices_is_the_unused_share_of_the_period() {
     worker.handle(Command::Speed(7.0));
     assert_eq!(worker.rest_ms(), 0);
 }
+
+/// Clipping off is an infinite threshold and a diverged run's loss is NaN; JSON has neither,
+/// and a message that cannot be read back would leave the page waiting on a silent worker.
+#[test]
+fn infinities_and_nans_cross_the_json() {
+    let config = TrainConfig {
+        clip_norm: f32::INFINITY,
+        ..TrainConfig::for_task(TaskKind::Copy)
+    };
+    let (mut page, mut worker) = page_and_worker(&config, 0);
+    fold(&mut page, worker.handle(carried(&Command::Step)));
+    assert_eq!(page.steps, 1, "the run with clipping off trains");
+    let diverged = Update {
+        history: vec![StepStats {
+            loss: f32::NAN,
+            grad_norm: f32::INFINITY,
+            ..page.history[0]
+        }],
+        steps: 2,
+        ..Update::default()
+    };
+    apply(&mut page, carried(&diverged), &[]);
+    let last = page.history.last().unwrap();
+    assert!(last.loss.is_nan() && last.grad_norm == f32::INFINITY);
+    assert_eq!(page.steps, 2);
+}
