@@ -3,7 +3,7 @@
 //! is NaN) go through this module: finite values stay numbers, the rest become the strings
 //! `"inf"`, `"-inf"` and `"nan"`, and both forms are read.
 
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::{Deserializer, Serializer};
 
 pub fn serialize<S: Serializer>(x: &f32, s: S) -> Result<S::Ok, S::Error> {
     match *x {
@@ -15,22 +15,38 @@ pub fn serialize<S: Serializer>(x: &f32, s: S) -> Result<S::Ok, S::Error> {
 }
 
 pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Written {
-        Number(f32),
-        Word(String),
+    d.deserialize_any(Reader)
+}
+
+/// A plain visitor rather than an untagged enum: the browser's download stays small.
+struct Reader;
+
+impl serde::de::Visitor<'_> for Reader {
+    type Value = f32;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a number, \"inf\", \"-inf\" or \"nan\"")
     }
-    match Written::deserialize(d)? {
-        Written::Number(x) => Ok(x),
-        Written::Word(w) => match w.as_str() {
+
+    fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<f32, E> {
+        Ok(x as f32)
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, x: i64) -> Result<f32, E> {
+        Ok(x as f32)
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, x: u64) -> Result<f32, E> {
+        Ok(x as f32)
+    }
+
+    fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<f32, E> {
+        match word {
             "inf" => Ok(f32::INFINITY),
             "-inf" => Ok(f32::NEG_INFINITY),
             "nan" => Ok(f32::NAN),
-            other => Err(serde::de::Error::custom(format!(
-                "expected a number, \"inf\", \"-inf\" or \"nan\", not \"{other}\""
-            ))),
-        },
+            _ => Err(E::invalid_value(serde::de::Unexpected::Str(word), &self)),
+        }
     }
 }
 
