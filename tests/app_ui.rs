@@ -78,7 +78,9 @@ fn frames_until(
 #[test]
 fn training_lab_start_pause_step_reset() {
     let mut h = training_tab();
-    // A fresh run, evaluated before any training.
+    // A fresh run, evaluated before any training (by the worker, which may still be at it).
+    frames_until(&mut h, "the evaluation at step 0", |s| s["eval_step"] == 0);
+    h.step();
     h.get_by_label("step 0");
     h.get_by_label_contains("held-out at step 0");
     h.get_by_label_contains("Probe input, cross-attention of the last layer");
@@ -126,6 +128,8 @@ fn training_lab_start_pause_step_reset() {
     h.get_by_label("Reset").click();
     h.run_steps(2);
     assert_eq!(steps(&h), 0);
+    frames_until(&mut h, "the new run's evaluation", |s| s["eval_step"] == 0);
+    h.step();
     h.get_by_label("step 0");
     assert_eq!(
         weights(&h),

@@ -150,6 +150,13 @@ impl TrainConfig {
             extensions: Default::default(),
         }
     }
+
+    /// The model this config trains, at its seed's initial weights; the config is checked
+    /// first. Cheap: no evaluation (the training lab's page builds it while a worker trains).
+    pub fn initial_model(&self, name: &str) -> Result<Model> {
+        self.check()?;
+        Model::random(self.model_config(name), self.seed)
+    }
 }
 
 fn yes() -> bool {
@@ -277,8 +284,7 @@ pub struct Trainer {
 
 impl Trainer {
     pub fn new(config: TrainConfig, name: &str) -> Result<Self> {
-        config.check()?;
-        let model = Model::random(config.model_config(name), config.seed)?;
+        let model = config.initial_model(name)?;
         let opt = AdamW::new(&model.weights, config.adam);
         let rng = Rng::new(config.seed.wrapping_add(0x5eed));
         Ok(Self {

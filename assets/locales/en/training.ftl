@@ -25,13 +25,15 @@ training-reset-hover = back to the same initial weights (same seed)
 training-speed = speed %
 training-speed-thread-hover = share of each 100 ms the training thread works
 training-speed-frames-hover = milliseconds of each frame spent training (of 100)
+training-speed-capped-hover = milliseconds of each frame spent training: at most { $max } of every 100, so the page keeps drawing
 training-step-count = step { $step }
+training-starting = starting… (the worker evaluates the initial weights)
 # Numbers already written out: $loss 1.2345, $lr 3.00e-3, $grad_norm 0.123
 training-step-stats = loss { $loss } · lr { $lr } · grad norm { $grad_norm }
 # $steps, $tokens: per second; $place: training-worker-thread or training-in-frames
 training-speed-stats = { $steps } steps/s · { $tokens } tokens/s ({ $place })
 training-worker-thread = worker thread
-# $reason: what the browser said
+# $reason: what the browser said, or the training thread's panic
 training-worker-crashed = the training worker stopped: { $reason }
 training-in-frames = in frames
 # $exact, $tokens: whole percentages

@@ -25,13 +25,15 @@ training-reset-hover = vuelve a los mismos pesos iniciales (misma semilla)
 training-speed = velocidad %
 training-speed-thread-hover = parte de cada 100 ms en que trabaja el hilo de entrenamiento
 training-speed-frames-hover = milisegundos de cada fotograma dedicados a entrenar (de 100)
+training-speed-capped-hover = milisegundos de cada fotograma dedicados a entrenar: como mucho { $max } de cada 100, para que la página siga dibujándose
 training-step-count = paso { $step }
+training-starting = empezando… (el proceso evalúa los pesos iniciales)
 # Numbers already written out: $loss 1.2345, $lr 3.00e-3, $grad_norm 0.123
 training-step-stats = pérdida { $loss } · lr { $lr } · norma del gradiente { $grad_norm }
 # $steps, $tokens: per second; $place: training-worker-thread or training-in-frames
 training-speed-stats = { $steps } pasos/s · { $tokens } tokens/s ({ $place })
 training-worker-thread = hilo aparte
-# $reason: what the browser said
+# $reason: what the browser said, or the training thread's panic
 training-worker-crashed = el proceso de entrenamiento se detuvo: { $reason }
 training-in-frames = en los fotogramas
 # $exact, $tokens: whole percentages

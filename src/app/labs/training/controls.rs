@@ -118,24 +118,31 @@ impl TrainingLab {
                 }
             }
         });
-        let mut percent = *speed * 100.0;
+        // The run's own speed: inside the browser's frames it is capped below what was asked.
+        let (mut percent, max) = (run.speed() * 100.0, run.max_speed() * 100.0);
         crate::app::widgets::fit::add(
             ui,
-            egui::Slider::new(&mut percent, 5.0..=100.0)
+            egui::Slider::new(&mut percent, 5.0..=max)
                 .text(t!("training-speed"))
                 .integer(),
         )
         .on_hover_text(if run.threaded() {
             t!("training-speed-thread-hover")
+        } else if max < 100.0 {
+            t!("training-speed-capped-hover", max = format!("{max:.0}"))
         } else {
             t!("training-speed-frames-hover")
         });
-        if (percent / 100.0 - *speed).abs() > 1e-6 {
-            *speed = percent / 100.0;
-            run.set_speed(*speed);
+        if (percent / 100.0 - run.speed()).abs() > 1e-6 {
+            run.set_speed(percent / 100.0);
+            *speed = run.speed();
         }
         let p = run.progress();
-        ui.label(t!("training-step-count", step = p.steps));
+        if p.starting() {
+            ui.label(t!("training-starting"));
+        } else {
+            ui.label(t!("training-step-count", step = p.steps));
+        }
         if let Some(s) = p.history.last() {
             ui.label(t!(
                 "training-step-stats",
@@ -168,7 +175,7 @@ impl TrainingLab {
             "training-eval-note",
             examples = EVAL_EXAMPLES,
             every = EVAL_EVERY,
-            ms = format!("{:.0}", *speed * PERIOD_MS),
+            ms = format!("{:.0}", run.speed() * PERIOD_MS),
             period = format!("{PERIOD_MS:.0}")
         ));
         if let Some(e) = &p.error {

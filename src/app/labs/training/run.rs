@@ -1,7 +1,8 @@
-//! Where the training lab's steps run. Natively a worker thread trains while the UI thread only
-//! draws; in the browser a Web Worker does (`remote`), and where none can start, each frame
-//! trains for a slice of its time. Either way the lab reads one shared `Progress`, and the same
-//! seed trains the same model.
+//! Where the training lab's steps run. Another thread trains while the UI thread only draws: a
+//! worker thread natively, a Web Worker in the browser, both driven by the same `remote`
+//! commands and answering with the same updates. Where none can start, each frame trains for a
+//! slice of its time. Either way the lab reads one shared `Progress`, and the same seed trains
+//! the same model.
 
 pub mod remote;
 
@@ -14,17 +15,15 @@ use web_time::Instant;
 /// Held-out examples per evaluation, and how often to evaluate.
 pub const EVAL_EXAMPLES: usize = 100;
 pub const EVAL_EVERY: u64 = 100;
-/// The speed control is the share of each `PERIOD_MS` spent training: in the browser, the
-/// milliseconds of each frame; natively the worker trains for that long, then rests.
+/// The speed control is the share of each `PERIOD_MS` spent training: inside frames, the
+/// milliseconds of each frame; a worker trains for that long, then rests.
 pub const PERIOD_MS: f32 = 100.0;
-/// The worker publishes fresh weights for the probe view at most this often.
-const SNAPSHOT_MS: f32 = 40.0;
 
 /// What the lab draws: the run's history and a recent copy of its weights.
 pub struct Progress {
     /// Bumped by every reset, so a worker still finishing an old run cannot write into a new one.
     generation: u64,
-    /// The weights as of the last publish (at most `SNAPSHOT_MS` behind the trainer).
+    /// The weights as of the last slice (or a worker's last update).
     pub model: Model,
     pub steps: u64,
     pub history: Vec<StepStats>,
@@ -36,10 +35,9 @@ pub struct Progress {
     pub tokens_per_sec: f32,
 }
 
-/// A trainer and the run it belongs to.
+/// A trainer and the evaluation it owes.
 struct Runner {
     trainer: Trainer,
-    generation: u64,
     /// The evaluation due at the current step: it runs before any further step, an example at
     /// a time, so no frame has to hold a whole evaluation.
     due: Option<Evaluation>,
@@ -62,12 +60,8 @@ enum Work {
 }
 
 impl Runner {
-    fn new(trainer: Trainer, generation: u64) -> Self {
-        Self {
-            trainer,
-            generation,
-            due: None,
-        }
+    fn new(trainer: Trainer) -> Self {
+        Self { trainer, due: None }
     }
 
     /// The next example of a due evaluation, else one optimisation step.
@@ -90,19 +84,16 @@ impl Runner {
         Work::Step(stats)
     }
 
-    /// Train (and evaluate when due) until `until`, publishing each step into `shared`.
-    /// Returns false when the run should stop: an error, or a reset made this run stale.
-    fn slice(&mut self, until: Until, shared: &Mutex<Progress>) -> bool {
+    /// Train (and evaluate when due) until `until`, recording each step in `shared`; the
+    /// weights are copied there at the end. Only this thread writes to `shared` meanwhile (an
+    /// inline run's, or a worker's own), so no reset can overtake a slice.
+    fn slice(&mut self, until: Until, shared: &Mutex<Progress>) {
         let start = Instant::now();
-        let mut last_snapshot = start;
         let (mut steps, mut tokens) = (0usize, 0usize);
         loop {
             let work = self.work();
             let elapsed_ms = start.elapsed().as_secs_f32() * 1000.0;
             let mut p = lock(shared);
-            if p.generation != self.generation {
-                return false;
-            }
             let steps_done = self.trainer.steps_done();
             match work {
                 Work::Step(Ok(stats)) => {
@@ -116,7 +107,7 @@ impl Runner {
                 Work::Step(Err(e)) | Work::Eval(Err(e)) => {
                     p.error = Some(e.to_string());
                     p.running = false;
-                    return false;
+                    return;
                 }
             }
             // A pause takes effect after the work in flight, not at the end of the slice.
@@ -124,12 +115,8 @@ impl Runner {
                 Until::Spent(budget_ms) => elapsed_ms >= budget_ms || !p.running,
                 Until::OneStep => steps >= 1 && self.due.is_none(),
             };
-            let snapshot_due = last_snapshot.elapsed().as_secs_f32() * 1000.0 >= SNAPSHOT_MS;
-            if done || snapshot_due {
-                p.model.weights.clone_from(&self.trainer.model.weights);
-                last_snapshot = Instant::now();
-            }
             if done {
+                p.model.weights.clone_from(&self.trainer.model.weights);
                 let secs = start.elapsed().as_secs_f32().max(1e-6);
                 let smooth = |old: f32, new: f32| {
                     if old > 0.0 {
@@ -142,7 +129,7 @@ impl Runner {
                     p.steps_per_sec = smooth(p.steps_per_sec, steps as f32 / secs);
                     p.tokens_per_sec = smooth(p.tokens_per_sec, tokens as f32 / secs);
                 }
-                return true;
+                return;
             }
         }
     }
@@ -153,22 +140,12 @@ fn lock(shared: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
     shared.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-enum Command {
-    Replace(Box<Runner>),
-    Run(bool),
-    Step,
-    Speed(f32),
-}
-
 enum Engine {
     /// Steps run inside `frame`, in the UI thread.
     Inline(Box<Runner>),
-    #[cfg(not(target_arch = "wasm32"))]
-    Worker(std::sync::mpsc::Sender<Command>),
-    /// A Web Worker trains; its updates are folded in each frame.
-    #[cfg(target_arch = "wasm32")]
-    Page(Box<remote::PageSide>),
+    /// Another thread (a Web Worker in the browser) builds and trains the run from
+    /// `remote::Command`s; its `remote::Update`s are folded into the shared progress.
+    Remote(Box<remote::Side>),
 }
 
 /// A training run the lab can start, pause, step and reset.
@@ -182,122 +159,129 @@ pub struct TrainingRun {
 fn fresh(config: &TrainConfig, generation: u64) -> Result<(Runner, Progress), String> {
     let trainer = Trainer::new(config.clone(), config.task.name()).map_err(|e| e.to_string())?;
     let first = trainer.evaluate(EVAL_EXAMPLES).map_err(|e| e.to_string())?;
-    let progress = Progress {
+    let mut progress = at_step_0(trainer.model.clone(), generation);
+    progress.evals.push((0, first));
+    Ok((Runner::new(trainer), progress))
+}
+
+/// The lab's state for a new run whose worker computes the step-0 evaluation (its first
+/// update brings it): `config` checked and its initial model built, which is cheap.
+fn starting(config: &TrainConfig, generation: u64) -> Result<Progress, String> {
+    let model = config
+        .initial_model(config.task.name())
+        .map_err(|e| e.to_string())?;
+    Ok(at_step_0(model, generation))
+}
+
+fn at_step_0(model: Model, generation: u64) -> Progress {
+    Progress {
         generation,
-        model: trainer.model.clone(),
+        model,
         steps: 0,
         history: Vec::new(),
-        evals: vec![(0, first)],
+        evals: Vec::new(),
         error: None,
         running: false,
         steps_per_sec: 0.0,
         tokens_per_sec: 0.0,
-    };
-    Ok((Runner::new(trainer, generation), progress))
+    }
 }
+
+impl Progress {
+    /// A worker is still computing the run's step-0 state (every run is evaluated at step 0).
+    pub fn starting(&self) -> bool {
+        self.evals.is_empty() && self.error.is_none()
+    }
+}
+
+/// Training inside frames shares each with drawing: in the browser 45 of every 100 ms keeps
+/// the page at about ten frames a second or more.
+const MAX_SPEED_IN_FRAMES: f32 = if cfg!(target_arch = "wasm32") {
+    0.45
+} else {
+    1.0
+};
 
 impl TrainingRun {
     /// A run of `config` from its seed's initial weights. `threaded` puts the steps on a worker
-    /// thread (a Web Worker in the browser).
+    /// thread (a Web Worker in the browser). A config the trainer refuses is an error here,
+    /// before any thread sees it.
     pub fn new(config: &TrainConfig, threaded: bool, speed: f32) -> Result<Self, String> {
-        let (runner, progress) = fresh(config, 0)?;
-        let shared = Arc::new(Mutex::new(progress));
-        let engine = Self::engine(config, runner, threaded, &shared, speed);
-        // Training inside frames shares each with drawing: 45 of every 100 ms keeps the page
-        // at about ten frames a second or more.
-        let speed = if cfg!(target_arch = "wasm32") && matches!(engine, Engine::Inline(_)) {
-            speed.min(0.45)
-        } else {
-            speed
-        };
-        Ok(Self {
+        let shared = Arc::new(Mutex::new(starting(config, 0)?));
+        let engine = Self::engine(&shared, config, threaded)?;
+        let mut run = Self {
             shared,
             engine,
             speed,
-        })
+        };
+        run.set_speed(speed);
+        Ok(run)
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
+    /// The engine for the run in `shared` (its generation, paused; `set_speed` follows):
+    /// another thread's when `threaded` and one starts, which computes the step-0 state, else
+    /// this thread's with the step-0 state computed here.
     fn engine(
-        _: &TrainConfig,
-        runner: Runner,
-        threaded: bool,
         shared: &Arc<Mutex<Progress>>,
-        speed: f32,
-    ) -> Engine {
-        if !threaded {
-            return Engine::Inline(Box::new(runner));
-        }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let shared = Arc::clone(shared);
-        let spawned = std::thread::Builder::new()
-            .name("glimpse-training".into())
-            .spawn(move || worker(&shared, &rx));
-        match spawned {
-            Ok(_) => {
-                // The channel cannot be closed yet: the worker holds its end.
-                let _ = tx.send(Command::Speed(speed));
-                let _ = tx.send(Command::Replace(Box::new(runner)));
-                Engine::Worker(tx)
+        config: &TrainConfig,
+        threaded: bool,
+    ) -> Result<Engine, String> {
+        let generation = lock(shared).generation;
+        if threaded {
+            match remote::Side::spawn(shared) {
+                Ok(side) => {
+                    side.send(remote::Command::Replace {
+                        config: config.clone(),
+                        generation,
+                    });
+                    return Ok(Engine::Remote(Box::new(side)));
+                }
+                // No thread or no worker (a page without Trunk's links, an old browser).
+                Err(e) => log::warn!("glimpse: training in frames: {e}"),
             }
-            // No thread available: train inside frames instead.
-            Err(_) => Engine::Inline(Box::new(runner)),
+        }
+        let (runner, progress) = fresh(config, generation)?;
+        *lock(shared) = progress;
+        Ok(Engine::Inline(Box::new(runner)))
+    }
+
+    /// Commands for a run on another thread; an inline run is driven directly.
+    fn send(&mut self, command: remote::Command) {
+        if let Engine::Remote(side) = &mut self.engine {
+            side.send(command);
         }
     }
 
-    #[cfg(target_arch = "wasm32")]
-    fn engine(
-        config: &TrainConfig,
-        runner: Runner,
-        threaded: bool,
-        _: &Arc<Mutex<Progress>>,
-        speed: f32,
-    ) -> Engine {
-        if !threaded {
-            return Engine::Inline(Box::new(runner));
-        }
-        match remote::PageSide::spawn(config, runner.generation, speed) {
-            Ok(side) => Engine::Page(Box::new(side)),
-            Err(e) => {
-                // No worker (a page without Trunk's links, an old browser): train in frames.
-                log::warn!("glimpse: training in frames: {e}");
-                Engine::Inline(Box::new(runner))
-            }
-        }
+    fn crashed(&self) -> bool {
+        matches!(&self.engine, Engine::Remote(side) if side.crashed())
     }
 
     /// Whether steps run off the UI thread.
     pub fn threaded(&self) -> bool {
-        !matches!(self.engine, Engine::Inline(_))
+        matches!(self.engine, Engine::Remote(_))
     }
 
     /// Back to the initial weights of `config`'s seed; the run is paused.
     pub fn reset(&mut self, config: &TrainConfig) -> Result<(), String> {
         let generation = lock(&self.shared).generation + 1;
-        let (runner, progress) = fresh(config, generation)?;
-        *lock(&self.shared) = progress;
-        #[cfg(target_arch = "wasm32")]
-        if matches!(&self.engine, Engine::Page(side) if side.crashed()) {
-            // A crashed worker answers nothing: the new run gets a new one.
-            self.engine = Self::engine(config, runner, true, &self.shared, self.speed);
+        if let Engine::Inline(r) = &mut self.engine {
+            let (runner, progress) = fresh(config, generation)?;
+            **r = runner;
+            *lock(&self.shared) = progress;
             return Ok(());
         }
-        match &mut self.engine {
-            Engine::Inline(r) => **r = runner,
-            #[cfg(not(target_arch = "wasm32"))]
-            Engine::Worker(tx) => {
-                let _ = tx.send(Command::Run(false));
-                let _ = tx.send(Command::Replace(Box::new(runner)));
-            }
-            #[cfg(target_arch = "wasm32")]
-            Engine::Page(side) => {
-                side.send(&remote::Command::Run(false));
-                side.send(&remote::Command::Replace {
-                    config: config.clone(),
-                    generation,
-                });
-            }
+        *lock(&self.shared) = starting(config, generation)?;
+        if self.crashed() {
+            // A crashed worker answers nothing: the new run gets a new one.
+            self.engine = Self::engine(&self.shared, config, true)?;
+            self.set_speed(self.speed);
+            return Ok(());
         }
+        self.send(remote::Command::Run(false));
+        self.send(remote::Command::Replace {
+            config: config.clone(),
+            generation,
+        });
         Ok(())
     }
 
@@ -310,20 +294,12 @@ impl TrainingRun {
     }
 
     pub fn set_running(&mut self, on: bool) {
-        #[cfg(target_arch = "wasm32")]
-        if on && matches!(&self.engine, Engine::Page(side) if side.crashed()) {
+        if on && self.crashed() {
             // Nothing would train; the lab shows why, and Reset starts a new worker.
             return;
         }
         lock(&self.shared).running = on;
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Engine::Worker(tx) = &self.engine {
-            let _ = tx.send(Command::Run(on));
-        }
-        #[cfg(target_arch = "wasm32")]
-        if let Engine::Page(side) = &self.engine {
-            side.send(&remote::Command::Run(on));
-        }
+        self.send(remote::Command::Run(on));
     }
 
     /// Pause and take exactly one optimisation step.
@@ -333,34 +309,31 @@ impl TrainingRun {
             Engine::Inline(r) => {
                 r.slice(Until::OneStep, &self.shared);
             }
-            #[cfg(not(target_arch = "wasm32"))]
-            Engine::Worker(tx) => {
-                let _ = tx.send(Command::Step);
-            }
-            #[cfg(target_arch = "wasm32")]
-            Engine::Page(side) => side.send(&remote::Command::Step),
+            Engine::Remote(side) => side.send(remote::Command::Step),
         }
     }
 
-    /// Share of the time spent training, in (0, 1].
+    /// Share of the time spent training, in (0, 1]: what the lab asked for, within
+    /// `max_speed`.
     pub fn speed(&self) -> f32 {
         self.speed
     }
 
-    pub fn set_speed(&mut self, speed: f32) {
-        self.speed = speed.clamp(0.01, 1.0);
-        #[cfg(not(target_arch = "wasm32"))]
-        if let Engine::Worker(tx) = &self.engine {
-            let _ = tx.send(Command::Speed(self.speed));
-        }
-        #[cfg(target_arch = "wasm32")]
-        if let Engine::Page(side) = &self.engine {
-            side.send(&remote::Command::Speed(self.speed));
+    /// The most `speed` can be: less inside the browser's frames, which also draw the page.
+    pub fn max_speed(&self) -> f32 {
+        match self.engine {
+            Engine::Inline(_) => MAX_SPEED_IN_FRAMES,
+            Engine::Remote(_) => 1.0,
         }
     }
 
-    /// Called once per frame: an inline run trains its slice here; a Web Worker's updates are
-    /// folded in (and `ctx` is asked for a frame when the next one arrives).
+    pub fn set_speed(&mut self, speed: f32) {
+        self.speed = speed.clamp(0.01, self.max_speed());
+        self.send(remote::Command::Speed(self.speed));
+    }
+
+    /// Called once per frame: an inline run trains its slice here; another thread's updates
+    /// are folded in, and `ctx` is asked for a frame when the next one arrives.
     pub fn frame(&mut self, ctx: Option<&egui::Context>) {
         match &mut self.engine {
             Engine::Inline(r) => {
@@ -368,178 +341,10 @@ impl TrainingRun {
                     r.slice(Until::Spent(self.speed * PERIOD_MS), &self.shared);
                 }
             }
-            #[cfg(not(target_arch = "wasm32"))]
-            Engine::Worker(_) => {}
-            #[cfg(target_arch = "wasm32")]
-            Engine::Page(side) => side.receive(&self.shared, ctx),
-        }
-        let _ = ctx;
-    }
-}
-
-/// The worker: waits for commands while paused; while running, trains `speed · PERIOD_MS`,
-/// then rests for the rest of the period (answering commands meanwhile). Ends when the lab
-/// drops its end of the channel.
-#[cfg(not(target_arch = "wasm32"))]
-fn worker(shared: &Mutex<Progress>, rx: &std::sync::mpsc::Receiver<Command>) {
-    use std::sync::mpsc::RecvTimeoutError;
-    use std::time::Duration;
-    let mut runner: Option<Box<Runner>> = None;
-    let (mut running, mut speed) = (false, 0.3f32);
-    loop {
-        let command = if running {
-            let rest = Duration::from_secs_f32((1.0 - speed).max(0.0) * PERIOD_MS / 1000.0);
-            match rx.recv_timeout(rest) {
-                Ok(c) => Some(c),
-                Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => return,
-            }
-        } else {
-            match rx.recv() {
-                Ok(c) => Some(c),
-                Err(_) => return,
-            }
-        };
-        match command {
-            Some(Command::Replace(r)) => runner = Some(r),
-            Some(Command::Run(on)) => running = on,
-            Some(Command::Speed(s)) => speed = s,
-            Some(Command::Step) => {
-                running = false;
-                if let Some(r) = runner.as_mut() {
-                    r.slice(Until::OneStep, shared);
-                }
-            }
-            None => {
-                if let Some(r) = runner.as_mut() {
-                    if !r.slice(Until::Spent(speed * PERIOD_MS), shared) {
-                        running = false;
-                    }
-                }
-            }
+            Engine::Remote(side) => side.receive(&self.shared, ctx),
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::train::tasks::TaskKind;
-    use std::time::Duration;
-
-    fn wait_for(run: &TrainingRun, steps: u64) {
-        let start = Instant::now();
-        while run.progress().steps < steps {
-            assert!(
-                start.elapsed() < Duration::from_secs(60),
-                "the worker made no progress"
-            );
-            std::thread::sleep(Duration::from_millis(5));
-        }
-    }
-
-    /// The worker thread trains exactly what the inline engine trains: same seed, same steps,
-    /// same weights.
-    #[test]
-    fn worker_and_inline_runs_agree_step_for_step() {
-        let config = TrainConfig::for_task(TaskKind::Reverse);
-        let mut threaded = TrainingRun::new(&config, true, 1.0).unwrap();
-        assert!(threaded.threaded());
-        threaded.set_running(true);
-        wait_for(&threaded, 12);
-        threaded.set_running(false);
-        // Let a slice in flight finish, then read where it stopped.
-        std::thread::sleep(Duration::from_millis(300));
-        let steps = threaded.progress().steps;
-        let mut inline = TrainingRun::new(&config, false, 1.0).unwrap();
-        assert!(!inline.threaded());
-        for _ in 0..steps {
-            inline.step_once();
-        }
-        let (a, b) = (threaded.progress(), inline.progress());
-        assert_eq!(a.steps, b.steps);
-        assert_eq!(a.history, b.history);
-        assert_eq!(a.model.weights, b.model.weights);
-    }
-
-    #[test]
-    fn reset_discards_the_old_run_even_mid_slice() {
-        let config = TrainConfig::for_task(TaskKind::Copy);
-        let mut run = TrainingRun::new(&config, true, 1.0).unwrap();
-        let initial = run.progress().model.weights.clone();
-        run.set_running(true);
-        wait_for(&run, 3);
-        run.reset(&config).unwrap();
-        std::thread::sleep(Duration::from_millis(300));
-        let p = run.progress();
-        assert_eq!(p.steps, 0, "a stale slice wrote into the new run");
-        assert!(p.history.is_empty() && !p.running);
-        assert_eq!(p.model.weights, initial);
-    }
-
-    #[test]
-    fn step_once_takes_one_step() {
-        let config = TrainConfig::for_task(TaskKind::Sort);
-        let mut run = TrainingRun::new(&config, true, 0.5).unwrap();
-        run.step_once();
-        wait_for(&run, 1);
-        std::thread::sleep(Duration::from_millis(200));
-        assert_eq!(run.progress().steps, 1);
-    }
-
-    #[test]
-    fn an_inline_frame_respects_its_budget() {
-        let config = TrainConfig::for_task(TaskKind::Reverse);
-        let mut run = TrainingRun::new(&config, false, 0.2).unwrap();
-        run.set_running(true);
-        let start = Instant::now();
-        run.frame(None);
-        // One step can overrun the 20 ms budget, never many: a step takes milliseconds.
-        assert!(run.progress().steps >= 1);
-        assert!(start.elapsed() < Duration::from_secs(2));
-    }
-
-    /// In the browser no frame holds a whole evaluation: it runs over several frames, before
-    /// any further step, and scores exactly what one evaluation of the step's weights scores.
-    #[test]
-    fn an_evaluation_spreads_over_frames_and_scores_the_same() {
-        let config = TrainConfig::for_task(TaskKind::Reverse);
-        let mut spread = TrainingRun::new(&config, false, 0.01).unwrap();
-        for _ in 1..EVAL_EVERY {
-            spread.step_once();
-        }
-        spread.set_running(true);
-        let mut frames = 0;
-        while spread.progress().evals.len() < 2 {
-            spread.frame(None);
-            frames += 1;
-            assert!(frames < 10_000, "the evaluation never finished");
-        }
-        spread.set_running(false);
-        assert!(
-            frames > 2,
-            "one frame held the whole evaluation ({frames} frames)"
-        );
-        // The weights at step 100, from a run stepped there one step at a time.
-        let mut stepped = TrainingRun::new(&config, false, 0.01).unwrap();
-        for _ in 0..EVAL_EVERY {
-            stepped.step_once();
-        }
-        let at_100 = stepped.progress().model.clone();
-        let whole =
-            crate::train::trainer::evaluate(&at_100, config.task, EVAL_EXAMPLES, config.seed)
-                .unwrap();
-        assert_eq!(spread.progress().evals[1], (EVAL_EVERY, whole));
-        assert_eq!(stepped.progress().evals[1], (EVAL_EVERY, whole));
-    }
-
-    #[test]
-    fn a_bad_config_is_an_error_not_a_panic() {
-        let config = TrainConfig {
-            dropout: 1.5,
-            ..TrainConfig::for_task(TaskKind::Copy)
-        };
-        let err = TrainingRun::new(&config, true, 0.3).err().unwrap();
-        assert!(err.contains("dropout"), "{err}");
-    }
-}
+mod tests;

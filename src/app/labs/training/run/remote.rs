@@ -1,23 +1,32 @@
-//! The training run in a Web Worker. The page sends `Command`s; the worker trains and answers
-//! each slice with an `Update`: the steps and evaluations since the last one and the current
-//! weights (as floats beside the JSON, transferred). The worker's loop trains `speed · PERIOD_MS`
-//! and rests the remainder of the period, as the native worker thread does, and answers
-//! commands between slices.
+//! The training run on another thread. The lab sends `Command`s; the other side builds the run
+//! (its step-0 evaluation included) and answers each slice with an `Update`: the steps and
+//! evaluations since the last one and the current weights (as floats beside the JSON,
+//! transferred). Its loop trains `speed · PERIOD_MS`, rests the remainder of the period, and
+//! answers commands between slices.
 //!
-//! `WorkerRun` and `apply` are plain Rust, tested natively by passing the messages through
-//! their JSON; `app::worker` carries them in the browser.
+//! `WorkerRun` and `apply` are plain Rust, the same on both sides of both carriers: natively a
+//! thread and a channel (`thread`), in the browser a Web Worker and its JSON messages
+//! (`PageSide`, `app::worker`). `Side` is the lab's end of whichever this build has.
 
 use super::{fresh, lock, Progress, Runner, Until, PERIOD_MS};
 use crate::train::trainer::{EvalStats, StepStats, TrainConfig};
 use serde::{Deserialize, Serialize};
 use std::sync::Mutex;
 
+#[cfg(not(target_arch = "wasm32"))]
+mod thread;
+#[cfg(not(target_arch = "wasm32"))]
+pub use thread::ThreadSide as Side;
+#[cfg(target_arch = "wasm32")]
+pub use PageSide as Side;
+
 /// The job's name in worker messages.
 pub const JOB: &str = "train";
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Command {
-    /// Start over from `config`'s initial weights, paused; updates then carry `generation`.
+    /// Start over from `config`'s initial weights, paused; updates then carry `generation`,
+    /// the first one the step-0 evaluation and weights.
     Replace {
         config: TrainConfig,
         generation: u64,
@@ -42,7 +51,7 @@ pub struct Update {
     pub tokens_per_sec: f32,
 }
 
-/// The worker's side: the run it trains and what the page has already been sent.
+/// The worker's side: the run it trains and what the lab has already been sent.
 pub struct WorkerRun {
     run: Option<(Box<Runner>, Mutex<Progress>)>,
     generation: u64,
@@ -71,11 +80,11 @@ impl WorkerRun {
                 self.generation = generation;
                 match fresh(&config, generation) {
                     Ok((runner, progress)) => {
-                        // The page built the same initial state, evaluation at step 0 included.
-                        self.sent_history = 0;
-                        self.sent_evals = progress.evals.len();
+                        // The lab has only the config: the first update brings the step-0
+                        // evaluation and weights.
+                        (self.sent_history, self.sent_evals) = (0, 0);
                         self.run = Some((Box::new(runner), Mutex::new(progress)));
-                        None
+                        Some(self.update())
                     }
                     Err(e) => {
                         self.run = None;
@@ -155,8 +164,8 @@ impl WorkerRun {
     }
 }
 
-/// The page's side: fold an update into the lab's `Progress`. Updates from a run the page has
-/// since replaced are dropped, and so are weights of the wrong size.
+/// The lab's side: fold an update into its `Progress`. Updates from a run the lab has since
+/// replaced are dropped, and so are weights of the wrong size.
 pub fn apply(p: &mut Progress, update: Update, floats: &[f32]) {
     if update.generation != p.generation {
         return;
@@ -181,7 +190,7 @@ pub fn apply(p: &mut Progress, update: Update, floats: &[f32]) {
     }
 }
 
-/// The page's end of the worker (browser only).
+/// The page's end of the Web Worker (browser only).
 #[cfg(target_arch = "wasm32")]
 pub struct PageSide {
     worker: crate::app::worker::PageWorker,
@@ -193,8 +202,9 @@ pub struct PageSide {
 
 #[cfg(target_arch = "wasm32")]
 impl PageSide {
-    /// A worker training `config`'s run `generation`, or why there is none.
-    pub fn spawn(config: &TrainConfig, generation: u64, speed: f32) -> Result<Self, String> {
+    /// A worker waiting for its first `Command::Replace`, or why there is none. Its updates
+    /// are folded in by `receive`, each frame.
+    pub fn spawn(_: &std::sync::Arc<Mutex<Progress>>) -> Result<Self, String> {
         let wake = std::rc::Rc::new(std::cell::RefCell::new(None::<egui::Context>));
         let waker = std::rc::Rc::clone(&wake);
         let worker = crate::app::worker::PageWorker::spawn(
@@ -205,25 +215,19 @@ impl PageSide {
                 }
             }),
         )?;
-        let side = Self {
+        Ok(Self {
             worker,
             wake,
             crashed: std::cell::Cell::new(false),
-        };
-        side.send(&Command::Speed(speed));
-        side.send(&Command::Replace {
-            config: config.clone(),
-            generation,
-        });
-        Ok(side)
+        })
     }
 
     pub fn crashed(&self) -> bool {
         self.crashed.get()
     }
 
-    pub fn send(&self, command: &Command) {
-        match serde_json::to_string(command) {
+    pub fn send(&self, command: Command) {
+        match serde_json::to_string(&command) {
             Ok(json) => self.worker.post(&json),
             Err(e) => log::warn!("glimpse: training command not sent: {e}"),
         }
@@ -235,7 +239,7 @@ impl PageSide {
             *self.wake.borrow_mut() = Some(ctx.clone());
         }
         if TEST_PANIC.take() {
-            self.send(&Command::Panic);
+            self.send(Command::Panic);
         }
         for incoming in self.worker.drain() {
             let mut p = lock(shared);

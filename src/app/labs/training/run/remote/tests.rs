@@ -1,3 +1,4 @@
+use super::super::starting;
 use super::*;
 use crate::app::labs::training::run::TrainingRun;
 use crate::train::tasks::TaskKind;
@@ -7,15 +8,18 @@ fn carried<T: Serialize + serde::de::DeserializeOwned>(message: &T) -> T {
     serde_json::from_str(&serde_json::to_string(message).unwrap()).unwrap()
 }
 
-/// The page's state and a worker told to train `config`, as `PageSide::spawn` sets them up.
+/// The page's state and a worker told to train `config`, as `TrainingRun::new` sets them up,
+/// with the worker's first update (the step-0 state) folded in.
 fn page_and_worker(config: &TrainConfig, generation: u64) -> (Progress, WorkerRun) {
-    let (_, page) = fresh(config, generation).unwrap();
+    let mut page = starting(config, generation).unwrap();
+    assert!(page.starting());
     let mut worker = WorkerRun::default();
     let replace = Command::Replace {
         config: config.clone(),
         generation,
     };
-    assert!(worker.handle(carried(&replace)).is_none());
+    fold(&mut page, worker.handle(carried(&replace)));
+    assert!(!page.starting());
     (page, worker)
 }
 
@@ -85,7 +89,7 @@ fn weights_of_the_wrong_size_are_not_written() {
 #[test]
 fn a_config_the_worker_cannot_train_comes_back_as_the_error() {
     let good = TrainConfig::for_task(TaskKind::Copy);
-    let (_, mut page) = fresh(&good, 3).unwrap();
+    let mut page = starting(&good, 3).unwrap();
     page.running = true;
     let bad = TrainConfig {
         dropout: 1.5,
