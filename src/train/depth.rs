@@ -96,7 +96,7 @@ pub fn at_init(layers: usize, norm: NormPlacement, seed: u64) -> Result<DepthPro
 mod tests {
     use super::*;
 
-    /// The notes' count: 6 layers, 2¹² = 4096 paths.
+    /// The notes' count: 6 encoder blocks of 2 sub-layers, 2¹² = 4096 paths.
     #[test]
     fn six_layers_have_4096_residual_paths() {
         assert_eq!(residual_paths(6), 4096.0);

@@ -14,12 +14,12 @@ cost-slider-heads = h heads
 cost-slider-layers = N layers
 cost-slider-batch = B batch
 cost-export-json = figures as JSON
-cost-intro = A layer maps L vectors of width D to L vectors. Self-attention compares every pair of tokens (L²·D); a recurrent layer runs a D × D product at each of L steps, one after another (L·D²); a convolution of width K does K of them per token (K·L·D²).
+cost-intro = A layer maps L vectors of width D to L vectors. Self-attention compares every pair of tokens (L²·D); a recurrent layer runs a D × D product at each of L steps, one after another (L·D²); a convolution of width K does K of them per token (K·L·D²). The table and the plot compare these terms, which mix the tokens; an attention layer also runs its projections Q, K, V, O (4·L·D²), counted for one block below.
 
 ## The three layers side by side
 
 cost-header-layer = layer
-cost-header-work = work per layer
+cost-header-work = mixing work per layer
 cost-header-steps = steps in order
 cost-header-path = first → last token
 cost-layer-attention = self-attention
@@ -33,9 +33,9 @@ cost-path-never = never: a kernel of width 1 mixes no tokens
 # $layers: stacked convolutions needed; $dilated: the same with dilated convolutions
 cost-path-convolution = { $layers } layers (O(L/K)); { $dilated } with dilations (O(log_K L))
 # $l, $d: the sizes; $attention, $recurrent: the multiply-adds of each layer, already written out
-cost-verdict-less = L = { $l } < D = { $d }: self-attention mixes with less work than recurrence ({ $attention } against { $recurrent }), and all of it at once
-cost-verdict-equal = L = D = { $l }: L²·D = L·D², the crossover: beyond it the quadratic term wins
-cost-verdict-greater = L = { $l } > D = { $d }: the L² term dominates; self-attention now does more work than recurrence ({ $attention } against { $recurrent }), though still in one parallel step
+cost-verdict-less = L = { $l } < D = { $d }: self-attention's pairwise term L²·D is smaller than the recurrence's L·D² ({ $attention } against { $recurrent }), and all of it runs at once; the projections (4·L·D²) come on top
+cost-verdict-equal = L = D = { $l }: L²·D = L·D², the crossover: beyond it the pairwise term is the larger
+cost-verdict-greater = L = { $l } > D = { $d }: the L² term dominates; self-attention's pairwise term now exceeds the recurrence's ({ $attention } against { $recurrent }), though it still runs in one parallel step
 
 ## The plot of work against length
 

@@ -18,7 +18,7 @@ depth-seed = seed
 depth-intro = Stack N blocks and compare where the LayerNorm goes. Post-norm (the original transformer) normalises the stream after each sub-layer: x ← LN(x + F(x)). Pre-norm (most models today) normalises only what each sub-layer reads: x ← x + F(LN(x)), so the stream is a running sum and the gradient has a path through every residual connection untouched.
 depth-blocks-n = blocks N
 # $exponent is 2N; $paths is 2 to that power, with thousands separators
-depth-paths = Paths: each block has two residual connections, and at each one a path goes through the sub-layer or around it: 2^(2N) = 2^{ $exponent } = { $paths } paths from input to output (the notes' 6 layers: 2¹² = 4,096).
+depth-paths = Paths: each block has two residual connections, and at each one a path goes through the sub-layer or around it: 2^(2N) = 2^{ $exponent } = { $paths } paths from input to output (the notes' 2¹² = 4,096 is the original encoder: 6 blocks of 2 sub-layers).
 # $task is a task's name (copy, reverse…), kept in English
 depth-fresh = Fresh, untrained models of the { $task } task (d = 32, 4 heads), the same seed and examples for both placements.
 depth-stream-heading = ‖x‖ of the residual stream entering each block (then leaving the last)

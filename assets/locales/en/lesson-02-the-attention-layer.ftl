@@ -11,8 +11,9 @@ lesson-page-queries-keys-and-values-text =
     are separate because what makes a word relevant is not the same as what it should
     contribute.
 
-    Relevance is asymmetric: qᵢ·kⱼ and qⱼ·kᵢ differ, so "bank" may attend strongly to "river"
-    while "river" hardly attends to "bank".
+    Relevance can be asymmetric: W_Q and W_K differ, so qᵢ·kⱼ and qⱼ·kᵢ are in general
+    different numbers, and "bank" may attend strongly to "river" while "river" hardly attends to
+    "bank".
 
     The walkthrough on the right goes from X to the output one matrix at a time. Step with its
     buttons or the ← → keys.
@@ -30,13 +31,14 @@ lesson-page-scaled-dot-product-attention-text =
 
 lesson-page-why-divide-by-d-k = Why divide by √d_k
 lesson-page-why-divide-by-d-k-text =
-    If q and k have d_k independent entries of variance σ², then Var(q·k) ≈ d_k σ⁴: the scores
-    grow with the width.
+    If the d_k entries of q and of k are independent, with mean 0 and variance σ², each product
+    of matching entries has variance σ⁴, so Var(q·k) = d_k σ⁴: the scores grow with the width.
+    The zero mean matters: with non-zero means the variance is larger still.
 
     Large scores saturate the softmax: softmax([2, 1]) ≈ [0.73, 0.27] but softmax([20, 10]) ≈ [0.99995, 0.00005]. It then behaves like argmax and its gradient almost vanishes, so
     learning stalls.
 
-    Dividing by √d_k brings the variance back to about σ⁴ whatever the width. The variance plot
+    Dividing by √d_k brings the variance back to σ⁴ whatever the width. The variance plot
     in the lab shows raw and scaled scores as d_k grows; move the d_k slider.
 
 lesson-page-temperature-and-entropy = Temperature and entropy
@@ -62,7 +64,9 @@ lesson-page-softmax-by-hand-text =
     of at most log₂ 3 = 1.58.
 
     The Jacobian below is how each weight moves when a score is nudged: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ).
-    Its rows sum to 0, because the weights always sum to 1. Type your own scores in the box.
+    Each column sums to 0: the weights always sum to 1, so nudging any score eⱼ leaves their
+    total unchanged (Σᵢ ∂αᵢ/∂eⱼ = 0). J = diag(α) − ααᵀ is symmetric, so its rows sum to 0 as
+    well. Type your own scores in the box.
 
 lesson-page-when-softmax-saturates = When softmax saturates
 lesson-page-when-softmax-saturates-text =

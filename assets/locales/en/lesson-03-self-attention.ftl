@@ -35,17 +35,23 @@ lesson-page-order-means-nothing-to-attention-text =
 lesson-page-what-it-costs = What it costs
 lesson-page-what-it-costs-text =
     Self-attention compares all L² pairs of positions, each with a dot product of width D:
-    O(L²·D). The projections and an RNN cost O(L·D²).
+    O(L²·D). An RNN's recurrence costs O(L·D²), and so do attention's own projections Q, K, V
+    and O (4·L·D²).
 
-    Attention wins when L < D: a sentence of L = 100 with D = 512. At L = 10⁴ the L² term
-    dominates and the L×L weight matrix fills memory.
+    The pairwise term L²·D is smaller than the recurrence's L·D² exactly when L < D, as in a
+    sentence of L = 100 with D = 512. That rule compares these two terms only, not whole layers:
+    with its projections, an attention layer does more work than the RNN at these sizes (the
+    last page counts both). At L = 10⁴ the L² term dominates and the L×L weight matrix fills
+    memory.
 
     In exchange, all positions are computed at once: O(1) sequential operations instead of the
     RNN's O(L).
 
-    On the right, the character model's attention on a longer text: every cell on and below the
-    diagonal is one pair it had to score (its causal mask hides the rest, hatched; an encoder
-    scores the whole square). The last page of this lesson computes these costs for any L and D.
+    On the right, the character model's attention on a longer text. It computes all L² scores;
+    its causal mask then sets those above the diagonal (hatched) to −∞ before the softmax, so
+    only the cells on and below it get weight. The mask saves no multiplications here, and an
+    encoder uses the whole square. The last page of this lesson computes these costs for any L
+    and D.
 
 lesson-page-what-does-it-read = What does "it" read?
 lesson-page-what-does-it-read-text =
@@ -64,11 +70,16 @@ lesson-page-what-does-it-read-text =
 lesson-page-relevance-is-not-symmetric = Relevance is not symmetric
 lesson-page-relevance-is-not-symmetric-text =
     The score of query i against key j is qᵢ·kⱼ, with q = x W_Q and k = x W_K. W_Q and W_K are
-    different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are different numbers.
+    different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are in general different numbers: they always agree
+    only if W_Q W_Kᵀ is symmetric.
 
     In "He sat on the bank of the river", layer 0, head 4 of MiniLM gives "bank" (its row) 0.71
     of its attention on "river": the word that says which bank is meant. "river" gives only 0.17
     to "bank".
+
+    These weights would differ even if the two scores were equal: the softmax normalises each
+    row over its own keys, so one score weighs more in a row whose other scores are low. To
+    compare the scores themselves, switch the heatmap to “before softmax (scaled scores)”.
 
     Read the matrix by rows, which shows what each query gathers. Then compare the cell (bank,
     river) with the cell (river, bank). A column shows who listens to one key.
@@ -90,14 +101,18 @@ lesson-page-who-bit-whom-text =
 
 lesson-page-the-cost-calculator = The cost calculator
 lesson-page-the-cost-calculator-text =
-    The notes' sentence: L = 100 tokens of width D = 512. Per layer, self-attention does L²·D =
-    5,120,000 multiply-adds, a recurrent layer L·D² = 26,214,400 and a convolution of width K =
-    3 K·L·D² = 78,643,200. Attention is the cheapest, and needs one parallel step where the RNN
-    needs 100.
+    The notes' sentence: L = 100 tokens of width D = 512. Per layer, self-attention's pairwise
+    scores take L²·D = 5,120,000 multiply-adds, a recurrent layer's recurrence L·D² = 26,214,400
+    and a convolution of width K = 3, K·L·D² = 78,643,200. The pairwise term is the smallest, and
+    it needs one parallel step where the RNN needs 100.
 
-    Press "notes: L = 10⁴": attention now costs 5.12 × 10¹⁰ against the RNN's 2.62144 × 10⁹. The
-    L² term wins exactly when L passes D: move the sliders and watch the lines cross in the
-    plot.
+    It is not the whole attention layer. The projections Q, K, V and O add 4·L·D² = 104,857,600
+    and the weighted sum A·V another L²·D = 5,120,000: 115,097,600 in all, more than four times
+    the RNN's 26,214,400. The table of one block below lists each term.
+
+    Press "notes: L = 10⁴": the pairwise term now costs 5.12 × 10¹⁰ against the RNN's 2.62144 ×
+    10⁹. It overtakes the recurrence exactly when L passes D: move the sliders and watch the
+    lines cross in the plot.
 
     Memory follows: 51,200 numbers of RNN state against 61,200 for attention at L = 100 (L² +
     L·D). The tables below count a block's parameters, 4·D² for attention and 2·D·d_ff for the

@@ -19,7 +19,7 @@ lesson-page-sinusoidal-encodings-text =
     only the limit as d grows.
 
     Read down the dimensions it is a multi-scale, continuous binary counter: fast pairs change
-    every step, slow ones over hundreds.
+    every step, while the slowest take tens of thousands of positions to come round once.
 
     p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) is PE(t)
     rotated by a matrix that depends only on o. It is defined for any t.
@@ -38,9 +38,12 @@ lesson-page-rope-rotate-queries-and-keys-text =
 
 lesson-page-longer-than-trained = Longer than trained
 lesson-page-longer-than-trained-text =
-    A learned table P of N_max×d rows has nothing past N_max. Relative schemes add a learned
-    bias a_{"{"}i−j{"}"} to the scores (T5, Transformer-XL); ALiBi subtracts a fixed slope times
-    the distance.
+    A learned table P of N_max×d rows has nothing past N_max. Relative schemes score the offset
+    i − j instead. T5 adds a learned number to each logit, one per head and bucket of offsets
+    (the notes' a_{"{"}i−j{"}"}; buckets widen with distance). Transformer-XL adds the terms
+    qᵢ·W_R r_{"{"}i−j{"}"} + u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r is a fixed sinusoidal encoding of the
+    offset, W_R a learned projection, u and v two learned vectors shared by every query. ALiBi
+    subtracts a fixed slope times the distance.
 
     The panel runs models trained on short reversals with each scheme on longer inputs. Compare
     where each one's exact-match rate falls: positions it never saw, and offsets larger than any

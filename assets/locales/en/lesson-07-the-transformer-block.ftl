@@ -77,9 +77,10 @@ lesson-page-from-the-last-layer-to-text =
 
 lesson-page-deep-stacks-pre-norm-and = Deep stacks: pre-norm and post-norm
 lesson-page-deep-stacks-pre-norm-and-text =
-    Every block adds two residual connections, and at each one a path can go through the
-    sub-layer or around it: N blocks open 2^(2N) paths from input to output, 4,096 for the
-    original six layers.
+    Every sub-layer has a residual connection, and at each one a path can go through the
+    sub-layer or around it. An encoder block has two sub-layers, so N blocks open 2^(2N) paths
+    from input to output: 4,096 for the original encoder's six blocks. A decoder block has a
+    third, cross-attention, so the original decoder's six blocks open 2¹⁸ = 262,144.
 
     Where the LayerNorm sits decides what depth does. The tab builds two fresh 12-block models
     of the repeat task, identical but for that. Post-norm renormalises the stream after every

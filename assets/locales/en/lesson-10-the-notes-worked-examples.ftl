@@ -75,9 +75,10 @@ lesson-page-je-suis-tudiant-b-2-text =
 
 lesson-page-l-100-d-512 = L = 100, D = 512
 lesson-page-l-100-d-512-text =
-    The notes compare a layer's work at L = 100 tokens of width D = 512: 26,214,400 for a
-    recurrent layer, 78,643,200 for a convolution with K = 3, and 5,120,000 for self-attention's
-    pairwise scores.
+    The notes compare the terms that mix tokens, at L = 100 tokens of width D = 512: 26,214,400
+    for a recurrent layer's recurrence, 78,643,200 for a convolution with K = 3, and 5,120,000
+    for self-attention's pairwise scores. Attention's projections (4·L·D² = 104,857,600) are
+    left out, so this is not a comparison of whole layers.
 
     At L = 10⁴ the order flips: 2.62144 × 10⁹ for the RNN against 5.12 × 10¹⁰ for
     self-attention. The calculator computes both; the buttons set the notes' sizes.

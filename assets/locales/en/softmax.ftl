@@ -16,7 +16,7 @@ softmax-scale = multiply every score by s (s = 1/τ)
 # $bits and $max: entropies in bits, already formatted; $count: how many scores.
 softmax-entropy = entropy H(α) = −Σ αᵢ log₂ αᵢ = { $bits } bits (0 when one weight takes all, log₂ { $count } = { $max } when all are equal)
 softmax-jacobian-title = The Jacobian ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)
-softmax-jacobian-note = How much weight i moves when score j is nudged (row i, column j). Every row sums to 0: raising one score takes weight from the others.
+softmax-jacobian-note = How much weight i moves when score j is nudged (row i, column j). Every column sums to 0: the weights always sum to 1, so what raising score j gives some weights it takes from the others. J is symmetric, so every row sums to 0 too.
 softmax-shift-note = Subtracting the largest score first changes nothing (it cancels between top and bottom) but keeps every exponential at most 1, so nothing overflows.
 
 # The end of softmax-largest-gradient ($trend).

@@ -14,12 +14,12 @@ cost-slider-heads = h cabezas
 cost-slider-layers = N capas
 cost-slider-batch = B lote
 cost-export-json = cifras en JSON
-cost-intro = Una capa convierte L vectores de ancho D en L vectores. La autoatención compara cada par de tokens (L²·D); una capa recurrente hace un producto D × D en cada uno de L pasos, uno tras otro (L·D²); una convolución de ancho K hace K de ellos por token (K·L·D²).
+cost-intro = Una capa convierte L vectores de ancho D en L vectores. La autoatención compara cada par de tokens (L²·D); una capa recurrente hace un producto D × D en cada uno de L pasos, uno tras otro (L·D²); una convolución de ancho K hace K de ellos por token (K·L·D²). La tabla y la gráfica comparan estos términos, que mezclan los tokens; una capa de atención ejecuta además sus proyecciones Q, K, V, O (4·L·D²), contadas para un bloque más abajo.
 
 ## The three layers side by side
 
 cost-header-layer = capa
-cost-header-work = trabajo por capa
+cost-header-work = trabajo de mezcla por capa
 cost-header-steps = pasos en orden
 cost-header-path = primer → último token
 cost-layer-attention = autoatención
@@ -33,9 +33,9 @@ cost-path-never = nunca: un núcleo de ancho 1 no mezcla tokens
 # $layers: stacked convolutions needed; $dilated: the same with dilated convolutions
 cost-path-convolution = { $layers } capas (O(L/K)); { $dilated } con dilataciones (O(log_K L))
 # $l, $d: the sizes; $attention, $recurrent: the multiply-adds of each layer, already written out
-cost-verdict-less = L = { $l } < D = { $d }: la autoatención mezcla con menos trabajo que la recurrencia ({ $attention } frente a { $recurrent }), y todo a la vez
-cost-verdict-equal = L = D = { $l }: L²·D = L·D², el punto de cruce: más allá gana el término cuadrático
-cost-verdict-greater = L = { $l } > D = { $d }: domina el término L²; la autoatención hace ahora más trabajo que la recurrencia ({ $attention } frente a { $recurrent }), aunque aún en un solo paso paralelo
+cost-verdict-less = L = { $l } < D = { $d }: el término por pares L²·D de la autoatención es menor que el L·D² de la recurrencia ({ $attention } frente a { $recurrent }), y todo se ejecuta a la vez; las proyecciones (4·L·D²) van aparte
+cost-verdict-equal = L = D = { $l }: L²·D = L·D², el punto de cruce: más allá el término por pares es el mayor
+cost-verdict-greater = L = { $l } > D = { $d }: domina el término L²; el término por pares de la autoatención supera ahora al de la recurrencia ({ $attention } frente a { $recurrent }), aunque aún se ejecuta en un solo paso paralelo
 
 ## The plot of work against length
 

@@ -18,7 +18,7 @@ depth-seed = semilla
 depth-intro = Apila N bloques y compara dónde va la LayerNorm. Post-norm (el transformer original) normaliza el flujo después de cada subcapa: x ← LN(x + F(x)). Pre-norm (la mayoría de los modelos actuales) normaliza solo lo que lee cada subcapa: x ← x + F(LN(x)), así que el flujo es una suma acumulada y el gradiente tiene un camino intacto por cada conexión residual.
 depth-blocks-n = bloques N
 # $exponent is 2N; $paths is 2 to that power, with thousands separators
-depth-paths = Caminos: cada bloque tiene dos conexiones residuales, y en cada una un camino pasa por la subcapa o la rodea: 2^(2N) = 2^{ $exponent } = { $paths } caminos de la entrada a la salida (las 6 capas de los apuntes: 2¹² = 4,096).
+depth-paths = Caminos: cada bloque tiene dos conexiones residuales, y en cada una un camino pasa por la subcapa o la rodea: 2^(2N) = 2^{ $exponent } = { $paths } caminos de la entrada a la salida (el 2¹² = 4,096 de los apuntes es el codificador original: 6 bloques de 2 subcapas).
 # $task is a task's name (copy, reverse…), kept in English
 depth-fresh = Modelos nuevos, sin entrenar, de la tarea { $task } (d = 32, 4 cabezas), con la misma semilla y los mismos ejemplos para ambas posiciones.
 depth-stream-heading = ‖x‖ del flujo residual al entrar en cada bloque (y al salir del último)

@@ -12,8 +12,9 @@ lesson-page-queries-keys-and-values-text =
     y valores están separados porque lo que hace relevante a una palabra no es lo mismo que lo
     que debe aportar.
 
-    La relevancia es asimétrica: qᵢ·kⱼ y qⱼ·kᵢ difieren, así que "bank" puede atender con fuerza
-    a "river" mientras "river" apenas atiende a "bank".
+    La relevancia puede ser asimétrica: W_Q y W_K difieren, así que qᵢ·kⱼ y qⱼ·kᵢ son en general
+    números distintos, y "bank" puede atender con fuerza a "river" mientras "river" apenas
+    atiende a "bank".
 
     El recorrido de la derecha va de X a la salida, una matriz cada vez. Avanza con sus botones
     o con las teclas ← →.
@@ -32,14 +33,16 @@ lesson-page-scaled-dot-product-attention-text =
 
 lesson-page-why-divide-by-d-k = Por qué dividir por √d_k
 lesson-page-why-divide-by-d-k-text =
-    Si q y k tienen d_k componentes independientes de varianza σ², entonces Var(q·k) ≈ d_k σ⁴:
-    las puntuaciones crecen con la anchura.
+    Si las d_k componentes de q y de k son independientes, con media 0 y varianza σ², cada
+    producto de componentes correspondientes tiene varianza σ⁴, así que Var(q·k) = d_k σ⁴: las
+    puntuaciones crecen con la anchura. La media nula importa: con medias distintas de cero la
+    varianza es aún mayor.
 
     Las puntuaciones grandes saturan la softmax: softmax([2, 1]) ≈ [0.73, 0.27] pero
     softmax([20, 10]) ≈ [0.99995, 0.00005]. Entonces se comporta como argmax y su gradiente casi
     se anula, así que el aprendizaje se estanca.
 
-    Dividir por √d_k devuelve la varianza a alrededor de σ⁴, sea cual sea la anchura. La gráfica
+    Dividir por √d_k devuelve la varianza a σ⁴, sea cual sea la anchura. La gráfica
     de varianza del laboratorio muestra las puntuaciones sin escalar y escaladas a medida que
     crece d_k; mueve el deslizador de d_k.
 
@@ -66,8 +69,10 @@ lesson-page-softmax-by-hand-text =
     pesos es 1.20 bits, de un máximo de log₂ 3 = 1.58.
 
     El jacobiano de abajo indica cómo se mueve cada peso cuando se empuja un poco una
-    puntuación: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ). Sus filas suman 0, porque los pesos siempre suman 1.
-    Escribe tus propias puntuaciones en la casilla.
+    puntuación: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ). Cada columna suma 0: los pesos siempre suman 1, así que
+    empujar cualquier puntuación eⱼ deja su total sin cambios (Σᵢ ∂αᵢ/∂eⱼ = 0). J = diag(α) −
+    ααᵀ es simétrica, así que sus filas también suman 0. Escribe tus propias puntuaciones en la
+    casilla.
 
 lesson-page-when-softmax-saturates = Cuando la softmax se satura
 lesson-page-when-softmax-saturates-text =

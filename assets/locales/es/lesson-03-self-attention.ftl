@@ -39,18 +39,23 @@ lesson-page-order-means-nothing-to-attention-text =
 lesson-page-what-it-costs = Lo que cuesta
 lesson-page-what-it-costs-text =
     La autoatención compara todos los L² pares de posiciones, cada uno con un producto escalar
-    de anchura D: O(L²·D). Las proyecciones y una RNN cuestan O(L·D²).
+    de anchura D: O(L²·D). La recurrencia de una RNN cuesta O(L·D²), y lo mismo las propias
+    proyecciones de la atención, Q, K, V y O (4·L·D²).
 
-    La atención gana cuando L < D: una frase de L = 100 con D = 512. Con L = 10⁴ domina el
-    término L² y la matriz de pesos L×L llena la memoria.
+    El término por pares L²·D es menor que el L·D² de la recurrencia exactamente cuando L < D,
+    como en una frase de L = 100 con D = 512. Esa regla compara solo estos dos términos, no
+    capas enteras: con sus proyecciones, una capa de atención hace más trabajo que la RNN con
+    estos tamaños (la última página cuenta ambos). Con L = 10⁴ domina el término L² y la matriz
+    de pesos L×L llena la memoria.
 
     A cambio, todas las posiciones se calculan a la vez: O(1) operaciones secuenciales en lugar
     de las O(L) de la RNN.
 
-    A la derecha, la atención del modelo de caracteres sobre un texto más largo: cada celda de
-    la diagonal y de debajo de ella es un par que tuvo que puntuar (su máscara causal oculta el
-    resto, que aparece rayado; un codificador puntúa el cuadrado entero). La última página de
-    esta lección calcula estos costes para cualquier L y D.
+    A la derecha, la atención del modelo de caracteres sobre un texto más largo. Calcula las L²
+    puntuaciones; después su máscara causal pone a −∞ las que quedan por encima de la diagonal
+    (rayadas) antes de la softmax, así que solo las celdas de la diagonal y de debajo reciben
+    peso. Aquí la máscara no ahorra ninguna multiplicación, y un codificador usa el cuadrado
+    entero. La última página de esta lección calcula estos costes para cualquier L y D.
 
 lesson-page-what-does-it-read = ¿Qué lee "it"?
 lesson-page-what-does-it-read-text =
@@ -69,11 +74,17 @@ lesson-page-what-does-it-read-text =
 lesson-page-relevance-is-not-symmetric = La relevancia no es simétrica
 lesson-page-relevance-is-not-symmetric-text =
     La puntuación de la consulta i frente a la clave j es qᵢ·kⱼ, con q = x W_Q y k = x W_K. W_Q
-    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son números distintos.
+    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general números distintos: solo
+    coinciden siempre si W_Q W_Kᵀ es simétrica.
 
     En "He sat on the bank of the river", la cabeza 4 de la capa 0 de MiniLM pone 0.71 de la
     atención de "bank" (su fila) en "river": la palabra que dice de qué "bank" se trata (orilla,
     no banco). "river" solo da 0.17 a "bank".
+
+    Estos pesos serían distintos aunque las dos puntuaciones fueran iguales: la softmax normaliza
+    cada fila sobre sus propias claves, así que una misma puntuación pesa más en una fila cuyas
+    otras puntuaciones son bajas. Para comparar las puntuaciones mismas, cambia el mapa de calor
+    a “antes del softmax (puntuaciones escaladas)”.
 
     Lee la matriz por filas, que muestran lo que reúne cada consulta. Después compara la celda
     (bank, river) con la celda (river, bank). Una columna muestra quién escucha a una clave.
@@ -95,14 +106,19 @@ lesson-page-who-bit-whom-text =
 
 lesson-page-the-cost-calculator = La calculadora de costes
 lesson-page-the-cost-calculator-text =
-    La frase de las notas: L = 100 tokens de anchura D = 512. Por capa, la autoatención hace
-    L²·D = 5,120,000 multiplicaciones-sumas, una capa recurrente L·D² = 26,214,400 y una
-    convolución de anchura K = 3, K·L·D² = 78,643,200. La atención es la más barata, y necesita
-    un paso paralelo donde la RNN necesita 100.
+    La frase de las notas: L = 100 tokens de anchura D = 512. Por capa, las puntuaciones por
+    pares de la autoatención requieren L²·D = 5,120,000 multiplicaciones-sumas, la recurrencia
+    de una capa recurrente L·D² = 26,214,400 y una convolución de anchura K = 3, K·L·D² =
+    78,643,200. El término por pares es el menor, y necesita un paso paralelo donde la RNN
+    necesita 100.
 
-    Pulsa "notas: L = 10⁴": la atención cuesta ahora 5.12 × 10¹⁰ frente a los 2.62144 × 10⁹ de
-    la RNN. El término L² gana exactamente cuando L supera a D: mueve los deslizadores y observa
-    cómo se cruzan las líneas en la gráfica.
+    No es la capa de atención entera. Las proyecciones Q, K, V y O suman 4·L·D² = 104,857,600 y
+    la suma ponderada A·V otros L²·D = 5,120,000: 115,097,600 en total, más de cuatro veces los
+    26,214,400 de la RNN. La tabla de un bloque, más abajo, detalla cada término.
+
+    Pulsa "notas: L = 10⁴": el término por pares cuesta ahora 5.12 × 10¹⁰ frente a los 2.62144 ×
+    10⁹ de la RNN. Supera a la recurrencia exactamente cuando L supera a D: mueve los
+    deslizadores y observa cómo se cruzan las líneas en la gráfica.
 
     La memoria sigue la misma pauta: 51,200 números de estado de la RNN frente a 61,200 de la
     atención con L = 100 (L² + L·D). Las tablas de abajo cuentan los parámetros de un bloque,

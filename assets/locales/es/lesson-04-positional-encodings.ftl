@@ -20,7 +20,8 @@ lesson-page-sinusoidal-encodings-text =
     por defecto del laboratorio). 2π·10000 ≈ 62,800 es solo el límite cuando d crece.
 
     Leído a lo largo de las dimensiones, es un contador binario continuo y multiescala: los
-    pares rápidos cambian en cada paso; los lentos, a lo largo de cientos.
+    pares rápidos cambian en cada paso, mientras que los más lentos necesitan decenas de miles de
+    posiciones para dar una vuelta.
 
     p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depende solo del desplazamiento o, y PE(t+o) es PE(t)
     rotado por una matriz que depende solo de o. Está definida para cualquier t.
@@ -40,8 +41,12 @@ lesson-page-rope-rotate-queries-and-keys-text =
 lesson-page-longer-than-trained = Más largo que en el entrenamiento
 lesson-page-longer-than-trained-text =
     Una tabla aprendida P de N_max×d filas no tiene nada más allá de N_max. Los esquemas
-    relativos suman a las puntuaciones un sesgo aprendido a_{"{"}i−j{"}"} (T5, Transformer-XL);
-    ALiBi resta una pendiente fija multiplicada por la distancia.
+    relativos puntúan en cambio el desplazamiento i − j. T5 suma a cada logit un número
+    aprendido, uno por cabeza y por intervalo de desplazamientos (el a_{"{"}i−j{"}"} de las notas;
+    los intervalos se ensanchan con la distancia). Transformer-XL suma los términos
+    qᵢ·W_R r_{"{"}i−j{"}"} + u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r es una codificación sinusoidal fija
+    del desplazamiento, W_R una proyección aprendida, y u y v dos vectores aprendidos comunes a
+    todas las consultas. ALiBi resta una pendiente fija multiplicada por la distancia.
 
     El panel ejecuta con entradas más largas modelos entrenados con cada esquema para invertir
     secuencias cortas. Compara dónde cae la tasa de coincidencia exacta de cada uno: posiciones

@@ -80,9 +80,11 @@ lesson-page-from-the-last-layer-to-text =
 
 lesson-page-deep-stacks-pre-norm-and = Pilas profundas: pre-norm y post-norm
 lesson-page-deep-stacks-pre-norm-and-text =
-    Cada bloque añade dos conexiones residuales, y en cada una un camino puede atravesar la
-    subcapa o rodearla: N bloques abren 2^(2N) caminos de la entrada a la salida, 4,096 para las
-    seis capas originales.
+    Cada subcapa tiene una conexión residual, y en cada una un camino puede atravesar la subcapa
+    o rodearla. Un bloque codificador tiene dos subcapas, así que N bloques abren 2^(2N) caminos
+    de la entrada a la salida: 4,096 para los seis bloques del codificador original. Un bloque
+    decodificador tiene una tercera, la atención cruzada, así que los seis bloques del
+    decodificador original abren 2¹⁸ = 262,144.
 
     Dónde está la LayerNorm decide lo que hace la profundidad. La pestaña construye dos modelos
     nuevos de 12 bloques para la tarea de repetir, idénticos salvo en eso. Post-norm renormaliza

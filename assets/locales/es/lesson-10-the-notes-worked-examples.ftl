@@ -80,9 +80,11 @@ lesson-page-je-suis-tudiant-b-2-text =
 
 lesson-page-l-100-d-512 = L = 100, D = 512
 lesson-page-l-100-d-512-text =
-    Los apuntes comparan el trabajo de una capa con L = 100 tokens de anchura D = 512:
-    26,214,400 para una capa recurrente, 78,643,200 para una convolución con K = 3, y 5,120,000
-    para las puntuaciones por pares de la autoatención.
+    Los apuntes comparan los términos que mezclan los tokens, con L = 100 tokens de anchura D =
+    512: 26,214,400 para la recurrencia de una capa recurrente, 78,643,200 para una convolución
+    con K = 3, y 5,120,000 para las puntuaciones por pares de la autoatención. Las proyecciones
+    de la atención (4·L·D² = 104,857,600) quedan fuera, así que no es una comparación de capas
+    enteras.
 
     Con L = 10⁴ el orden se invierte: 2.62144 × 10⁹ para la RNN frente a 5.12 × 10¹⁰ para la
     autoatención. La calculadora calcula ambos; los botones ponen los tamaños de los apuntes.

@@ -16,7 +16,7 @@ softmax-scale = multiplica cada puntuación por s (s = 1/τ)
 # $bits y $max: entropías en bits, ya formateadas; $count: cuántas puntuaciones.
 softmax-entropy = entropía H(α) = −Σ αᵢ log₂ αᵢ = { $bits } bits (0 cuando un peso se lo lleva todo, log₂ { $count } = { $max } cuando todos son iguales)
 softmax-jacobian-title = El jacobiano ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ)
-softmax-jacobian-note = Cuánto se mueve el peso i al empujar la puntuación j (fila i, columna j). Cada fila suma 0: subir una puntuación quita peso a las demás.
+softmax-jacobian-note = Cuánto se mueve el peso i al empujar la puntuación j (fila i, columna j). Cada columna suma 0: los pesos siempre suman 1, así que lo que subir la puntuación j da a unos pesos se lo quita a los demás. J es simétrica, así que cada fila también suma 0.
 softmax-shift-note = Restar primero la puntuación más alta no cambia nada (se cancela entre numerador y denominador), pero deja cada exponencial en 1 como mucho, así que nada desborda.
 
 # El final de softmax-largest-gradient ($trend).

@@ -807,6 +807,13 @@ fn the_cost_page_states_the_calculators_numbers() {
     let m = maths::memory(&sizes);
     assert!(text.contains(&maths::grouped(m.rnn)));
     assert!(text.contains(&maths::grouped(m.attention)));
+    // The whole attention layer: projections, scores and weighted sum, beyond the RNN's L·D².
+    let w = maths::attention_work(&sizes);
+    let layer = w.projections + w.scores + w.weighted_sum;
+    assert!(text.contains(&format!("4·L·D² = {}", maths::count(w.projections))));
+    assert!(text.contains(&format!("{} in all", maths::count(layer))));
+    let [_, rnn, _] = maths::layer_costs(&sizes);
+    assert_eq!(layer / rnn.mixing, 4, "more than four times the RNN's");
 }
 
 /// "Without warmup" states what the trainer does with its settings: the same run trained here
@@ -1027,6 +1034,8 @@ fn the_worked_examples_show_the_notes_numbers() {
     for c in crate::app::labs::cost::maths::layer_costs(&sizes) {
         assert!(text.contains(&crate::app::labs::cost::maths::count(c.mixing)));
     }
+    let w = crate::app::labs::cost::maths::attention_work(&sizes);
+    assert!(text.contains(&crate::app::labs::cost::maths::count(w.projections)));
 }
 
 /// The output-layer page's numbers: sotu-lm's output matrix is its 4,096 × 192 embedding, and
@@ -1122,7 +1131,7 @@ fn the_grouped_query_page_states_smollm2s_cache() {
     assert!(text.contains(&format!("2 · {q} · {h} = {}", grouped((2 * q * h) as u128))));
 }
 
-/// The depth page's figures are the depth probe's: 4,096 paths for six layers, post-norm's
+/// The depth page's figures are the depth probe's: 4,096 paths for six encoder blocks, post-norm's
 /// stream at √d, and where each placement's gradients are largest.
 #[test]
 fn the_depth_page_states_what_the_probe_measures() {
@@ -1130,9 +1139,11 @@ fn the_depth_page_states_what_the_probe_measures() {
     use crate::train::depth::{at_init, residual_paths};
     let text = page_text("Deep stacks: pre-norm and post-norm");
     assert!(text.contains(&format!(
-        "{} for the original six layers",
+        "{} for the original encoder's six blocks",
         grouped(residual_paths(6) as u128)
     )));
+    // A decoder block has three residual sub-layers: 2^(3·6) paths through six of them.
+    assert!(text.contains(&format!("2¹⁸ = {}", grouped(1u128 << 18))));
     let pre = at_init(12, NormPlacement::Pre, 1).unwrap();
     let post = at_init(12, NormPlacement::Post, 1).unwrap();
     let min = post.gradients.iter().copied().fold(f32::INFINITY, f32::min);
