@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { distinctColours, readPng } from './check_shot.mjs';
-import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, serveDist, sleep, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, serveDist, settle, sleep, watchPage } from './harness.mjs';
 
 const WALK_OUT = path.join(OUT, 'walk-real');
 const SIZE = { width: 1280, height: 800 };
@@ -182,14 +182,7 @@ async function main() {
         // landed, then let the view redraw.
         await sleep(300);
         // The labs' own passes (the masking lab's padded batch: six of them) run the same way.
-        await poll(async () => {
-          const c = (await json(page, () => window.wasmBindings.glimpse_compute())) ?? {};
-          const labs = () => page.evaluate(() => window.wasmBindings.glimpse_store_passes?.() ?? 0);
-          if (c.pass || await labs()) return null;
-          // Twice, a few frames apart: a batch asks for its next pass the frame after one ends.
-          await sleep(200);
-          return (await labs()) ? null : true;
-        }, 60000, 100);
+        await settle(page);
         await sleep(1200);
         const stem = `${String(i).padStart(2, '0')}-${link.replace(/&?model=[^&]*/, '').replace(/&src=.*/, '_long').replace(/[^a-z0-9]+/gi, '_')}`;
         const file = path.join(dir, `${stem}.png`);

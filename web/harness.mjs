@@ -216,6 +216,20 @@ export async function poll(fn, timeoutMs, intervalMs = 250) {
   }
 }
 
+/** Waits until no pass of the shared input or of a lab's own (the store's) is under way on the
+ * page, asked twice a few frames apart (a batch asks for its next pass the frame after one
+ * ends); gives up after `timeoutMs`. */
+export async function settle(page, timeoutMs = 60000) {
+  const json = async (fn) => JSON.parse((await page.evaluate(fn)) || 'null');
+  return poll(async () => {
+    const c = (await json(() => window.wasmBindings.glimpse_compute())) ?? {};
+    const labs = () => page.evaluate(() => window.wasmBindings.glimpse_store_passes?.() ?? 0);
+    if (c.pass || await labs()) return null;
+    await sleep(200);
+    return (await labs()) ? null : true;
+  }, timeoutMs, 100);
+}
+
 /** The end of a browser session: no console error, page error or panic may have been seen
  * (recorded), the console is kept in `logFile`, and the browser, server and profile go. */
 export async function closeBrowser({ record, errors, consoleLines, logFile, context, server, profile }) {

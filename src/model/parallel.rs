@@ -43,6 +43,45 @@ pub fn set_threads(n: usize) -> bool {
     }
 }
 
+/// Runs `f` (a forward pass or a decoding step) on one of the pool's threads while the others
+/// wait for its products' halves spinning, as llama.cpp's threads do. A decoding step's
+/// products take 50–300 µs each, and a `rayon::join` from outside the pool (a hand-off and a
+/// sleep per product) or to a sleeping thread (a wake-up per product) cost about what the
+/// second core gave back: two threads were no faster than one. Natively with one thread,
+/// inside the pool already (its threads are busy), and in the browser, `f` just runs here.
+pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        if threads() > 1 && rayon::current_thread_index().is_none() {
+            let done = AtomicBool::new(false);
+            let done = &done;
+            return rayon::scope(|s| {
+                let owner = rayon::current_thread_index();
+                for _ in 1..threads() {
+                    s.spawn(move |_| {
+                        // The owner waits for `f`, not for itself.
+                        if rayon::current_thread_index() == owner {
+                            return;
+                        }
+                        while !done.load(Ordering::Acquire) {
+                            // Nothing to steal: let the system run something else on
+                            // this core, if it has anything (a busy machine), and look again.
+                            if rayon::yield_now() != Some(rayon::Yield::Executed) {
+                                std::thread::yield_now();
+                            }
+                        }
+                    });
+                }
+                let result = f();
+                done.store(true, Ordering::Release);
+                result
+            });
+        }
+    }
+    f()
+}
+
 /// Run `a` and `b`, on two threads where there are.
 fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B) {
     #[cfg(not(target_arch = "wasm32"))]
@@ -164,5 +203,33 @@ mod tests {
             });
             assert!(seen.iter().enumerate().all(|(i, &s)| s == i + 1));
         }
+    }
+
+    /// `in_pool` gives `f`'s result, its products inside cover every column once, and passes
+    /// on the pool at once (nested, and from many threads, as tests and the app's threads
+    /// call it) finish: the waiting threads never hold up one another.
+    #[test]
+    fn work_in_the_pool_finishes_and_covers_everything() {
+        let once = |cols: usize| {
+            in_pool(|| {
+                let mut y = Array2::<f32>::zeros((2, cols));
+                for_column_blocks(y.view_mut(), usize::MAX, &|first, mut block| {
+                    for ((_, c), v) in block.indexed_iter_mut() {
+                        *v += (first + c) as f32;
+                    }
+                });
+                y.row(1).iter().map(|&v| v as usize).sum::<usize>()
+            })
+        };
+        assert_eq!(once(100), (0..100).sum::<usize>());
+        assert_eq!(in_pool(|| in_pool(|| once(64))), (0..64).sum::<usize>());
+        std::thread::scope(|s| {
+            let runs: Vec<_> = (0..8)
+                .map(|i| s.spawn(move || (0..50).map(|_| once(32 + i)).sum::<usize>()))
+                .collect();
+            for (i, run) in runs.into_iter().enumerate() {
+                assert_eq!(run.join().unwrap(), 50 * (0..32 + i).sum::<usize>());
+            }
+        });
     }
 }

@@ -85,24 +85,26 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<Trace> {
         count_forward_pass();
-        let plan = self.plan(input, opts)?;
-        let encoder = match (&self.weights.encoder, &plan.encoder) {
-            (Some(stack), Some(p)) => {
-                Some(self.run_planned(stack, p, None, opts, StackId::Encoder, keep_blocks)?)
-            }
-            _ => None,
-        };
-        let decoder = match (&self.weights.decoder, &plan.decoder) {
-            (Some(stack), Some(p)) => {
-                let memory = encoder
-                    .as_ref()
-                    .zip(plan.encoder.as_ref())
-                    .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
-                Some(self.run_planned(stack, p, memory, opts, StackId::Decoder, keep_blocks)?)
-            }
-            _ => None,
-        };
-        Ok(self.trace_of(encoder, decoder))
+        crate::model::parallel::in_pool(|| -> Result<Trace> {
+            let plan = self.plan(input, opts)?;
+            let encoder = match (&self.weights.encoder, &plan.encoder) {
+                (Some(stack), Some(p)) => {
+                    Some(self.run_planned(stack, p, None, opts, StackId::Encoder, keep_blocks)?)
+                }
+                _ => None,
+            };
+            let decoder = match (&self.weights.decoder, &plan.decoder) {
+                (Some(stack), Some(p)) => {
+                    let memory = encoder
+                        .as_ref()
+                        .zip(plan.encoder.as_ref())
+                        .map(|(e, ep)| (e.output.view(), e.tokens.as_slice(), ep.pads.as_slice()));
+                    Some(self.run_planned(stack, p, memory, opts, StackId::Decoder, keep_blocks)?)
+                }
+                _ => None,
+            };
+            Ok(self.trace_of(encoder, decoder))
+        })
     }
 
     /// The trace of a whole pass, its logits from the last stack's output.
