@@ -43,17 +43,19 @@ pub fn set_threads(n: usize) -> bool {
     }
 }
 
-/// Runs `f` (a forward pass or a decoding step) on one of the pool's threads while the others
-/// wait for its products' halves spinning, as llama.cpp's threads do. A decoding step's
-/// products take 50–300 µs each, and a `rayon::join` from outside the pool (a hand-off and a
-/// sleep per product) or to a sleeping thread (a wake-up per product) cost about what the
-/// second core gave back: two threads were no faster than one. Natively with one thread,
+/// Runs `f` (a forward pass or a decoding step whose largest product has `largest_product`
+/// multiply-adds) on one of the pool's threads while the others wait for its products' halves
+/// spinning, as llama.cpp's threads do. A decoding step's products take 50–300 µs each, and a
+/// `rayon::join` from outside the pool (a hand-off and a sleep per product) or to a sleeping
+/// thread (a wake-up per product) cost about what the second core gave back: two threads were
+/// no faster than one. A pass whose products are too small to split, natively with one thread,
 /// inside the pool already (its threads are busy), and in the browser, `f` just runs here.
-pub fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+pub fn in_pool<R: Send>(largest_product: usize, f: impl FnOnce() -> R + Send) -> R {
     #[cfg(not(target_arch = "wasm32"))]
     {
         use std::sync::atomic::{AtomicBool, Ordering};
-        if threads() > 1 && rayon::current_thread_index().is_none() {
+        let splits = largest_product / MIN_PARALLEL_WORK >= 2;
+        if splits && threads() > 1 && rayon::current_thread_index().is_none() {
             let done = AtomicBool::new(false);
             let done = &done;
             return rayon::scope(|s| {
@@ -211,7 +213,7 @@ mod tests {
     #[test]
     fn work_in_the_pool_finishes_and_covers_everything() {
         let once = |cols: usize| {
-            in_pool(|| {
+            in_pool(usize::MAX, || {
                 let mut y = Array2::<f32>::zeros((2, cols));
                 for_column_blocks(y.view_mut(), usize::MAX, &|first, mut block| {
                     for ((_, c), v) in block.indexed_iter_mut() {
@@ -222,7 +224,11 @@ mod tests {
             })
         };
         assert_eq!(once(100), (0..100).sum::<usize>());
-        assert_eq!(in_pool(|| in_pool(|| once(64))), (0..64).sum::<usize>());
+        assert_eq!(
+            in_pool(usize::MAX, || in_pool(usize::MAX, || once(64))),
+            (0..64).sum::<usize>()
+        );
+        assert_eq!(in_pool(0, || once(16)), (0..16).sum::<usize>());
         std::thread::scope(|s| {
             let runs: Vec<_> = (0..8)
                 .map(|i| s.spawn(move || (0..50).map(|_| once(32 + i)).sum::<usize>()))

@@ -347,5 +347,26 @@ mod tests {
         for o in &out {
             assert!(o.eval.unwrap().exact_match >= full - 0.1, "{out:?}");
         }
+        // The lesson page (Sharing keys and values) states this run's exact matches, in order.
+        let percent = |e: f32| {
+            if e == 1.0 {
+                "100 %".to_string()
+            } else {
+                format!("{:.1} %", 100.0 * e)
+            }
+        };
+        let said: Vec<String> = out
+            .iter()
+            .map(|o| percent(o.eval.unwrap().exact_match))
+            .collect();
+        let page =
+            crate::i18n::format_in("en", "lesson-page-sharing-keys-and-values-mqa-text", &[])
+                .expect("the page's text");
+        let sentence = format!("go from {} to {} to {};", said[0], said[1], said[2]);
+        assert!(
+            page.contains(&sentence),
+            "the page does not say {sentence:?}"
+        );
+        assert!(page.contains("600 steps each"));
     }
 }

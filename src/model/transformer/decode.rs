@@ -119,66 +119,69 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<StepOutput> {
         count_forward_pass();
-        crate::model::parallel::in_pool(|| -> Result<StepOutput> {
-            self.check_options(opts)?;
-            let stack = self
-                .weights
-                .decoder
-                .as_ref()
-                .ok_or_else(|| ModelError::Input("this model has no decoder".into()))?;
-            let vocab = self.config.vocab_size();
-            if let Some(&id) = tokens.iter().find(|&&id| id as usize >= vocab) {
-                return Err(ModelError::BadTokenId { id, vocab });
-            }
-            let t = state.ids.len();
-            if t + tokens.len() > self.config.max_len {
-                return Err(ModelError::TooLong {
-                    len: t + tokens.len(),
-                    max: self.config.max_len,
+        crate::model::parallel::in_pool(
+            self.largest_product(tokens.len()),
+            || -> Result<StepOutput> {
+                self.check_options(opts)?;
+                let stack = self
+                    .weights
+                    .decoder
+                    .as_ref()
+                    .ok_or_else(|| ModelError::Input("this model has no decoder".into()))?;
+                let vocab = self.config.vocab_size();
+                if let Some(&id) = tokens.iter().find(|&&id| id as usize >= vocab) {
+                    return Err(ModelError::BadTokenId { id, vocab });
+                }
+                let t = state.ids.len();
+                if t + tokens.len() > self.config.max_len {
+                    return Err(ModelError::TooLong {
+                        len: t + tokens.len(),
+                        max: self.config.max_len,
+                    });
+                }
+                state.ids.extend_from_slice(tokens);
+                let positions: Vec<usize> = (t..state.ids.len()).collect();
+                let key_positions: Vec<usize> = (0..state.ids.len()).collect();
+                let memory = state.memory.as_ref().map(|m| {
+                    (
+                        m.view(),
+                        state.source_tokens.as_slice(),
+                        state.source_pad.as_slice(),
+                    )
                 });
-            }
-            state.ids.extend_from_slice(tokens);
-            let positions: Vec<usize> = (t..state.ids.len()).collect();
-            let key_positions: Vec<usize> = (0..state.ids.len()).collect();
-            let memory = state.memory.as_ref().map(|m| {
-                (
-                    m.view(),
-                    state.source_tokens.as_slice(),
-                    state.source_pad.as_slice(),
-                )
-            });
-            let trace = self.stack(
-                stack,
-                StackRun {
-                    ids: tokens,
-                    types: &[],
-                    self_allowed: causal_mask(&positions, &key_positions),
-                    positions,
-                    key_positions,
-                    key_tokens: self.tokenizer.tokens(&state.ids),
-                    memory,
-                    cross_allowed: None,
-                    caches: Some(&mut state.caches),
-                    temperature: opts.temperature,
-                    dropout: None,
-                    keep_blocks,
-                    stack: StackId::Decoder,
-                    heads_off: opts.heads_off.clone(),
-                    interventions: opts.interventions.clone(),
-                },
-            )?;
-            // Only the last row's next token is asked for.
-            let last = trace.output.nrows() - 1;
-            let logits = self
-                .logits(
-                    &trace
-                        .output
-                        .slice_axis(Axis(0), ndarray::Slice::from(last..))
-                        .to_owned(),
-                )
-                .row(0)
-                .to_owned();
-            Ok(StepOutput { logits, trace })
-        })
+                let trace = self.stack(
+                    stack,
+                    StackRun {
+                        ids: tokens,
+                        types: &[],
+                        self_allowed: causal_mask(&positions, &key_positions),
+                        positions,
+                        key_positions,
+                        key_tokens: self.tokenizer.tokens(&state.ids),
+                        memory,
+                        cross_allowed: None,
+                        caches: Some(&mut state.caches),
+                        temperature: opts.temperature,
+                        dropout: None,
+                        keep_blocks,
+                        stack: StackId::Decoder,
+                        heads_off: opts.heads_off.clone(),
+                        interventions: opts.interventions.clone(),
+                    },
+                )?;
+                // Only the last row's next token is asked for.
+                let last = trace.output.nrows() - 1;
+                let logits = self
+                    .logits(
+                        &trace
+                            .output
+                            .slice_axis(Axis(0), ndarray::Slice::from(last..))
+                            .to_owned(),
+                    )
+                    .row(0)
+                    .to_owned();
+                Ok(StepOutput { logits, trace })
+            },
+        )
     }
 }

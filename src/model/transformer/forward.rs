@@ -66,6 +66,14 @@ impl Model {
         self.stack(stack, planned_run(plan, memory, opts, id, keep_blocks))
     }
 
+    /// Multiply-adds of the largest product a pass over `rows` positions runs (the FFN's or
+    /// the output layer's): whether the pass is worth the thread pool (`parallel::in_pool`).
+    pub(super) fn largest_product(&self, rows: usize) -> usize {
+        let c = &self.config;
+        rows.saturating_mul(c.d_model)
+            .saturating_mul(c.d_ff.max(c.vocab_size()))
+    }
+
     /// The traced forward pass over a whole input.
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
         self.forward_keeping(input, opts, true)
@@ -85,7 +93,8 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<Trace> {
         count_forward_pass();
-        crate::model::parallel::in_pool(|| -> Result<Trace> {
+        let rows = input.source.len().max(input.target.len());
+        crate::model::parallel::in_pool(self.largest_product(rows), || -> Result<Trace> {
             let plan = self.plan(input, opts)?;
             let encoder = match (&self.weights.encoder, &plan.encoder) {
                 (Some(stack), Some(p)) => {

@@ -182,4 +182,22 @@ fn attention_translates_long_sentences_the_fixed_context_cannot() {
     );
     assert!(share(&fixed, 7) <= 0.2, "{fixed:?}");
     assert!(share(&attention, 7) >= 0.6, "{attention:?}");
+    // The lesson page (The bottleneck, trained) states this run's numbers: the steps, and at
+    // 7 words how many of how many each gets right (Spanish carries the same digits, which
+    // the languages' own test checks).
+    let at7 = |by: &ByLength| by.iter().find(|(l, _, _)| *l == 7).copied().unwrap();
+    let ((_, n, k_fixed), (_, _, k_attention)) = (at7(&fixed), at7(&attention));
+    let page = crate::i18n::format_in("en", "lesson-page-the-bottleneck-trained-text", &[])
+        .expect("the page's text");
+    let steps = format!("{},{:03} steps", STEPS / 1000, STEPS % 1000);
+    for said in [
+        steps,
+        format!("gets {k_fixed} of {n} held-out"),
+        format!("attention {k_attention}:"),
+    ] {
+        assert!(
+            page.contains(&said),
+            "the page does not say {said:?}: {page}"
+        );
+    }
 }

@@ -436,6 +436,56 @@ mod tests {
         h.get_by_label("trained");
     }
 
+    /// The lesson page *Deep stacks, trained* states what the lab's default pair gives (six
+    /// blocks, seed 1, 1,000 steps, natively): without warmup pre-norm's held-out loss and
+    /// post-norm's loss and share of letters right; with warmup post-norm's loss and exact
+    /// match.
+    #[test]
+    fn the_deep_stacks_page_states_what_the_pair_gives() {
+        use crate::train::compare::Race;
+        let trained = |warmup: bool| {
+            let lab = DepthLab {
+                warmup,
+                ..DepthLab::default()
+            };
+            let spec = lab.race_spec();
+            let entries = spec.experiment.entries(spec.task, spec.seed, spec.steps);
+            let mut race = Race::new(entries, spec.steps, spec.steps / 10, spec.examples).unwrap();
+            race.run_to_end();
+            let out = race.outcomes();
+            let labels: Vec<&str> = out.iter().map(|o| o.label.as_str()).collect();
+            assert_eq!(labels, ["pre-norm", "post-norm"]);
+            (out[0].eval.unwrap(), out[1].eval.unwrap())
+        };
+        let (pre, post) = trained(false);
+        let (_, warm_post) = trained(true);
+        println!("no warmup: pre {pre:?}, post {post:?}; warmup: post {warm_post:?}");
+        let page = crate::i18n::format_in("en", "lesson-page-deep-stacks-trained-text", &[])
+            .expect("the page's text");
+        assert_eq!(TRAINED_STEPS, 1000);
+        assert!(page.contains("After 1,000 steps"));
+        assert_eq!(
+            pre.exact_match, 1.0,
+            "pre-norm reverses every held-out sequence"
+        );
+        assert_eq!(warm_post.exact_match, 1.0, "with warmup, 100 % exact");
+        assert_eq!(post.exact_match, 0.0, "post-norm: no sequence");
+        for said in [
+            format!("loss about {:.3}", pre.loss),
+            format!(
+                "Natively {:.2} and {:.1} %",
+                post.loss,
+                100.0 * post.token_accuracy
+            ),
+            format!("post-norm to loss {:.3}, 100 % exact", warm_post.loss),
+        ] {
+            assert!(
+                page.contains(&said),
+                "the page does not say {said:?}: {page}"
+            );
+        }
+    }
+
     #[test]
     fn bad_depth_links_keep_the_defaults() {
         let mut lab = DepthLab::default();
