@@ -10,24 +10,16 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { closeBrowser, DIST, launchChromium, machineInfo, OUT, poll, printMachine, recorder, serveDist, settle, sleep, watchPage } from './harness.mjs';
+import {
+  closeBrowser, DIST, launchChromium, machineInfo, observeLongTasks, OUT, poll, printMachine, recorder, serveDist, settle,
+  SHARED_VIEWS, sleep, watchPage, withModel,
+} from './harness.mjs';
 
 const MODEL = process.argv[2] ?? 'SmolLM2-135M-Instruct.Q4_1';
 const SIZE = { width: 1280, height: 800 };
-// The views that draw the shared model (as e2e_walk_real walks them).
-const SHARED = /^view=(attention|masking|scoring)|ps=7|ds=picked|hsec=0|dsec=0/;
 
 const { record, finish } = recorder('longtasks');
 const json = async (page, fn) => JSON.parse((await page.evaluate(fn)) || 'null');
-
-// Runs in the page before the app: every long task from navigation on, [start, duration] in ms
-// on the page's clock, so each can be put in its phase.
-function observe() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
-  }).observe({ type: 'longtask', buffered: true });
-}
 
 /** Long tasks that began at or after `since` (ms on the page's clock), and the page's now. */
 async function tasksSince(page, since) {
@@ -59,7 +51,7 @@ async function main() {
   printMachine(machine);
   const out = { model: MODEL, machine, phases: [] };
   try {
-    await context.addInitScript(observe);
+    await context.addInitScript(observeLongTasks);
     const page = context.pages()[0] ?? (await context.newPage());
     watchPage(page, consoleLines, errors);
     await page.setViewportSize(SIZE);
@@ -85,10 +77,10 @@ async function main() {
     out.phases.push({ phase: 'its first view computed and drawn', ...summary(after), tasks: after });
     // Phase 2: every view on the shared model, each opened by its link (only the hash changes).
     const every = (await page.evaluate(() => window.wasmBindings.glimpse_every_view())) ?? '';
-    const views = every.split('\n').filter((v) => SHARED.test(v));
+    const views = every.split('\n').filter((v) => SHARED_VIEWS.test(v));
     record('the views on the shared model are listed', views.length >= 10, `${views.length} views`);
     for (const view of views) {
-      const link = /(^|&)model=/.test(view) ? view.replace(/(^|&)model=[^&]*/, `$1model=${MODEL}`) : `${view}&model=${MODEL}`;
+      const link = withModel(view, MODEL);
       const t0 = await page.evaluate(() => performance.now());
       await page.evaluate((h) => { window.location.hash = h; }, `v=1&${link}`);
       await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { distinctColours, readPng } from './check_shot.mjs';
-import { closeBrowser, DIST, launchChromium, machineInfo, OUT, poll, printMachine, recorder, REPO, serveDist, sleep, waitForModel, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, launchChromium, machineInfo, observeLongTasks, OUT, poll, printMachine, recorder, REPO, serveDist, sleep, waitForModel, watchPage } from './harness.mjs';
 
 const SMOLLM2 = 'SmolLM2-135M-Instruct.Q4_1';
 const q = encodeURIComponent;
@@ -88,14 +88,6 @@ const VIEWS = [
 
 const json = async (page, fn) => JSON.parse((await page.evaluate(fn)) || 'null');
 
-// Long tasks (over 50 ms) on the page's thread, [start, duration] in ms, kept from the first
-// script on.
-function observeLongTasks() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
-  }).observe({ type: 'longtask', buffered: true });
-}
 // The most a task may hold the page while a sweep runs, and the longest step of the job.
 // Here the steps (half a block over at most 16 rows) take at most 41 ms (patching) and 77 ms
 // (ablation), and the longest task while they run 68-102 ms (the drawing and the browser's own

@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { distinctColours, readPng } from './check_shot.mjs';
-import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, serveDist, settle, sleep, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, launchChromium, OUT, poll, recorder, serveDist, settle, SHARED_VIEWS, sleep, watchPage, withModel } from './harness.mjs';
 
 const WALK_OUT = path.join(OUT, 'walk-real');
 const SIZE = { width: 1280, height: 800 };
@@ -25,8 +25,6 @@ const EXPECT = {
   'SmolLM2-135M-Instruct.Q4_1': { layers: 30, heads: 9, family: /decoder/i },
 };
 
-// The views that draw the shared model (the others show built-in or lab models of their own).
-const SHARED = /^view=(attention|masking|scoring)|ps=7|ds=picked|hsec=0|dsec=0/;
 
 const json = async (page, fn) => JSON.parse((await page.evaluate(fn)) || 'null');
 
@@ -140,7 +138,7 @@ async function main() {
     await page.goto(base, { waitUntil: 'load' });
     const every = await poll(() => page.evaluate(() => window.wasmBindings?.glimpse_every_view?.()), 60000);
     if (!record('the app starts and lists its views', !!every)) return;
-    const views = every.split('\n').filter((v) => SHARED.test(v));
+    const views = every.split('\n').filter((v) => SHARED_VIEWS.test(v));
     views.push(`view=attention&xv=head&src=${encodeURIComponent(LONG)}`);
     record('the views on the shared model are listed', views.length >= 10, `${views.length} views`);
     const served = (await poll(async () => {
@@ -172,8 +170,7 @@ async function main() {
       const exports = [];
       const labels = [];
       for (const [i, view] of views.entries()) {
-        // The listed links name the built-in model their view opens with: link the real one.
-        const link = /(^|&)model=/.test(view) ? view.replace(/(^|&)model=[^&]*/, `$1model=${name}`) : `${view}&model=${name}`;
+        const link = withModel(view, name);
         await page.evaluate((h) => { window.location.hash = h; }, `v=1&${link}`);
         // The app rewrites the hash to its full form once it has opened the view.
         await poll(() => page.evaluate(() => window.location.hash.includes('&src=')), 5000, 50);

@@ -216,6 +216,25 @@ export async function poll(fn, timeoutMs, intervalMs = 250) {
   }
 }
 
+/** Runs in the page before the app (`context.addInitScript`): every long task (over 50 ms) on
+ * the page's thread from the first script on, [start, duration] in ms, in `window.__longTasks`. */
+export function observeLongTasks() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+/** The listed views that draw the shared model (the others show built-in or lab models of
+ * their own), as `glimpse_every_view()` lists them. */
+export const SHARED_VIEWS = /^view=(attention|masking|scoring)|ps=7|ds=picked|hsec=0|dsec=0/;
+
+/** A listed view's link opened on model `name` (the listed links name the built-in model their
+ * view opens with). */
+export function withModel(view, name) {
+  return /(^|&)model=/.test(view) ? view.replace(/(^|&)model=[^&]*/, `$1model=${name}`) : `${view}&model=${name}`;
+}
+
 /** Waits until no pass of the shared input or of a lab's own (the store's) is under way on the
  * page, asked twice a few frames apart (a batch asks for its next pass the frame after one
  * ends); gives up after `timeoutMs`. */

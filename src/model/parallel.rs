@@ -50,6 +50,8 @@ pub fn set_threads(n: usize) -> bool {
 /// thread (a wake-up per product) cost about what the second core gave back: two threads were
 /// no faster than one. A pass whose products are too small to split, natively with one thread,
 /// inside the pool already (its threads are busy), and in the browser, `f` just runs here.
+// The browser runs every pass on its one thread, whatever its size.
+#[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
 pub fn in_pool<R: Send>(largest_product: usize, f: impl FnOnce() -> R + Send) -> R {
     #[cfg(not(target_arch = "wasm32"))]
     {

@@ -20,6 +20,15 @@ pub fn argmax(xs: impl IntoIterator<Item = f32>) -> Option<(usize, f32)> {
     best
 }
 
+/// What a panic said: its message when it carried text (`panic!("…")` gives a `&str` or a
+/// `String`), else `None`.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
 /// A count with its digits grouped in threes: 26214400 → "26,214,400".
 pub fn grouped(n: u128) -> String {
     let digits = n.to_string();
@@ -35,7 +44,18 @@ pub fn grouped(n: u128) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::argmax;
+    use super::{argmax, panic_text};
+
+    #[test]
+    fn a_panic_says_its_text() {
+        let caught = |f: fn()| panic_text(&*std::panic::catch_unwind(f).unwrap_err());
+        assert_eq!(caught(|| panic!("plain")), Some("plain".into()));
+        assert_eq!(
+            caught(|| panic!("{} {}", "formatted", 2)),
+            Some("formatted 2".into())
+        );
+        assert_eq!(caught(|| std::panic::panic_any(7u8)), None);
+    }
 
     #[test]
     fn argmax_takes_the_first_largest_and_skips_nan() {

@@ -8,14 +8,8 @@ pub fn install_overlay() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         previous(info);
-        let what = match info.payload().downcast_ref::<&str>() {
-            Some(s) => s.to_string(),
-            None => info
-                .payload()
-                .downcast_ref::<String>()
-                .cloned()
-                .unwrap_or_else(|| crate::t!("crash-unknown")),
-        };
+        let what =
+            crate::util::panic_text(info.payload()).unwrap_or_else(|| crate::t!("crash-unknown"));
         let place = info
             .location()
             .map(|l| format!(" ({}:{})", l.file(), l.line()))

@@ -179,11 +179,7 @@ pub struct SubwordTokenizer {
 /// is caught, which is why `validate` exists.
 fn guard<T>(doing: &str, f: impl FnOnce() -> T) -> Result<T> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
-        let msg = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        let msg = crate::util::panic_text(&*payload).unwrap_or_default();
         SubwordError::Panicked(format!("{doing}: {msg}"))
     })
 }

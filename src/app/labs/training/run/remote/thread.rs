@@ -58,11 +58,7 @@ impl ThreadSide {
             return;
         }
         let reason = match self.thread.take().map(JoinHandle::join) {
-            Some(Err(panic)) => panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_default(),
+            Some(Err(panic)) => crate::util::panic_text(&*panic).unwrap_or_default(),
             _ => String::new(),
         };
         let mut p = lock(shared);
