@@ -8,6 +8,8 @@ export REPO_ROOT
 TRUNK_VERSION="0.21.14"
 WASM_BINDGEN_VERSION="0.2.130"
 BINARYEN_VERSION="132.0.0" # npm package; provides wasm-opt 132. Debian's binaryen 108 breaks the build.
+# Nightly for the threaded browser build only (scripts/web_threads.sh: std rebuilt with atomics).
+THREADS_TOOLCHAIN="nightly-2026-05-20"
 APT_PACKAGES=(chromium chromium-driver xvfb imagemagick xdotool mesa-vulkan-drivers libgl1-mesa-dri libegl1)
 
 # One cargo target dir for every script, outside the clone (CI clones afresh; builds stay warm).

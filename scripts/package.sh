@@ -148,10 +148,11 @@ LINKS="$(find "$STAGE" -type l | head -n 3)"
 [ -z "$LINKS" ] || die "package.sh: symbolic links left in the package (they would not survive a copy): $LINKS"
 
 # Trunk's content-hashed files, safe to cache for a year: the app (glimpse-<hash>.js,
-# glimpse-<hash>_bg.wasm) and the initializer (<hash>-loader.js). The hash is up to 16 hex
-# digits: Trunk does not pad it, so one build in sixteen has 15.
-mapfile -t HASHED < <(cd "$STAGE" && find . -maxdepth 1 -type f -regextype posix-extended \
-    -regex '\./([A-Za-z0-9_]+-[0-9a-f]{1,16}(_bg)?|[0-9a-f]{1,16}-[A-Za-z0-9_]+)\.(js|wasm)' -printf '%P\n' | LC_ALL=C sort)
+# glimpse-<hash>_bg.wasm), the initializer (<hash>-loader.js) and the threaded build
+# (threads/glimpse-threads-<hash>.js and _bg.wasm, scripts/web_threads.sh). The hash is up to
+# 16 hex digits: Trunk does not pad it, so one build in sixteen has 15.
+mapfile -t HASHED < <(cd "$STAGE" && find . -maxdepth 2 -type f -regextype posix-extended \
+    -regex '\./(threads/)?([A-Za-z0-9_-]+-[0-9a-f]{1,16}(_bg)?|[0-9a-f]{1,16}-[A-Za-z0-9_]+)\.(js|wasm)' -printf '%P\n' | LC_ALL=C sort)
 [ "${#HASHED[@]}" -gt 0 ] || die "package.sh: found none of Trunk's hashed .js/.wasm files in $DIST_DIR"
 
 # Netlify / Cloudflare Pages. Both join the values of a header set by two matching rules with

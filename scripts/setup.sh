@@ -32,6 +32,13 @@ setup_rust_components() {
         log "adding target wasm32-unknown-unknown"
         rustup target add wasm32-unknown-unknown
     fi
+    # The threaded browser build (scripts/web_threads.sh) rebuilds std with atomics: nightly
+    # with its sources, pinned in lib.sh. A minimal profile: about 80 MB, a few seconds.
+    if ! rustup run "$THREADS_TOOLCHAIN" rustc --version >/dev/null 2>&1 ||
+        [ ! -d "$(rustup run "$THREADS_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
+        log "installing $THREADS_TOOLCHAIN with rust-src (the threaded browser build)"
+        rustup toolchain install "$THREADS_TOOLCHAIN" --profile minimal -c rust-src
+    fi
 }
 
 setup_wasm_bindgen() {
@@ -98,6 +105,10 @@ setup_crates() {
     # Trunk runs cargo --offline (Trunk.toml), so every crate must be in the cache first.
     log "cargo fetch"
     (cd "$REPO_ROOT" && cargo fetch --quiet)
+    # And the crates std itself needs for the threaded build's -Z build-std.
+    local std_dir
+    std_dir="$(rustup run "$THREADS_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library"
+    (cd "$std_dir" && cargo "+$THREADS_TOOLCHAIN" fetch --quiet)
 }
 
 # System packages first: they are quick, and the tests need them.

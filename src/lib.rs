@@ -140,6 +140,20 @@ pub fn glimpse_test_worker_panic() {
     app::labs::training::run::remote::request_test_panic();
 }
 
+/// Browser test hook: a job that panics on the threaded build's engine, which must stop alone:
+/// the page carries on, on its own thread, and the Compute panel says why. False in the plain
+/// build (no engine).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_test_engine_panic() -> bool {
+    #[cfg(target_feature = "atomics")]
+    if app::threads::pool_threads() > 0 {
+        app::threads::off_page(|| panic!("a panic requested by the browser test, on the engine"));
+        return true;
+    }
+    false
+}
+
 /// Browser test hook: the training lab's status (step, held-out accuracy, running).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -188,7 +202,7 @@ pub fn glimpse_train_benchmark(steps: u32) -> String {
 /// like `glimpse bench-forward --model`); `peak_rss_mb` is the wasm memory afterwards. JSON.
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen]
-pub fn glimpse_bench_checkpoint(
+pub async fn glimpse_bench_checkpoint(
     paths: Vec<String>,
     contents: js_sys::Array,
     tokens: u32,
@@ -199,10 +213,17 @@ pub fn glimpse_bench_checkpoint(
         files.add(path, js_sys::Uint8Array::new(&c).to_vec());
     }
     drop(contents);
-    let timed = files
-        .open("benchmark", "benchmark")
-        .map_err(|e| e.to_string())
-        .and_then(|(m, _)| model::bench::time_checkpoint(&m, tokens as usize, runs as usize));
+    // The threaded build times it on the engine, with the pool, as its passes run.
+    let time = move || {
+        files
+            .open("benchmark", "benchmark")
+            .map_err(|e| e.to_string())
+            .and_then(|(m, _)| model::bench::time_checkpoint(&m, tokens as usize, runs as usize))
+    };
+    #[cfg(target_feature = "atomics")]
+    let timed = app::threads::away(time).await;
+    #[cfg(not(target_feature = "atomics"))]
+    let timed = time();
     match timed {
         Ok(mut t) => {
             t.peak_rss_mb = Some(wasm_memory_bytes() as f64 / 1e6);

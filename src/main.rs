@@ -58,9 +58,20 @@ fn main() {
     use wasm_bindgen::JsCast;
     eframe::WebLogger::init(log::LevelFilter::Info).ok();
     // In a Web Worker (`web/worker.js`) this module only serves `glimpse_worker_start`.
-    if web_sys::window().is_none() {
+    let Some(window) = web_sys::window() else {
         return;
+    };
+    // The threaded build (scripts/web_threads.sh): a worker per core for the pool, and the
+    // engine that runs long passes off this thread. Without them it runs as the plain build.
+    #[cfg(target_feature = "atomics")]
+    {
+        let cores = window.navigator().hardware_concurrency() as usize;
+        if let Err(e) = glimpse::app::threads::start(cores.clamp(1, 8)) {
+            log::warn!("glimpse: no threads, everything runs on the page's thread: {e}");
+        }
     }
+    #[cfg(not(target_feature = "atomics"))]
+    let _ = window;
     wasm_bindgen_futures::spawn_local(async {
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             log::error!("glimpse: no document");

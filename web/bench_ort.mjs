@@ -1,8 +1,9 @@
 // Glimpse's wasm against onnxruntime-web on the same model, in headless Chromium, one run:
 //  - all-MiniLM-L6-v2's forward pass on 32 and 128 tokens of the same English (the same token
 //    ids: Glimpse reports the ids it timed and onnxruntime-web is fed exactly those), Glimpse's
-//    traced and untraced pass against onnxruntime-web's wasm backend (SIMD, 1 thread: the page
-//    is not cross-origin isolated, so neither engine can start threads), medians;
+//    traced and untraced pass against onnxruntime-web's wasm backend (SIMD), medians, twice:
+//    on 1 thread (a page that is not cross-origin isolated: Glimpse's plain build, ORT with
+//    numThreads 1) and on 2 (an isolated page: Glimpse's threaded build, ORT with 2 threads);
 //  - Glimpse natively on the same tokens (`glimpse bench-forward --threads 1`), for wasm ÷ native;
 //  - the wasm memory the app holds after opening each real model (a fresh page each), and the
 //    native peak resident memory of `bench-forward` on each.
@@ -51,10 +52,10 @@ for (const [what, p] of [['onnxruntime-web', path.join(ORT_DIR, 'ort.wasm.min.mj
   }
 }
 
-/** `glimpse bench-forward` on one thread, with its peak resident memory. */
-function native(model, tokens) {
+/** `glimpse bench-forward` on `threads` threads, with its peak resident memory. */
+function native(model, tokens, threads = 1) {
   return JSON.parse(execFileSync(BIN, ['bench-forward', '--model', model, '--tokens', String(tokens),
-    '--runs', String(RUNS), '--threads', '1', '--json'], { encoding: 'utf8' }));
+    '--runs', String(RUNS), '--threads', String(threads), '--json'], { encoding: 'utf8' }));
 }
 
 /** A fresh page of the app. */
@@ -68,9 +69,13 @@ async function freshPage(context, base) {
 async function main() {
   const minilmDir = path.join(DIST, MINILM);
   const result = { machine, runs: RUNS, minilm: [], memory: {} };
-  // onnxruntime-web and the ONNX file are served beside the app.
-  const server = await serveDist(DIST, { '/ort/': ORT_DIR, '/onnx/model.onnx': ONNX_MODEL });
+  // onnxruntime-web and the ONNX file are served beside the app, by an isolated server (threads)
+  // and one that is not (one thread).
+  const mounts = { '/ort/': ORT_DIR, '/onnx/model.onnx': ONNX_MODEL };
+  const server = await serveDist(DIST, mounts, { isolated: true });
+  const plainServer = await serveDist(DIST, mounts, { isolated: false });
   const base = `http://127.0.0.1:${server.address().port}/`;
+  const plainBase = `http://127.0.0.1:${plainServer.address().port}/`;
   const { context, profile } = await launchChromium(1);
   try {
     // Memory first, each model in a fresh page of the app: what a student's tab holds.
@@ -95,17 +100,19 @@ async function main() {
       result.memory[name].native_tokens = tokens;
     }
 
-    const page = await freshPage(context, base);
+    for (const threads of [1, 2]) {
+    const page = await freshPage(context, threads === 1 ? plainBase : base);
     for (const tokens of TOKENS) {
       const glimpse = JSON.parse(await page.evaluate(async ({ dir, files, tokens, runs }) => {
         const contents = await Promise.all(files.map(async (f) => new Uint8Array(await (await fetch(`${dir}/${f}`)).arrayBuffer())));
         return window.wasmBindings.glimpse_bench_checkpoint(files, contents, tokens, runs);
       }, { dir: MINILM, files: MINILM_FILES, tokens, runs: RUNS }));
       if (glimpse.error) throw new Error(`Glimpse's benchmark failed: ${glimpse.error}`);
-      const ort = await page.evaluate(async ({ ids, runs }) => {
+      if (glimpse.threads !== threads) throw new Error(`Glimpse ran on ${glimpse.threads} threads, not ${threads}`);
+      const ort = await page.evaluate(async ({ ids, runs, threads }) => {
         const ort = await import('/ort/ort.wasm.min.mjs');
         ort.env.wasm.wasmPaths = '/ort/';
-        ort.env.wasm.numThreads = 1;
+        ort.env.wasm.numThreads = threads;
         const session = window.__ortSession ??= await ort.InferenceSession.create('/onnx/model.onnx', {
           executionProviders: ['wasm'], graphOptimizationLevel: 'all',
         });
@@ -125,9 +132,10 @@ async function main() {
         }
         times.shift(); // warm-up
         return { times, dims: hidden.dims, first: Array.from(hidden.data.slice(0, 4)) };
-      }, { ids: glimpse.ids, runs: RUNS });
-      const nat = native(minilmDir, tokens);
+      }, { ids: glimpse.ids, runs: RUNS, threads });
+      const nat = native(minilmDir, tokens, threads);
       const row = {
+        threads,
         tokens,
         glimpse_wasm_traced_ms: glimpse.median_ms,
         glimpse_wasm_untraced_ms: glimpse.untraced_median_ms,
@@ -143,18 +151,20 @@ async function main() {
       result.minilm.push(row);
     }
     await page.close();
+    }
   } finally {
     await context.close().catch(() => {});
     server.close();
+    plainServer.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
 
   const f = (x) => x.toFixed(1).padStart(7);
-  console.log(`all-MiniLM-L6-v2 forward in Chromium, 1 thread, medians of ${RUNS} (ms; GFLOP/s in brackets)`);
-  console.log('tokens  Glimpse wasm traced  untraced   onnxruntime-web   ort ÷ Glimpse (traced)   Glimpse native   wasm ÷ native');
+  console.log(`all-MiniLM-L6-v2 forward in Chromium, medians of ${RUNS} (ms; GFLOP/s in brackets)`);
+  console.log('threads tokens  Glimpse wasm traced  untraced   onnxruntime-web   ort ÷ Glimpse (traced)   Glimpse native   wasm ÷ native');
   for (const r of result.minilm) {
     const g = (ms) => `${f(ms)} (${(r.gflop / ms * 1e3).toFixed(1)})`;
-    console.log(`${String(r.tokens).padStart(6)}  ${g(r.glimpse_wasm_traced_ms)}  ${g(r.glimpse_wasm_untraced_ms)}  ${g(r.ort_wasm_ms)}   ${r.ort_over_glimpse_traced.toFixed(2).padStart(8)}×   ${f(r.glimpse_native_traced_ms)}   ${r.wasm_over_native.toFixed(2)}×`);
+    console.log(`${String(r.threads).padStart(7)} ${String(r.tokens).padStart(6)}  ${g(r.glimpse_wasm_traced_ms)}  ${g(r.glimpse_wasm_untraced_ms)}  ${g(r.ort_wasm_ms)}   ${r.ort_over_glimpse_traced.toFixed(2).padStart(8)}×   ${f(r.glimpse_native_traced_ms)}   ${r.wasm_over_native.toFixed(2)}×`);
   }
   console.log('memory (MB): wasm memory in the app after opening the model / native peak RSS of bench-forward');
   for (const [name, m] of Object.entries(result.memory)) {

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { checkShot, distinctColours, readPng } from './check_shot.mjs';
-import { closeBrowser, DIST, launchChromium, OUT, poll, serveDist, watchPage } from './harness.mjs';
+import { closeBrowser, DIST, ISOLATED, launchChromium, OUT, poll, serveDist, watchPage } from './harness.mjs';
 
 const PROBE_TIMEOUT_MS = Number(process.env.PROBE_TIMEOUT_MS ?? 60000);
 // 1 by default; 2 (or 1.5) checks the points -> pixels scaling (pixels_per_point) end to end.
@@ -50,6 +50,12 @@ async function main() {
 
     // Listen before navigating so nothing from start-up is missed.
     watchPage(page, consoleLines, errors);
+    // What the page itself downloads from the app's folder (the first download).
+    const fetched = new Set();
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === new URL(url).origin) fetched.add(u.pathname.slice(1) || 'index.html');
+    });
 
     const t0 = Date.now();
     const resp = await page.goto(url, { waitUntil: 'load', timeout: 60000 });
@@ -130,10 +136,25 @@ async function main() {
     record('the built-in models are fetched beside the app and reported by glimpse_models()',
       !!models && models.every((m) => m.state === 'ready') && translate?.layers === 2,
       models ? `${models.length} models, translate: ${translate?.family}, ${translate?.layers} layers, ${translate?.heads} heads, ${translate?.parameters} parameters` : 'still loading after 30 s');
-    const first = fs.readdirSync(DIST).filter((f) => /\.(wasm|js|html)$/.test(f) && f !== 'sw.js');
+    // The page's own html, js and wasm (the service worker's precache comes after the start).
+    const first = [...fetched].filter((f) => /\.(wasm|js|html)$/.test(f) && f !== 'sw.js' &&
+      fs.existsSync(path.join(DIST, f)));
     const firstGz = first.reduce((n, f) => n + zlib.gzipSync(fs.readFileSync(path.join(DIST, f)), { level: 9 }).length, 0);
-    record('the first download (html, js, wasm) is at most 3 MB gzipped', firstGz <= 3e6,
+    record('the first download (html, js, wasm) is at most 3 MB gzipped', firstGz <= 3e6 && first.some((f) => f.endsWith('.wasm')),
       `${(firstGz / 1e6).toFixed(2)} MB gzipped: ${first.join(', ')}`);
+
+    // Threads: this server makes the page cross-origin isolated (as scripts/package.sh tells
+    // hosts to), so it loads the threaded build, and its passes run off the page's thread.
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    const threaded = await poll(async () => {
+      const c = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_compute()));
+      return c.threads === Math.min(Math.max(cores, 1), 8) && c.off_page ? c : null;
+    }, 30000).catch(() => null);
+    const picked = await page.evaluate(() => window.glimpseModule);
+    record('an isolated page loads the threaded build and computes on a pool of one thread per core, off its own thread',
+      ISOLATED ? !!threaded && picked?.threads === true : picked?.threads === false,
+      `${picked?.wasm}; compute: ${threaded ? `${threaded.threads} threads, off the page` : 'not started'}; ${cores} cores` +
+      (ISOLATED ? '' : ' (GLIMPSE_ISOLATED=0: the plain build was expected)'));
 
     const loadingGone = await page.evaluate(() => {
       const el = document.getElementById('loading_text');
@@ -240,6 +261,49 @@ async function main() {
       const probeNow = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_probe()));
       const shot = checkShot(readPng(path.join(OUT, file)), probeNow, canvas.x, canvas.y);
       for (const c of shot.checks) record(`${file}: ${c.name}`, c.ok, c.detail);
+    }
+
+    // A job that panics on the engine stops that worker alone: the Compute panel says so, no
+    // crash overlay covers the app, and a new input is computed on the page's own thread.
+    if (ISOLATED) {
+      const sent = await page.evaluate(() => window.wasmBindings.glimpse_test_engine_panic());
+      const stopped = await poll(async () => {
+        const c = JSON.parse(await page.evaluate(() => window.wasmBindings.glimpse_compute()));
+        return c.off_page === false ? c : null;
+      }, 15000, 100).catch(() => null);
+      await page.goto(`http://127.0.0.1:${server.address().port}/#v=1&view=attention&model=lm&src=a%20dog%20ran`, { waitUntil: 'load' });
+      const after = await poll(async () => {
+        const p = JSON.parse((await page.evaluate(() => window.wasmBindings.glimpse_probe())) || 'null');
+        return p?.input === 'a dog ran' ? p : null;
+      }, 15000).catch(() => null);
+      const overlay = await page.evaluate(() => !!document.getElementById('glimpse_error'));
+      // The worker's own report of the panic it was asked for is expected, not a failure.
+      const asked = (e) => /requested by the browser test, on the engine/.test(e);
+      const unexpected = errors.filter((e) => !asked(e));
+      errors.splice(0, errors.length, ...unexpected);
+      record('a panic on the engine stops that worker alone: said in the Compute panel, and the page computes on',
+        sent && !!stopped && /worker/.test(stopped.threads_text) && !overlay && !!after,
+        `${stopped?.threads_text ?? 'no change'}; overlay ${overlay}; new input drawn: ${!!after}`);
+    }
+
+    // A host that sends no COOP/COEP (and no service worker yet): the page is not isolated, so
+    // it loads the plain build, draws, and the Compute panel says why it has one thread.
+    const plain = await serveDist(DIST, {}, { isolated: false });
+    try {
+      const other = await context.newPage();
+      watchPage(other, consoleLines, errors);
+      await other.goto(`http://127.0.0.1:${plain.address().port}/#v=1&view=attention&model=lm&ctl=1`, { waitUntil: 'load' });
+      const drawn = await poll(() => other.evaluate(() => window.wasmBindings?.glimpse_probe?.() || null), 60000);
+      const state = await other.evaluate(() => ({
+        isolated: self.crossOriginIsolated, module: window.glimpseModule, compute: window.wasmBindings.glimpse_compute(),
+      }));
+      const c = JSON.parse(state.compute);
+      record('a page that is not isolated loads the one-thread build, draws, and runs on its own thread',
+        !!drawn && !state.isolated && state.module?.threads === false && c.threads === 1 && c.off_page === false,
+        `isolated ${state.isolated}, ${state.module?.wasm}, compute: ${c.threads} thread(s), off the page ${c.off_page}`);
+      await other.close();
+    } finally {
+      plain.close();
     }
 
     // Give late errors (from the frames after the screenshot) a moment to show up.

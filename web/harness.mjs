@@ -48,9 +48,14 @@ export const MIME = {
   '.onnx': 'application/octet-stream',
 };
 
+/** Whether the test server makes its pages cross-origin isolated (COOP + COEP, as
+ * scripts/package.sh tells hosts to), so the app loads its threaded build: on unless
+ * GLIMPSE_ISOLATED=0, which serves the plain one-thread build's conditions. */
+export const ISOLATED = process.env.GLIMPSE_ISOLATED !== '0';
+
 /** A tiny static server for DIST on 127.0.0.1 and a free port. `mounts` serves more from
  * outside DIST: URL prefix ending in '/' → a folder, exact URL path → a file. */
-export function serveDist(DIST, mounts = {}) {
+export function serveDist(DIST, mounts = {}, { isolated = ISOLATED } = {}) {
   const server = http.createServer((req, res) => {
     let rel;
     try {
@@ -84,6 +89,9 @@ export function serveDist(DIST, mounts = {}) {
         'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
         'content-length': body.length,
         'cache-control': 'no-store',
+        ...(isolated
+          ? { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }
+          : {}),
       });
       res.end(body);
     });

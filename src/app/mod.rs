@@ -13,6 +13,8 @@ pub mod probe;
 pub mod shell;
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+pub mod threads;
 pub mod widgets;
 pub mod words;
 pub mod workbench;
@@ -98,6 +100,8 @@ impl GlimpseApp {
         let mut app = Self::default();
         app.look.language = shell::language::readers_language();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
+        #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+        threads::set_repaint(&cc.egui_ctx);
         app.store.prefetch_builtins(&cc.egui_ctx);
         open_dialog::wake_with(&cc.egui_ctx);
         // In the browser, a link's hash reproduces the view it was copied from.

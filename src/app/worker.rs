@@ -151,12 +151,19 @@ impl Drop for PageWorker {
     }
 }
 
-/// The app's wasm, from the `<link rel=preload>` Trunk writes into the page, and its glue beside
-/// it (wasm-bindgen names them `NAME_bg.wasm` and `NAME.js`), made absolute against the page's
-/// `<base>`.
-fn module_urls() -> Option<(String, String)> {
-    let document = web_sys::window()?.document()?;
-    let link = document
+/// The app's wasm and its glue, made absolute against the page's `<base>`: the pair the page
+/// loaded (`window.glimpseModule`, set by the start-up script that picks the plain or the
+/// threaded build, web/pick_build.mjs), else the `<link rel=preload>` Trunk writes (wasm-bindgen
+/// names them `NAME_bg.wasm` and `NAME.js`).
+pub fn module_urls() -> Option<(String, String)> {
+    let window = web_sys::window()?;
+    let picked = js_sys::Reflect::get(&window, &"glimpseModule".into()).ok()?;
+    let field = |k: &str| js_sys::Reflect::get(&picked, &k.into()).ok()?.as_string();
+    if let (Some(js), Some(wasm)) = (field("js"), field("wasm")) {
+        return Some((resolve(&js)?, resolve(&wasm)?));
+    }
+    let link = window
+        .document()?
         .query_selector("link[rel=preload][href$='_bg.wasm']")
         .ok()??;
     let wasm = link.get_attribute("href")?;
@@ -164,7 +171,7 @@ fn module_urls() -> Option<(String, String)> {
     Some((resolve(&js)?, resolve(&wasm)?))
 }
 
-fn resolve(relative: &str) -> Option<String> {
+pub fn resolve(relative: &str) -> Option<String> {
     let base = web_sys::window()?.document()?.base_uri().ok()??;
     Some(web_sys::Url::new_with_base(relative, &base).ok()?.href())
 }

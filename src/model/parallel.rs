@@ -1,9 +1,13 @@
-//! Splitting the forward pass's work across threads (natively; the browser runs it all on its
-//! one thread). Two shapes of work are split: the output columns of a matrix product (each
-//! thread multiplies by its own slice of the weight matrix, so the packing of the weights is
-//! split too) and the heads of an attention layer. Every split computes exactly the numbers the
-//! serial code computes, in the same order within a cell, so results do not depend on the
-//! thread count.
+//! Splitting the forward pass's work across threads. Two shapes of work are split: the output
+//! columns of a matrix product (each thread multiplies by its own slice of the weight matrix, so
+//! the packing of the weights is split too) and the heads of an attention layer. Every split
+//! computes exactly the numbers the serial code computes, in the same order within a cell, so
+//! results do not depend on the thread count.
+//!
+//! Natively the threads are rayon's pool. In the browser the plain build has one thread; the
+//! threaded build (scripts/web_threads.sh) has a pool of Web Workers on one shared memory
+//! (`app::threads`), which only threads allowed to wait use: the page's own thread may never
+//! block (`Atomics.wait` throws there), so work it does itself stays serial.
 
 use ndarray::{ArrayViewMut2, Axis};
 
@@ -14,8 +18,9 @@ const MIN_PARALLEL_WORK: usize = 1 << 16;
 /// split never leaves a thread a ragged edge it could have avoided.
 const COLUMN_ALIGN: usize = 16;
 
-/// Threads the forward pass may use: rayon's pool (the machine's cores unless
-/// [`set_threads`] chose otherwise); 1 in the browser.
+/// Threads the forward pass may use here: rayon's pool (the machine's cores unless
+/// [`set_threads`] chose otherwise); in the browser, the threaded build's pool on a thread
+/// that may wait, else 1.
 pub fn threads() -> usize {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -23,8 +28,52 @@ pub fn threads() -> usize {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        1
+        web::threads()
     }
+}
+
+/// The browser's side of the pool: how many threads the threaded build started, and whether
+/// this thread may wait for them.
+#[cfg(target_arch = "wasm32")]
+mod web {
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// Pool threads started (0: none, the plain build or a page that is not isolated).
+    static POOL: AtomicUsize = AtomicUsize::new(0);
+
+    thread_local! {
+        /// Set on the workers (pool threads and the thread that runs jobs off the page).
+        static MAY_WAIT: Cell<bool> = const { Cell::new(false) };
+    }
+
+    pub fn threads() -> usize {
+        if MAY_WAIT.with(Cell::get) {
+            POOL.load(Ordering::Relaxed).max(1)
+        } else {
+            1
+        }
+    }
+
+    pub fn pool_started(threads: usize) {
+        POOL.store(threads, Ordering::Relaxed);
+    }
+
+    pub fn this_thread_may_wait() {
+        MAY_WAIT.with(|w| w.set(true));
+    }
+}
+
+/// The threaded browser build started a pool of `threads` workers (`app::threads`).
+#[cfg(target_arch = "wasm32")]
+pub fn web_pool_started(threads: usize) {
+    web::pool_started(threads);
+}
+
+/// This thread is a worker that may wait for the pool (never the page's thread).
+#[cfg(target_arch = "wasm32")]
+pub fn this_thread_may_wait() {
+    web::this_thread_may_wait();
 }
 
 /// Use `n` threads (≥ 1) from now on. Only the first call before any parallel work takes
@@ -48,12 +97,15 @@ pub fn set_threads(n: usize) -> bool {
 /// spinning, as llama.cpp's threads do. A decoding step's products take 50–300 µs each, and a
 /// `rayon::join` from outside the pool (a hand-off and a sleep per product) or to a sleeping
 /// thread (a wake-up per product) cost about what the second core gave back: two threads were
-/// no faster than one. A pass whose products are too small to split, natively with one thread,
-/// inside the pool already (its threads are busy), and in the browser, `f` just runs here.
-// The browser runs every pass on its one thread, whatever its size.
-#[cfg_attr(target_arch = "wasm32", allow(unused_variables))]
+/// no faster than one. A pass whose products are too small to split, with one thread (the
+/// plain browser build, the page's own thread), or inside the pool already (its threads are
+/// busy), `f` just runs here.
+#[cfg_attr(
+    all(target_arch = "wasm32", not(target_feature = "atomics")),
+    allow(unused_variables)
+)]
 pub fn in_pool<R: Send>(largest_product: usize, f: impl FnOnce() -> R + Send) -> R {
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
     {
         use std::sync::atomic::{AtomicBool, Ordering};
         let splits = largest_product / MIN_PARALLEL_WORK >= 2;
@@ -88,15 +140,13 @@ pub fn in_pool<R: Send>(largest_product: usize, f: impl FnOnce() -> R + Send) ->
 
 /// Run `a` and `b`, on two threads where there are.
 fn join<A: FnOnce() + Send, B: FnOnce() + Send>(a: A, b: B) {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
+    #[cfg(any(not(target_arch = "wasm32"), target_feature = "atomics"))]
+    if threads() > 1 {
         rayon::join(a, b);
+        return;
     }
-    #[cfg(target_arch = "wasm32")]
-    {
-        a();
-        b();
-    }
+    a();
+    b();
 }
 
 /// Calls `f(first_column, block)` on column blocks of `y` that together cover it, one block

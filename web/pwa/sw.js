@@ -9,6 +9,9 @@
 // - fetch: index.html (navigations) network-first with the cached copy as the offline fallback,
 //   so an online visit always gets the newest index.html and the hashed files it names; every
 //   other same-origin GET cache-first (Trunk's file names change with their contents).
+// - isolation: what it serves carries COOP + COEP, so a page it controls is cross-origin
+//   isolated and loads the threaded build even from a host that cannot send headers (from
+//   the second visit on: the first page was loaded before the worker existed).
 const VERSION = '__GLIMPSE_VERSION__';
 const PRECACHE = __GLIMPSE_PRECACHE__;
 // URLs relative to this script, so a build served from a sub-path works.
@@ -73,8 +76,21 @@ async function cacheFirst(request) {
   return response;
 }
 
+/** `response` with the two headers that make the page cross-origin isolated (a host that
+ * sends them already is left as it is). */
+function isolated(response) {
+  if (!response || response.type === 'opaque' || response.type === 'opaqueredirect' ||
+      response.headers.get('cross-origin-embedder-policy')) {
+    return response;
+  }
+  const headers = new Headers(response.headers);
+  headers.set('Cross-Origin-Opener-Policy', 'same-origin');
+  headers.set('Cross-Origin-Embedder-Policy', 'require-corp');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'GET' || !request.url.startsWith(SCOPE)) return;
-  event.respondWith(isIndex(request) ? networkFirst(request) : cacheFirst(request));
+  event.respondWith((isIndex(request) ? networkFirst(request) : cacheFirst(request)).then(isolated));
 });

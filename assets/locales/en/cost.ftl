@@ -60,6 +60,10 @@ cost-memory-heading = Memory (numbers held; 4 bytes each in f32)
 cost-memory-rnn = RNN hidden states
 cost-memory-attention = self-attention: weights and representations
 cost-memory-all = every attention matrix of a pass
+cost-memory-one = one attention matrix (one head, one layer)
+# $heads: the heads slider; $d, $dk: D and D/h; $params, $scores, $weights, $one: counts with grouped digits
+cost-heads-same-cost = Heads cost nothing extra: with h = { $heads } heads of d_k = D/h = { $dk } each, the projections stay 4·D² = { $params } parameters and the scores L²·D = { $scores } multiply-adds (h heads × L² pairs × D/h dimensions), as with one head of { $d }. Only the attention weights multiply by h: { $weights } numbers for the pass against { $one } with one head.
+cost-binary-units = Sizes in decimal units (1 MB = 10⁶ bytes) and, after the dot, binary ones (1 MiB = 2²⁰ bytes), which the notes use: one matrix at L = 1,024 is 4 MiB.
 cost-params-heading = Parameters of one block
 cost-params-attention = attention W_Q, W_K, W_V, W_O
 cost-params-biases = their biases

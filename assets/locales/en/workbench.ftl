@@ -37,6 +37,20 @@ workbench-pass-cancelled = pass cancelled: change the text to run it again
 workbench-compute-on = compute on
 workbench-cpu-hover = Glimpse's transformer over ndarray
 workbench-gpu-hover = the same forward pass as WGSL compute shaders (wgpu)
+# $threads is a number of threads
+workbench-cpu-threads = CPU: { $threads ->
+        [one] one thread
+       *[other] { $threads } threads
+    }
+workbench-cpu-threads-away = CPU: { $threads ->
+        [one] one thread
+       *[other] { $threads } threads
+    }, off the page's thread (the page only draws)
+workbench-cpu-threads-starting = CPU: starting the threads…
+workbench-cpu-one-thread-not-isolated = CPU: one thread, on the page's own. This page is not cross-origin isolated (its host sends no COOP and COEP headers), so the browser lends it no shared memory for threads; docs/hosting.md says how to turn them on.
+workbench-cpu-one-thread-no-build = CPU: one thread, on the page's own: this copy of Glimpse was built without its threaded version.
+# $why is the worker's own error, in English
+workbench-cpu-worker-stopped = CPU: a worker stopped ({ $why }), so passes run on the page's thread again.
 # $why is the GPU's own error, in English
 workbench-gpu-fallback = the GPU could not run this, so the CPU's numbers are shown: { $why }
 workbench-gpu-not-built = GPU: this build has no GPU path (feature `webgpu`)

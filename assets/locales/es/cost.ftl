@@ -60,6 +60,10 @@ cost-memory-heading = Memoria (números guardados; 4 bytes cada uno en f32)
 cost-memory-rnn = estados ocultos de la RNN
 cost-memory-attention = autoatención: pesos y representaciones
 cost-memory-all = todas las matrices de atención de una pasada
+cost-memory-one = una matriz de atención (una cabeza, una capa)
+# $heads: the heads slider; $d, $dk: D and D/h; $params, $scores, $weights, $one: counts with grouped digits
+cost-heads-same-cost = Las cabezas no cuestan nada más: con h = { $heads } cabezas de d_k = D/h = { $dk } cada una, las proyecciones siguen siendo 4·D² = { $params } parámetros y las puntuaciones L²·D = { $scores } multiplicaciones y sumas (h cabezas × L² pares × D/h dimensiones), igual que con una cabeza de { $d }. Solo los pesos de atención se multiplican por h: { $weights } números en la pasada frente a { $one } con una cabeza.
+cost-binary-units = Tamaños en unidades decimales (1 MB = 10⁶ bytes) y, tras el punto, binarias (1 MiB = 2²⁰ bytes), las que usan los apuntes: una matriz con L = 1.024 ocupa 4 MiB.
 cost-params-heading = Parámetros de un bloque
 cost-params-attention = atención W_Q, W_K, W_V, W_O
 cost-params-biases = sus sesgos

@@ -40,6 +40,20 @@ workbench-pass-cancelled = pasada cancelada: cambia el texto para ejecutarla de 
 workbench-compute-on = calcular en
 workbench-cpu-hover = el transformer de Glimpse sobre ndarray
 workbench-gpu-hover = la misma pasada hacia delante como shaders de cómputo WGSL (wgpu)
+# $threads is a number of threads
+workbench-cpu-threads = CPU: { $threads ->
+        [one] un hilo
+       *[other] { $threads } hilos
+    }
+workbench-cpu-threads-away = CPU: { $threads ->
+        [one] un hilo
+       *[other] { $threads } hilos
+    }, fuera del hilo de la página (la página solo dibuja)
+workbench-cpu-threads-starting = CPU: arrancando los hilos…
+workbench-cpu-one-thread-not-isolated = CPU: un hilo, el de la propia página. Esta página no está aislada entre orígenes (su servidor no envía las cabeceras COOP y COEP), así que el navegador no le presta memoria compartida para hilos; docs/hosting.md explica cómo activarlas.
+workbench-cpu-one-thread-no-build = CPU: un hilo, el de la propia página: esta copia de Glimpse se compiló sin su versión con hilos.
+# $why is the worker's own error, in English
+workbench-cpu-worker-stopped = CPU: un worker se detuvo ({ $why }), así que las pasadas vuelven al hilo de la página.
 # $why is the GPU's own error, in English
 workbench-gpu-fallback = la GPU no pudo ejecutar esto, así que se muestran los números de la CPU: { $why }
 workbench-gpu-not-built = GPU: esta compilación no tiene ruta de GPU (feature `webgpu`)

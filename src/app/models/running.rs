@@ -4,7 +4,7 @@
 //! says how far it is, with Cancel, is `pass_answer::progress_line`). Also the frame's budget
 //! the store and the labs slice their own passes by.
 
-use crate::model::sliced::SlicedForward;
+use crate::app::models::pass_job::PassJob;
 use crate::model::{ForwardOptions, Model, PreparedInput, Trace};
 use std::sync::Arc;
 use web_time::{Duration, Instant};
@@ -29,9 +29,10 @@ pub fn within(budget: Duration, mut unit: impl FnMut() -> bool) {
 pub struct Running<K> {
     pub key: K,
     pub prepared: PreparedInput,
-    job: SlicedForward,
-    /// Time spent computing, over all its frames.
+    job: PassJob,
+    /// Time spent computing, over all its frames (here), or since it started (away).
     computing: Duration,
+    started: Instant,
     /// Frames it has had so far.
     pub frames: usize,
 }
@@ -44,12 +45,13 @@ impl<K> Running<K> {
         prepared: PreparedInput,
         opts: ForwardOptions,
     ) -> crate::model::Result<Self> {
-        let job = SlicedForward::new(model, &prepared.input, &opts)?;
+        let job = PassJob::new(model, &prepared.input, &opts)?;
         Ok(Self {
             key,
             prepared,
             job,
             computing: Duration::ZERO,
+            started: Instant::now(),
             frames: 0,
         })
     }
@@ -60,6 +62,10 @@ impl<K> Running<K> {
         let t0 = Instant::now();
         let result = self.job.run_for(budget);
         self.computing += t0.elapsed();
+        if self.job.is_away() {
+            // The engine computed all along; the page only looked.
+            self.computing = self.started.elapsed();
+        }
         self.frames += 1;
         let ms = self.computing.as_secs_f64() * 1e3;
         match result {

@@ -5,10 +5,11 @@
 //! A model is `Ready`, `Failed` (the reason is shown where the model would be) or `Loading`
 //! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
 
+use crate::app::models::conversion_job::ConversionJob;
 use crate::app::models::loading::{Fetch, Loader, Payload};
 use crate::app::models::sources::{self, Source};
 use crate::model::import::open::CheckpointInfo;
-use crate::model::import::{CheckpointFiles, Conversion, Stage};
+use crate::model::import::{CheckpointFiles, Stage};
 use crate::model::{builtin, Model};
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
@@ -59,7 +60,7 @@ pub struct ModelStore {
     loader: Loader,
     /// Downloaded checkpoints being converted, a few pieces a frame (the browser has one
     /// thread): model name, the conversion, where the files came from.
-    converting: RefCell<Vec<(String, Conversion, String)>>,
+    converting: RefCell<Vec<(String, ConversionJob, String)>>,
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
     conversion_frames: RefCell<HashMap<String, Vec<serde_json::Value>>>,
@@ -378,6 +379,9 @@ impl ModelStore {
                 if ms > longest.0 {
                     longest = (ms, before);
                 }
+                if conversion.is_away() {
+                    break;
+                }
             }
             // Every frame's work, for the probe: the stage it ended on and its longest piece.
             if let Some(frames) = self.conversion_frames.borrow_mut().get_mut(&name) {
@@ -415,7 +419,7 @@ impl ModelStore {
                 },
                 Ok(Payload::Files(files, source)) => {
                     let bytes = files.total_bytes();
-                    let conversion = Conversion::new(files, &name, &source);
+                    let conversion = ConversionJob::new(files, &name, &source);
                     self.conversion_frames
                         .borrow_mut()
                         .insert(name.clone(), Vec::new());

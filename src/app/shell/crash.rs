@@ -7,6 +7,14 @@
 pub fn install_overlay() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        // A worker of the threaded build shares this hook with the page (one memory). Its
+        // panic stops that worker alone, which reports it (web/worker.js); eframe's hook
+        // would stop the whole app.
+        #[cfg(target_arch = "wasm32")]
+        if web_sys::window().is_none() {
+            web_sys::console::error_1(&format!("glimpse worker: {info}").into());
+            return;
+        }
         previous(info);
         let what =
             crate::util::panic_text(info.payload()).unwrap_or_else(|| crate::t!("crash-unknown"));

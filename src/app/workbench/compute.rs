@@ -325,10 +325,14 @@ impl Compute {
 
     /// The status, the path and the last timing as JSON (the browser test reads it).
     pub fn summary(&self) -> serde_json::Value {
+        let (threads, away) = cpu_threads();
         serde_json::json!({
             "status": self.status(),
             "backend": self.backend(),
             "last": self.last,
+            "threads": threads,
+            "off_page": away,
+            "threads_text": cpu_threads_text(),
         })
     }
 
@@ -359,6 +363,7 @@ impl Compute {
             }
         });
         ui.weak(status_text(&status));
+        ui.weak(cpu_threads_text());
         if let Some(t) = &self.last {
             ui.weak(timing_text(t));
             if let Some(why) = &t.fallback {
@@ -369,6 +374,54 @@ impl Compute {
             }
         }
     }
+}
+
+/// Threads the CPU path uses here, and whether its long passes run off the page's thread.
+fn cpu_threads() -> (usize, bool) {
+    #[cfg(not(target_arch = "wasm32"))]
+    return (crate::model::parallel::threads(), true);
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    return match crate::app::threads::pool_threads() {
+        0 => (1, false),
+        n => (n, crate::app::threads::crashed().is_none()),
+    };
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+    (1, false)
+}
+
+/// The CPU path's threads in words; in the browser with one thread, why only one.
+pub fn cpu_threads_text() -> String {
+    let (threads, away) = cpu_threads();
+    #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
+    if let Some(why) = crate::app::threads::crashed() {
+        return t!("workbench-cpu-worker-stopped", why = why);
+    }
+    if cfg!(target_arch = "wasm32") && !away {
+        let isolated = js_sys_isolated();
+        return if cfg!(target_feature = "atomics") && isolated {
+            t!("workbench-cpu-threads-starting")
+        } else if isolated {
+            t!("workbench-cpu-one-thread-no-build")
+        } else {
+            t!("workbench-cpu-one-thread-not-isolated")
+        };
+    }
+    if cfg!(target_arch = "wasm32") {
+        t!("workbench-cpu-threads-away", threads = threads)
+    } else {
+        t!("workbench-cpu-threads", threads = threads)
+    }
+}
+
+/// Whether the page may share memory with workers (`crossOriginIsolated`); natively true.
+fn js_sys_isolated() -> bool {
+    #[cfg(target_arch = "wasm32")]
+    return js_sys::Reflect::get(&js_sys::global(), &"crossOriginIsolated".into())
+        .ok()
+        .and_then(|v| v.as_bool())
+        .unwrap_or(false);
+    #[cfg(not(target_arch = "wasm32"))]
+    true
 }
 
 pub fn status_text(status: &GpuStatus) -> String {

@@ -74,6 +74,11 @@ impl Model {
             .saturating_mul(c.d_ff.max(c.vocab_size()))
     }
 
+    /// The largest product of a pass over `input` (see `largest_product`).
+    pub fn pass_size(&self, input: &ModelInput) -> usize {
+        self.largest_product(input.source.len().max(input.target.len()))
+    }
+
     /// The traced forward pass over a whole input.
     pub fn forward(&self, input: &ModelInput, opts: &ForwardOptions) -> Result<Trace> {
         self.forward_keeping(input, opts, true)
@@ -93,8 +98,7 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<Trace> {
         count_forward_pass();
-        let rows = input.source.len().max(input.target.len());
-        crate::model::parallel::in_pool(self.largest_product(rows), || -> Result<Trace> {
+        crate::model::parallel::in_pool(self.pass_size(input), || -> Result<Trace> {
             let plan = self.plan(input, opts)?;
             let encoder = match (&self.weights.encoder, &plan.encoder) {
                 (Some(stack), Some(p)) => {

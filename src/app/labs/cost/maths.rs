@@ -126,6 +126,8 @@ pub fn attention_work(s: &Sizes) -> AttentionWork {
 /// Memory the notes compare, in numbers held (not bytes).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Memory {
+    /// One head's attention matrix in one layer: L².
+    pub one_matrix: u128,
     /// An RNN's hidden states: L·D.
     pub rnn: u128,
     /// Self-attention's weights and representations: L² + L·D.
@@ -137,6 +139,7 @@ pub struct Memory {
 pub fn memory(s: &Sizes) -> Memory {
     let (l, d) = (s.l as u128, s.d as u128);
     Memory {
+        one_matrix: l * l,
         rnn: l * d,
         attention: l * l + l * d,
         all_weights: s.batch as u128 * s.layers as u128 * s.heads as u128 * l * l,
@@ -335,6 +338,23 @@ fn superscript(n: usize) -> String {
         .collect()
 }
 
+/// A size in bytes in binary units (1 KiB = 2¹⁰ bytes), as the notes write memory: one
+/// 1,024 × 1,024 matrix of f32 is 4 MiB.
+pub fn binary_bytes(n: u128) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
+    let mut x = n as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < units.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} bytes")
+    } else {
+        format!("{x:.1} {}", units[u])
+    }
+}
+
 /// A size in bytes, in the largest unit that keeps it ≥ 1 (f32: 4 bytes a number).
 pub fn bytes(n: u128) -> String {
     let units = ["bytes", "KB", "MB", "GB", "TB", "PB"];
@@ -354,6 +374,32 @@ pub fn bytes(n: u128) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn heads_change_only_the_weights_memory_and_binary_units_match_the_notes() {
+        // d_model 512 with 8 heads of 64 against one head of 512: the same parameters and the
+        // same multiply-adds; only the B·N·h·L² weights grow, by h.
+        let eight = Sizes::default();
+        assert_eq!((eight.d, eight.heads, eight.d / eight.heads), (512, 8, 64));
+        let one = Sizes { heads: 1, ..eight };
+        assert_eq!(attention_work(&eight), attention_work(&one));
+        assert_eq!(block_params(&eight), block_params(&one));
+        assert_eq!(memory(&eight).all_weights, 8 * memory(&one).all_weights);
+        assert_eq!(memory(&eight).one_matrix, memory(&one).one_matrix);
+        // The notes' per-matrix figures, f32: 4, 16, 64 and 256 MiB at L = 1,024 … 8,192.
+        for (l, mib) in [
+            (1024, "4.0 MiB"),
+            (2048, "16.0 MiB"),
+            (4096, "64.0 MiB"),
+            (8192, "256.0 MiB"),
+        ] {
+            let m = memory(&Sizes { l, ..eight });
+            assert_eq!(binary_bytes(4 * m.one_matrix), mib);
+        }
+        // The same matrix in decimal units is larger-looking: 4,194,304 bytes = 4.2 MB.
+        assert_eq!(bytes(4 * 1024 * 1024), "4.2 MB");
+        assert_eq!(binary_bytes(1023), "1023 bytes");
+    }
 
     #[test]
     fn the_notes_sentence_length_numbers_come_out_exactly() {

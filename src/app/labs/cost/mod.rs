@@ -247,6 +247,7 @@ fn memory_table(ui: &mut Ui, s: &Sizes) {
     let m = maths::memory(s);
     ui.strong(t!("cost-memory-heading"));
     let rows = [
+        (t!("cost-memory-one"), "L²", m.one_matrix),
         (t!("cost-memory-rnn"), "L·D", m.rnn),
         (t!("cost-memory-attention"), "L² + L·D", m.attention),
         (t!("cost-memory-all"), "B·N·h·L²", m.all_weights),
@@ -256,8 +257,24 @@ fn memory_table(ui: &mut Ui, s: &Sizes) {
         "cost_memory",
         &rows,
         count,
-        Some(|n| maths::bytes(4 * n)),
+        Some(|n| format!("{} · {}", maths::bytes(4 * n), maths::binary_bytes(4 * n))),
     );
+    ui.weak(t!("cost-binary-units"));
+    // Multi-head attention splits D into h heads: the same work, h matrices of weights.
+    let one = maths::memory(&Sizes { heads: 1, ..*s });
+    ui.label(t!(
+        "cost-heads-same-cost",
+        heads = s.heads,
+        d = s.d,
+        dk = format!("{:.4}", s.d as f64 / s.heads.max(1) as f64)
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string(),
+        params = grouped(maths::block_params(s).attention),
+        scores = grouped(maths::attention_work(s).scores),
+        weights = grouped(m.all_weights),
+        one = grouped(one.all_weights)
+    ));
 }
 
 /// The textbook block's parameters at these sizes.

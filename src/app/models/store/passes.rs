@@ -67,7 +67,7 @@ fn without_blocks(mut trace: Trace) -> Trace {
 /// A pass a lab asked for, spread over frames.
 pub(super) struct Pass {
     pub(super) key: PassKey,
-    pub(super) job: crate::model::sliced::SlicedForward,
+    pub(super) job: crate::app::models::pass_job::PassJob,
     /// A view asked for it this frame: it is on screen (it goes first; Cancel stops it).
     pub(super) asked: bool,
 }
@@ -156,7 +156,7 @@ impl ModelStore {
             return None;
         }
         let mut passes = self.passes.borrow_mut();
-        let progress = |job: &crate::model::sliced::SlicedForward| {
+        let progress = |job: &crate::app::models::pass_job::PassJob| {
             Err(crate::t!(
                 "models-pass-computing",
                 model = &key.model,
@@ -168,11 +168,14 @@ impl ModelStore {
             p.asked = true;
             return Some(progress(&p.job));
         }
-        let job =
-            match crate::model::sliced::SlicedForward::new(model.clone(), &key.input, &key.opts) {
-                Ok(job) => job,
-                Err(e) => return Some(Err(e.to_string())),
-            };
+        let job = match crate::app::models::pass_job::PassJob::new(
+            model.clone(),
+            &key.input,
+            &key.opts,
+        ) {
+            Ok(job) => job,
+            Err(e) => return Some(Err(e.to_string())),
+        };
         let answer = progress(&job);
         if passes.len() == PASSES_UNDER_WAY {
             // The oldest no view asks for any more makes room; else the oldest.
