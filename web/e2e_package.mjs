@@ -350,6 +350,11 @@ async function walkIn(label, url, { offline = false, isolated = false, secondCop
         shown?.m?.state === 'ready' && !!shown.p && fromNet.every((r) => !r.url.startsWith(origin)),
         `${((Date.now() - t1) / 1000).toFixed(1)} s; ${requests.length - before} responses, ` +
         `${fromNet.length} not from the worker${fromNet.length ? `: ${fromNet.slice(0, 3).map((r) => r.url).join(', ')}` : ''}`);
+      // The worker adds COOP and COEP to what it serves: a host without them gets threads from
+      // the second visit (web/pwa/sw.js).
+      const again = await page.evaluate(() => ({ isolated: self.crossOriginIsolated, threads: window.glimpseModule?.threads }));
+      record(`${label}: under the service worker the page is cross-origin isolated and loads the threaded build`,
+        again.isolated === true && again.threads === true, JSON.stringify(again));
       await context.setOffline(false);
     }
     if (secondCopy) {
