@@ -221,7 +221,10 @@ pub async fn glimpse_bench_checkpoint(
             .and_then(|(m, _)| model::bench::time_checkpoint(&m, tokens as usize, runs as usize))
     };
     #[cfg(target_feature = "atomics")]
-    let timed = app::threads::away(time).await;
+    let timed = app::threads::away(time)
+        .await
+        .map_err(|crash| format!("a worker stopped: {crash}"))
+        .and_then(|timed| timed);
     #[cfg(not(target_feature = "atomics"))]
     let timed = time();
     match timed {

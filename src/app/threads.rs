@@ -12,16 +12,13 @@
 //! `try_lock`, once a frame. No worker touches egui.
 
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Condvar, Mutex};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A job for the engine, boxed twice so a thin pointer crosses `postMessage`.
 type Job = Box<dyn FnOnce() + Send>;
-
-/// Pool threads started (0 until [`start`] succeeds).
-static POOL_THREADS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// The engine worker, on the page's thread; `None` until started, or after it crashed.
@@ -40,7 +37,12 @@ struct Engine {
 /// Threads the pool has (0: the plain build, or not started yet: the engine builds the pool
 /// after it has loaded, and passes run on the page's thread until then).
 pub fn pool_threads() -> usize {
-    POOL_THREADS.load(Ordering::Relaxed)
+    crate::model::parallel::web_pool_threads()
+}
+
+/// Whether long work goes to the engine: its pool is built and no worker has stopped.
+pub fn engine_ready() -> bool {
+    pool_threads() > 0 && crashed().is_none()
 }
 
 /// The app's context, so a worker's crash is shown at once.
@@ -176,7 +178,6 @@ pub fn glimpse_engine_start(threads: u32) {
     match built {
         Ok(()) => {
             crate::model::parallel::web_pool_started(threads);
-            POOL_THREADS.store(threads, Ordering::Relaxed);
             log::info!("glimpse: {threads} threads compute, off the page's thread");
         }
         Err(e) => log::warn!("glimpse: no thread pool ({e}): passes run on the page's thread"),
@@ -192,23 +193,13 @@ pub fn glimpse_engine_run(pointer: u32) {
 }
 
 /// `f`'s answer, computed on the engine while the page's thread goes on (polled every few
-/// milliseconds, never waited for); on the page's thread where there is no engine.
-pub async fn away<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
-    let slot = std::sync::Arc::new(Mutex::new(None));
-    let theirs = std::sync::Arc::clone(&slot);
-    off_page(move || {
-        let answer = f();
-        if let Ok(mut slot) = theirs.lock() {
-            *slot = Some(answer);
-        }
-    });
+/// milliseconds, never waited for); on the page's thread where there is no engine. A worker
+/// that stopped before answering gives its reason.
+pub async fn away<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+    let job = AwayJob::start((), move |_| Some(f()));
     loop {
-        if let Some(answer) = slot.try_lock().ok().and_then(|mut s| s.take()) {
+        if let Some(answer) = job.answer() {
             return answer;
-        }
-        if let Some(reason) = crashed() {
-            // The job died with its worker; nothing will ever answer.
-            panic!("a worker stopped: {reason}");
         }
         let tick = js_sys::Promise::new(&mut |resolve, _| {
             if let Some(w) = web_sys::window() {

@@ -59,6 +59,10 @@ mod web {
         POOL.store(threads, Ordering::Relaxed);
     }
 
+    pub fn pool() -> usize {
+        POOL.load(Ordering::Relaxed)
+    }
+
     pub fn this_thread_may_wait() {
         MAY_WAIT.with(|w| w.set(true));
     }
@@ -68,6 +72,12 @@ mod web {
 #[cfg(target_arch = "wasm32")]
 pub fn web_pool_started(threads: usize) {
     web::pool_started(threads);
+}
+
+/// Threads the threaded browser build's pool has (0 until it is built, and in the plain build).
+#[cfg(target_arch = "wasm32")]
+pub fn web_pool_threads() -> usize {
+    web::pool()
 }
 
 /// This thread is a worker that may wait for the pool (never the page's thread).

@@ -23,7 +23,7 @@ impl ConversionJob {
     pub fn new(files: CheckpointFiles, name: &str, source: &str) -> Self {
         let conversion = Conversion::new(files, name, source);
         #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-        if crate::app::threads::pool_threads() > 0 && crate::app::threads::crashed().is_none() {
+        if crate::app::threads::engine_ready() {
             let first = conversion.stage();
             let mut conversion = conversion;
             let job = crate::app::threads::AwayJob::start(first, move |report| loop {

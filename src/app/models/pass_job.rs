@@ -33,9 +33,7 @@ impl PassJob {
         let job = SlicedForward::new(model.clone(), input, opts)?;
         let steps = job.steps();
         #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-        let how = if crate::app::threads::pool_threads() > 0
-            && crate::app::threads::crashed().is_none()
-        {
+        let how = if crate::app::threads::engine_ready() {
             How::Away(away(job, model.pass_size(input)))
         } else {
             How::Here(job)

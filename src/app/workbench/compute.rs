@@ -383,7 +383,7 @@ fn cpu_threads() -> (usize, bool) {
     #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
     return match crate::app::threads::pool_threads() {
         0 => (1, false),
-        n => (n, crate::app::threads::crashed().is_none()),
+        n => (n, crate::app::threads::engine_ready()),
     };
     #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
     (1, false)

@@ -341,27 +341,20 @@ fn superscript(n: usize) -> String {
 /// A size in bytes in binary units (1 KiB = 2¹⁰ bytes), as the notes write memory: one
 /// 1,024 × 1,024 matrix of f32 is 4 MiB.
 pub fn binary_bytes(n: u128) -> String {
-    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"];
-    let mut x = n as f64;
-    let mut u = 0;
-    while x >= 1024.0 && u + 1 < units.len() {
-        x /= 1024.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{n} bytes")
-    } else {
-        format!("{x:.1} {}", units[u])
-    }
+    in_units(n, 1024.0, ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB"])
 }
 
 /// A size in bytes, in the largest unit that keeps it ≥ 1 (f32: 4 bytes a number).
 pub fn bytes(n: u128) -> String {
-    let units = ["bytes", "KB", "MB", "GB", "TB", "PB"];
+    in_units(n, 1000.0, ["bytes", "KB", "MB", "GB", "TB", "PB"])
+}
+
+/// `n` bytes in the largest of `units` (each `step` times the one before) that keeps it ≥ 1.
+fn in_units(n: u128, step: f64, units: [&str; 6]) -> String {
     let mut x = n as f64;
     let mut u = 0;
-    while x >= 1000.0 && u + 1 < units.len() {
-        x /= 1000.0;
+    while x >= step && u + 1 < units.len() {
+        x /= step;
         u += 1;
     }
     if u == 0 {
