@@ -243,12 +243,16 @@ async function main() {
         `longest ${Math.max(...convertTimes).toFixed(0)} ms (the tokenizer is built in three pieces)`);
       await shot('smollm2');
 
-      // Typing on SmolLM2: its 30 blocks run a slice per frame, so the page keeps drawing
+      // Typing on SmolLM2: its 30 blocks run a slice per frame (or on the engine worker in the
+      // threaded build), so the page keeps drawing
       // (a typical frame is the 10 ms budget plus drawing: the median under 50 ms, three 60 Hz
       // frames; no frame near the whole pass's 400+ ms freeze: none over 250 ms, which leaves
       // room for a busy CI machine's odd slow frame), and the pass ends on the new text.
       const compute = async () => JSON.parse((await call('glimpse_compute')) || '{}');
-      const text1 = 'The animal did not cross the street because it was too tired.';
+      // Long enough that a pass spans several frames on the threaded build too, where it runs
+      // whole on a worker with two threads (one sentence could finish within two frames).
+      const text1 = 'The animal did not cross the street because it was too tired. ' +
+        'It had walked all day under the hot sun, and its legs were heavy and slow.';
       await call('glimpse_frame_times');
       await open(`view=attention&src=${encodeURIComponent(text1)}`);
       let seen = 0;
