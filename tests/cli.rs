@@ -879,6 +879,11 @@ fn bench_gpu_times_one_model_both_ways() {
         assert_eq!(c["tokens"], 8);
         assert!(c["cpu_ms"].as_f64().unwrap() > 0.0 && c["gpu_ms"].as_f64().unwrap() > 0.0);
         assert!(c["max_logit_error"].as_f64().unwrap() < 1e-3, "{c}");
+        let weights = c["max_weight_error"].as_f64().unwrap();
+        assert!(
+            weights >= c["max_logit_error"].as_f64().unwrap() && weights < 1e-3,
+            "{c}"
+        );
     } else {
         let required = std::env::var("GLIMPSE_REQUIRE_GPU").is_ok_and(|v| v == "1");
         let err = String::from_utf8_lossy(&out.stderr);

@@ -25,8 +25,11 @@ pub struct Comparison {
     pub gpu_ms: f64,
     /// `cpu_ms / gpu_ms`: above 1 the GPU wins.
     pub speedup: f64,
-    /// The largest difference between the two paths' output logits.
+    /// The largest difference between the two paths' output logits (0 for a model without
+    /// logits, such as a sentence encoder: see `max_weight_error`).
     pub max_logit_error: f32,
+    /// The largest difference over the logits and every attention weight of every layer.
+    pub max_weight_error: f32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -61,6 +64,7 @@ pub async fn compare(gpu: &Gpu, case: &Case, runs: usize) -> Result<Comparison, 
     let cpu_trace = case.model.forward(&case.input, &opts)?;
     let gpu_trace = forward(gpu, &weights, &case.model, &case.input, &opts).await?;
     let max_logit_error = cpu_trace.logit_difference(&gpu_trace);
+    let max_weight_error = cpu_trace.largest_difference(&gpu_trace);
     drop((cpu_trace, gpu_trace));
     let cpu_ms = median_ms(runs, || async {
         case.model.forward(&case.input, &opts).map(drop)?;
@@ -84,6 +88,7 @@ pub async fn compare(gpu: &Gpu, case: &Case, runs: usize) -> Result<Comparison, 
         gpu_ms,
         speedup: cpu_ms / gpu_ms,
         max_logit_error,
+        max_weight_error,
     })
 }
 
