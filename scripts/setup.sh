@@ -33,11 +33,13 @@ setup_rust_components() {
         rustup target add wasm32-unknown-unknown
     fi
     # The threaded browser build (scripts/web_threads.sh) rebuilds std with atomics: nightly
-    # with its sources, pinned in lib.sh. A minimal profile: about 80 MB, a few seconds.
+    # with its sources, pinned in lib.sh, and clippy for that configuration (test.sh). A minimal
+    # profile: about 90 MB, a few seconds.
     if ! rustup run "$THREADS_TOOLCHAIN" rustc --version >/dev/null 2>&1 ||
-        [ ! -d "$(rustup run "$THREADS_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library" ]; then
-        log "installing $THREADS_TOOLCHAIN with rust-src (the threaded browser build)"
-        rustup toolchain install "$THREADS_TOOLCHAIN" --profile minimal -c rust-src
+        [ ! -d "$(rustup run "$THREADS_TOOLCHAIN" rustc --print sysroot)/lib/rustlib/src/rust/library" ] ||
+        ! rustup run "$THREADS_TOOLCHAIN" cargo-clippy --version >/dev/null 2>&1; then
+        log "installing $THREADS_TOOLCHAIN with rust-src and clippy (the threaded browser build)"
+        rustup toolchain install "$THREADS_TOOLCHAIN" --profile minimal -c rust-src -c clippy
     fi
 }
 

@@ -56,6 +56,14 @@ cargo clippy --locked --lib --no-default-features -- -D warnings
 # workspace member), for x86-64 and for the browser's wasm32.
 cargo clippy --locked --manifest-path crates/glimpse-kernels/Cargo.toml --all-targets -- -D warnings
 cargo clippy --locked --manifest-path crates/glimpse-kernels/Cargo.toml --lib --target wasm32-unknown-unknown -- -D warnings
+# The app as the browser builds it: one thread (Trunk), and threads (web_threads.sh's flags,
+# its nightly and std rebuilt with atomics; code under `target_feature = "atomics"` is only
+# compiled there). Their own target dir, so the desktop build's checks are not evicted.
+cargo clippy --locked --target wasm32-unknown-unknown --lib -- -D warnings
+RUSTFLAGS="-C target-feature=+simd128,+atomics,+bulk-memory,+mutable-globals" \
+    CARGO_TARGET_DIR="$HOME/.cache/glimpse/target-threads-clippy" \
+    cargo "+$THREADS_TOOLCHAIN" clippy --locked --target wasm32-unknown-unknown --lib \
+    -Z build-std=panic_abort,std -- -D warnings
 
 # --release: the desktop test needs the release binary anyway, so the tests and the binary share
 # one optimised dependency build (a debug test build would compile every dependency once more).

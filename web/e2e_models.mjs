@@ -265,8 +265,12 @@ async function main() {
       const times = JSON.parse((await call('glimpse_frame_times')) || '[]');
       const longest = Math.max(...times);
       const middle = [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Infinity;
+      // On the threaded build the pass runs whole on the engine while both cores compute, so
+      // the page draws fewer frames (about one in 100 ms here) and the pass ends within a few:
+      // two seen mid-pass already show that no frame computed it.
+      const onEngine = await page.evaluate(() => window.glimpseModule?.threads === true);
       record('a SmolLM2 pass runs over several frames and the page keeps drawing',
-        !!done1 && seen >= 3 && middle < 50 && longest < 250,
+        !!done1 && seen >= (onEngine ? 2 : 3) && middle < 50 && longest < 250,
         `${seen} frames seen mid-pass; median frame ${middle.toFixed(1)} ms, longest ${longest.toFixed(1)} ms; frames (ms): ${times.map((t) => t.toFixed(0)).join(' ')}`);
 
       // A longer text, cancelled part-way: the text whose numbers are shown comes back (the
@@ -307,10 +311,14 @@ async function main() {
       const stepTimes = JSON.parse((await call('glimpse_frame_times')) || '[]');
       const slowest = Math.max(...stepTimes);
       await shot('smollm2-beam');
-      record('the decoding lab steps a beam search on SmolLM2 in the browser, a pass a frame',
+      // The threaded build runs those passes on the engine worker, so no frame waits for one.
+      const threaded = await page.evaluate(() => window.glimpseModule?.threads === true);
+      const away = threaded ? stepped?.off_page >= 3 && slowest < 150 : stepped?.off_page === 0;
+      record('the decoding lab steps a beam search on SmolLM2 in the browser, its passes off the page\'s thread where there are threads',
         !!step && stepped?.steps === 3 && stepped.live.length === 2 && /Paris/.test(stepped.greedy ?? '') &&
-        stepTimes.length >= 6 && slowest < 250 && !errors.some((e) => /panicked|pageerror/.test(e)),
+        stepTimes.length >= 6 && slowest < 250 && away && !errors.some((e) => /panicked|pageerror/.test(e)),
         `3 steps in ${((Date.now() - t1) / 1000).toFixed(1)} s over ${stepTimes.length} frames, longest ${slowest.toFixed(0)} ms; ` +
+        `${threaded ? 'threaded' : 'one thread'}, ${stepped?.off_page} passes off the page; ` +
         `live ${JSON.stringify(stepped?.live)}; greedy ${JSON.stringify(stepped?.greedy)}`);
 
       // 8. Offline: the service worker kept the downloaded MiniLM.

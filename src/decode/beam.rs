@@ -269,23 +269,28 @@ pub fn greedy(
     let mut prefix = prompt.to_vec();
     let (mut out, mut cum) = (Vec::new(), 0.0f32);
     for _ in 0..max_len {
-        let lp = source.log_probs(&prefix)?;
-        let Some((t, &l)) = lp
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| x.is_finite())
-            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
-        else {
+        let Some((t, l)) = most_likely(&source.log_probs(&prefix)?) else {
             break;
         };
-        out.push(t as u32);
-        prefix.push(t as u32);
+        out.push(t);
+        prefix.push(t);
         cum += l;
-        if t as u32 == source.eos() {
+        if t == source.eos() {
             break;
         }
     }
     Ok((out, cum))
+}
+
+/// Greedy decoding's choice: the most likely token and its log p (the lowest id on a tie);
+/// `None` when no token is possible.
+pub fn most_likely(log_probs: &[f32]) -> Option<(u32, f32)> {
+    log_probs
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.is_finite())
+        .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(&a.0)))
+        .map(|(t, &l)| (t as u32, l))
 }
 
 #[cfg(test)]

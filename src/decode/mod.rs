@@ -8,5 +8,5 @@ pub mod table;
 
 pub use beam::{BeamConfig, BeamSearch, Node, NodeState};
 pub use sample::{sample, SampleConfig, SampleStep, Sampler};
-pub use source::{ModelSource, Source};
+pub use source::{ModelSource, Pass, Passed, Source};
 pub use table::TableSource;

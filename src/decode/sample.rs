@@ -77,15 +77,27 @@ impl Sampler {
 
     /// Draw the next token; false once the run is over (`<eos>` drawn or `max_len` reached).
     pub fn step(&mut self, source: &mut dyn Source) -> Result<bool, String> {
+        let Some(prefix) = self.wants().map(<[u32]>::to_vec) else {
+            return Ok(false);
+        };
+        let log_probs = source.log_probs(&prefix)?;
+        self.draw_from(&log_probs, source.eos())?;
+        Ok(true)
+    }
+
+    /// The prefix whose next token is drawn next; `None` once the run is over.
+    pub fn wants(&mut self) -> Option<&[u32]> {
         if self.over || self.steps.len() >= self.cfg.max_len {
             self.over = true;
-            return Ok(false);
+            return None;
         }
-        let kept = kept_set(
-            &source.log_probs(&self.prefix)?,
-            self.cfg.top_k,
-            self.cfg.top_p,
-        );
+        Some(&self.prefix)
+    }
+
+    /// Draw the next token from `log_probs`, the source's answer for [`Sampler::wants`]'s
+    /// prefix (computed wherever the caller chose).
+    pub fn draw_from(&mut self, log_probs: &[f32], eos: u32) -> Result<(), String> {
+        let kept = kept_set(log_probs, self.cfg.top_k, self.cfg.top_p);
         let draw = self.rng.uniform();
         let mut acc = 0.0f64;
         let chosen = kept
@@ -99,8 +111,8 @@ impl Sampler {
             .ok_or("no token to sample")?;
         self.prefix.push(chosen);
         self.steps.push(SampleStep { kept, chosen, draw });
-        self.over = chosen == source.eos();
-        Ok(true)
+        self.over = chosen == eos;
+        Ok(())
     }
 }
 

@@ -6,6 +6,7 @@ use crate::model::tokenizer::{BOS, EOS};
 use crate::model::transformer::DecodeState;
 use crate::model::{ForwardOptions, Model, ModelInput};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A next-token distribution over a vocabulary.
 pub trait Source {
@@ -28,6 +29,39 @@ pub trait Source {
     fn work(&self) -> Work {
         Work::default()
     }
+    /// `log_probs`'s pass for `prefix` as work any thread can run, where there is one to give
+    /// out (a model's; a table answers at once: `None`). Its answer comes back through
+    /// [`Source::finish`]; in between the source stays usable for everything else.
+    fn pass(&mut self, _prefix: &[u32]) -> Option<Result<Pass, String>> {
+        None
+    }
+    /// `log p(next | prefix)` from a pass that [`Source::pass`] gave out and that has run.
+    fn finish(&mut self, _prefix: &[u32], _passed: Passed) -> Result<Vec<f32>, String> {
+        Err("this source gives out no passes".into())
+    }
+}
+
+/// One pass of a model source, owning what it reads (the model and a copy of the parent's
+/// cache), so it can run on another thread while the page draws.
+pub struct Pass {
+    run: Box<dyn FnOnce() -> Result<Passed, String> + Send>,
+    /// The largest matrix product it computes (for `model::parallel::in_pool`).
+    pub size: usize,
+}
+
+impl Pass {
+    pub fn run(self) -> Result<Passed, String> {
+        (self.run)()
+    }
+}
+
+/// What a pass computed: the last position's logits, the cache after it (cached passes), and
+/// its work.
+pub struct Passed {
+    logits: Vec<f32>,
+    state: Option<DecodeState>,
+    positions: usize,
+    seconds: f64,
 }
 
 /// How much a source computed: positions run through the decoder, and wall time.
@@ -40,7 +74,7 @@ pub struct Work {
 }
 
 pub struct ModelSource {
-    model: Model,
+    model: Arc<Model>,
     source: Vec<u32>,
     temperature: f32,
     use_cache: bool,
@@ -53,11 +87,12 @@ impl ModelSource {
     /// Decode `model` on `source_text` (ignored by decoder-only models, whose prompt is the
     /// prefix itself).
     pub fn new(
-        model: Model,
+        model: impl Into<Arc<Model>>,
         source_text: &str,
         temperature: f32,
         use_cache: bool,
     ) -> Result<Self, String> {
+        let model = model.into();
         let source = if model.config.family.has_encoder() {
             let p = model.prepare(source_text, "");
             if p.input.source.is_empty() {
@@ -73,11 +108,12 @@ impl ModelSource {
     /// Decode `model` on source ids already tokenized (empty for a decoder-only model); a
     /// source longer than the model accepts is refused.
     pub fn from_ids(
-        model: Model,
+        model: impl Into<Arc<Model>>,
         source: Vec<u32>,
         temperature: f32,
         use_cache: bool,
     ) -> Result<Self, String> {
+        let model = model.into();
         let max = model.config.max_len;
         if source.len() > max {
             return Err(crate::model::ModelError::TooLong {
@@ -100,44 +136,60 @@ impl ModelSource {
         &self.source
     }
 
-    /// Logits after `prefix`, from the cache of its parent when there is one.
-    fn cached(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
-        let opts = ForwardOptions::default();
-        let (_, parent) = prefix.split_last().ok_or("empty prefix")?;
-        // From the parent's cache, one new token; a prefix never seen (the prompt) is read
-        // into a fresh cache in one batched pass.
-        let (mut state, new) = match self.caches.get(parent) {
-            Some(s) => (s.clone(), &prefix[parent.len()..]),
-            None => (
-                self.model
-                    .start_decoding(&self.source, &opts)
-                    .map_err(|e| e.to_string())?,
-                prefix,
-            ),
+    /// The pass for `prefix`: with the cache, from its parent's cache when there is one (a
+    /// child adds one token; a prefix never seen, the prompt, is read into a fresh cache in one
+    /// batched pass); without it, the whole prefix again.
+    fn begin(&self, prefix: &[u32]) -> Result<Pass, String> {
+        let max = self.model.config.max_len;
+        if prefix.len() > max {
+            return Err(format!("the model takes at most {max} tokens"));
+        }
+        let (model, source) = (Arc::clone(&self.model), self.source.clone());
+        let parent = prefix.split_last().ok_or("empty prefix")?.1;
+        let (state, new) = match self.caches.get(parent).filter(|_| self.use_cache) {
+            Some(s) => (Some(s.clone()), prefix[parent.len()..].to_vec()),
+            None => (None, prefix.to_vec()),
         };
-        let logits = self
-            .model
-            .prefill(&mut state, new, &opts)
-            .map_err(|e| e.to_string())?;
-        self.work.positions += new.len();
-        // Only the logits are used: the step's trace is not kept.
-        self.caches.insert(prefix.to_vec(), state);
-        Ok(logits.to_vec())
-    }
-
-    fn recomputed(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
-        let input = ModelInput {
-            source: self.source.clone(),
-            target: prefix.to_vec(),
+        let size = model.pass_size(&ModelInput {
+            source: source.clone(),
+            target: new.clone(),
             ..Default::default()
+        });
+        let use_cache = self.use_cache;
+        let run = move || {
+            let start = web_time::Instant::now();
+            let opts = ForwardOptions::default();
+            let (logits, state) = if use_cache {
+                let mut state = match state {
+                    Some(s) => s,
+                    None => model
+                        .start_decoding(&source, &opts)
+                        .map_err(|e| e.to_string())?,
+                };
+                let logits = model.prefill(&mut state, &new, &opts);
+                // Only the logits are used: the step's trace is not kept.
+                (logits.map_err(|e| e.to_string())?.to_vec(), Some(state))
+            } else {
+                let input = ModelInput {
+                    source,
+                    target: new.clone(),
+                    ..Default::default()
+                };
+                let trace = model.forward(&input, &opts).map_err(|e| e.to_string())?;
+                let last = trace.logits.nrows().checked_sub(1).ok_or("no logits")?;
+                (trace.logits.row(last).to_vec(), None)
+            };
+            Ok(Passed {
+                logits,
+                state,
+                positions: new.len(),
+                seconds: start.elapsed().as_secs_f64(),
+            })
         };
-        let trace = self
-            .model
-            .forward(&input, &ForwardOptions::default())
-            .map_err(|e| e.to_string())?;
-        self.work.positions += prefix.len();
-        let last = trace.logits.nrows().checked_sub(1).ok_or("no logits")?;
-        Ok(trace.logits.row(last).to_vec())
+        Ok(Pass {
+            run: Box::new(run),
+            size,
+        })
     }
 }
 
@@ -161,21 +213,22 @@ impl Source for ModelSource {
     }
 
     fn log_probs(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
-        if prefix.len() > self.model.config.max_len {
-            return Err(format!(
-                "the model takes at most {} tokens",
-                self.model.config.max_len
-            ));
+        let passed = self.begin(prefix)?.run()?;
+        self.finish(prefix, passed)
+    }
+
+    fn pass(&mut self, prefix: &[u32]) -> Option<Result<Pass, String>> {
+        Some(self.begin(prefix))
+    }
+
+    fn finish(&mut self, prefix: &[u32], passed: Passed) -> Result<Vec<f32>, String> {
+        if let Some(state) = passed.state {
+            self.caches.insert(prefix.to_vec(), state);
         }
-        let start = web_time::Instant::now();
-        let logits = if self.use_cache {
-            self.cached(prefix)?
-        } else {
-            self.recomputed(prefix)?
-        };
         self.work.calls += 1;
-        self.work.seconds += start.elapsed().as_secs_f64();
-        Ok(log_softmax(&logits, self.temperature))
+        self.work.positions += passed.positions;
+        self.work.seconds += passed.seconds;
+        Ok(log_softmax(&passed.logits, self.temperature))
     }
 
     fn model(&self) -> Option<&Model> {
@@ -184,5 +237,42 @@ impl Source for ModelSource {
 
     fn work(&self) -> Work {
         self.work
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::builtin;
+
+    /// A pass given out, run on another thread and taken back answers exactly as `log_probs`
+    /// does here, with the same work counted and the cache carried on, with the cache and
+    /// without, for a decoder-only model and an encoder–decoder.
+    #[test]
+    fn a_pass_run_on_another_thread_answers_as_log_probs() {
+        for (name, text) in [("lm", "the cat "), ("translate", "la zone économique")] {
+            let model = Arc::new(builtin::load(name).unwrap());
+            for use_cache in [true, false] {
+                let mut here = ModelSource::new(Arc::clone(&model), text, 0.8, use_cache).unwrap();
+                let mut away = ModelSource::new(Arc::clone(&model), text, 0.8, use_cache).unwrap();
+                let mut prefix = vec![here.bos()];
+                for _ in 0..4 {
+                    let expected = here.log_probs(&prefix).unwrap();
+                    let pass = away.pass(&prefix).unwrap().unwrap();
+                    let passed = std::thread::spawn(move || pass.run()).join().unwrap().unwrap();
+                    let got = away.finish(&prefix, passed).unwrap();
+                    assert_eq!(got, expected, "{name}, cache {use_cache}, {prefix:?}");
+                    let (w1, w2) = (here.work(), away.work());
+                    assert_eq!((w1.calls, w1.positions), (w2.calls, w2.positions));
+                    prefix.push(crate::decode::beam::most_likely(&got).unwrap().0);
+                }
+                // With the cache each step after the prompt feeds one new position.
+                let positions = away.work().positions;
+                assert_eq!(positions, if use_cache { 4 } else { 1 + 2 + 3 + 4 });
+            }
+        }
+        let long = vec![BOS; builtin::load("lm").unwrap().config.max_len + 1];
+        let mut s = ModelSource::new(builtin::load("lm").unwrap(), "", 1.0, true).unwrap();
+        assert!(s.pass(&long).unwrap().is_err(), "too long a prefix is refused up front");
     }
 }

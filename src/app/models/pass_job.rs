@@ -18,7 +18,7 @@ pub struct PassJob {
 
 enum How {
     /// A slice a frame, on this thread.
-    Here(SlicedForward),
+    Here(Box<SlicedForward>),
     /// On the engine worker.
     #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
     Away(Away),
@@ -36,10 +36,10 @@ impl PassJob {
         let how = if crate::app::threads::engine_ready() {
             How::Away(away(job, model.pass_size(input)))
         } else {
-            How::Here(job)
+            How::Here(Box::new(job))
         };
         #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
-        let how = How::Here(job);
+        let how = How::Here(Box::new(job));
         Ok(Self {
             model,
             opts: opts.clone(),

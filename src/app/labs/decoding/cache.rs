@@ -143,18 +143,21 @@ impl KvComparison {
         crate::app::models::running::within(budget, || self.unit(settings, models));
     }
 
-    /// One pass of the run under way; false once both have ended (the rows in `result`).
+    /// One pass of the run under way; false once both have ended (the rows in `result`), or
+    /// while the pass runs off the page's thread.
     fn unit(&mut self, settings: &Settings, models: &Models) -> bool {
         let Some((cached, plain)) = self.runs.as_mut() else {
             return false;
         };
-        let unit = match cached.unit() {
-            Ok(false) => plain.unit(),
+        let unit = match cached.unit_or_wait() {
+            Ok(Some(false)) => plain.unit_or_wait(),
             other => other,
         };
         match unit {
-            Ok(true) => true,
-            Ok(false) => {
+            // Its pass runs off the page's thread: this frame is done.
+            Ok(None) => false,
+            Ok(Some(true)) => true,
+            Ok(Some(false)) => {
                 let (c, p) = (measured(cached), measured(plain));
                 self.runs = None;
                 self.result = Some(compare(c, p, settings, models));

@@ -6,6 +6,7 @@ pub mod attention;
 pub mod cache;
 pub mod fill_mask;
 pub mod layout;
+pub mod pass_slot;
 pub mod sampling;
 pub mod session;
 pub mod table;
@@ -308,6 +309,7 @@ impl DecodingLab {
             "live": s.beam.live().into_iter().map(|n| s.hypothesis(n)).collect::<Vec<_>>(),
             "greedy": s.greedy.as_ref().map(|g| g.as_ref().map(|(t, _)| join(s.settings.kind, t)).ok()),
             "progress": self.progress(),
+            "off_page": pass_slot::answered_off_page(),
         })
     }
 

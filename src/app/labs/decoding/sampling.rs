@@ -1,6 +1,7 @@
 //! Sampling instead of searching: at each step keep the top-k / top-p candidates,
 //! renormalise, and let a seeded uniform draw pick one.
 
+use super::pass_slot::PassSlot;
 use super::session::{build, join, Built, Models, Settings, SourceKind};
 use super::tree::{visible, GREEDY};
 use crate::decode::{SampleConfig, SampleStep, Sampler};
@@ -39,6 +40,7 @@ struct Drawing {
     sampler: Sampler,
     kind: SourceKind,
     seed: u64,
+    slot: PassSlot,
 }
 
 impl Default for Sampling {
@@ -79,6 +81,7 @@ impl Sampling {
                     sampler,
                     kind: settings.kind,
                     seed: self.seed,
+                    slot: PassSlot::default(),
                 });
             }
             Err(e) => self.result = Some(Err(e)),
@@ -95,12 +98,23 @@ impl Sampling {
         crate::app::models::running::within(budget, || self.unit());
     }
 
-    /// One token of the draw under way; false once there is none (the run is in `result`).
+    /// One token of the draw under way; false once there is none (the run is in `result`), or
+    /// while its pass runs off the page's thread.
     fn unit(&mut self) -> bool {
         let Some(d) = self.drawing.as_mut() else {
             return false;
         };
-        match d.sampler.step(d.built.source.as_mut()) {
+        let source = d.built.source.as_mut();
+        let step = match d.sampler.wants() {
+            None => Ok(false),
+            Some(prefix) => match d.slot.log_probs(source, prefix) {
+                // Its pass runs off the page's thread: this frame is done.
+                None => return false,
+                Some(answer) => answer.and_then(|lp| d.sampler.draw_from(&lp, source.eos())),
+            }
+            .map(|()| true),
+        };
+        match step {
             Ok(true) => true,
             Ok(false) => {
                 self.result = self.drawing.take().map(Drawing::finish).map(Ok);

@@ -1,8 +1,9 @@
 //! The search being shown: the settings it was built from, its source of probabilities, and
 //! the beam tree so far. Rebuilt from scratch whenever a setting changes; "back" replays.
 
+use super::pass_slot::PassSlot;
 use crate::app::models::store::ModelStore;
-use crate::decode::beam::greedy;
+use crate::decode::beam::most_likely;
 use crate::decode::source::Work;
 use crate::decode::{BeamConfig, BeamSearch, ModelSource, Source, TableSource};
 use crate::model::builtin;
@@ -160,14 +161,14 @@ impl Models {
         }
     }
 
-    pub fn get(&self, kind: SourceKind) -> Result<&Model, String> {
+    pub fn get(&self, kind: SourceKind) -> Result<&Arc<Model>, String> {
         let slot = match kind {
             SourceKind::Translate => &self.translate,
             SourceKind::Lm => &self.lm,
             SourceKind::Picked => &self.picked,
             SourceKind::Table => return Err(t!("decoding-error-table-model")),
         };
-        slot.as_deref().map_err(Clone::clone)
+        slot.as_ref().map_err(Clone::clone)
     }
 }
 
@@ -199,7 +200,8 @@ pub fn build(
             max_len: settings.max_len,
         });
     }
-    let model = models.get(settings.kind)?.clone();
+    // Shared, not copied: SmolLM2's weights are 93 MiB.
+    let model = Arc::clone(models.get(settings.kind)?);
     if !model.config.family.has_decoder() {
         return Err(t!("decoding-error-encoder", model = &model.config.name));
     }
@@ -254,6 +256,8 @@ pub struct Search {
     /// log p(next | prefix) for every prefix computed so far: a step takes its hypotheses'
     /// from here, and going back replays from here without a pass.
     memo: HashMap<Vec<u32>, Vec<f32>>,
+    /// The hypothesis pass running off the page's thread, if any.
+    slot: PassSlot,
 }
 
 impl Search {
@@ -276,6 +280,7 @@ impl Search {
             greedy_run: Some(GreedyRun::new(fresh)),
             pending: 0,
             memo: HashMap::new(),
+            slot: PassSlot::default(),
         })
     }
 
@@ -325,8 +330,8 @@ impl Search {
     }
 
     /// One unit of the pending step: a hypothesis's pass, or the step once all are there.
-    /// False when no step is pending.
-    fn beam_unit(&mut self) -> bool {
+    /// False when no step is pending, or (`here` false) while the pass runs elsewhere.
+    fn beam_unit(&mut self, here: bool) -> bool {
         if self.done() {
             self.pending = 0;
         }
@@ -338,7 +343,16 @@ impl Search {
             .into_iter()
             .find(|p| !self.memo.contains_key(p))
         {
-            match self.built.source.log_probs(&prefix) {
+            let source = self.built.source.as_mut();
+            let answer = if here {
+                source.log_probs(&prefix)
+            } else {
+                match self.slot.log_probs(source, &prefix) {
+                    Some(answer) => answer,
+                    None => return false,
+                }
+            };
+            match answer {
                 Ok(lp) => {
                     self.memo.insert(prefix, lp);
                 }
@@ -357,14 +371,21 @@ impl Search {
         true
     }
 
-    /// One token of greedy decoding; false once it has finished.
-    fn greedy_unit(&mut self) -> bool {
+    /// One token of greedy decoding; false once it has finished, or (`here` false) while its
+    /// pass runs elsewhere.
+    fn greedy_unit(&mut self, here: bool) -> bool {
         let Some(run) = self.greedy_run.as_mut() else {
             return false;
         };
-        match run.unit() {
-            Ok(true) => {}
-            Ok(false) => {
+        let unit = if here {
+            run.unit().map(Some)
+        } else {
+            run.unit_or_wait()
+        };
+        match unit {
+            Ok(None) => return false,
+            Ok(Some(true)) => {}
+            Ok(Some(false)) => {
                 self.greedy = Some(Ok(run.result()));
                 self.greedy_run = None;
             }
@@ -376,14 +397,23 @@ impl Search {
         true
     }
 
-    /// One unit of work (the pending step first); false when nothing is left.
+    /// One unit of work, here and now (the pending step first); false when nothing is left.
     pub fn work(&mut self) -> bool {
-        self.beam_unit() || self.greedy_unit()
+        self.beam_unit(true) || self.greedy_unit(true)
     }
 
-    /// Units of work until `budget` is spent (at least one) or nothing is left.
+    /// Units of work until `budget` is spent (at least one) or nothing is left; in the
+    /// threaded browser build the passes run on the engine, and this frame takes what they
+    /// have answered and hands out the next.
     pub fn advance(&mut self, budget: web_time::Duration) {
-        crate::app::models::running::within(budget, || self.work());
+        crate::app::models::running::within(budget, || {
+            self.beam_unit(false) || self.greedy_unit(false)
+        });
+    }
+
+    /// A pass of this search runs off the page's thread.
+    pub fn waiting(&self) -> bool {
+        self.slot.waiting() || self.greedy_run.as_ref().is_some_and(|g| g.slot.waiting())
     }
 
     /// One whole step now; false when there was nothing left to do.
@@ -393,7 +423,7 @@ impl Search {
         }
         let before = self.steps();
         self.pending += 1;
-        while self.beam_unit() {}
+        while self.beam_unit(true) {}
         self.steps() > before
     }
 
@@ -457,6 +487,7 @@ pub struct GreedyRun {
     prefix: Vec<u32>,
     pub steps: Vec<GreedyStep>,
     over: bool,
+    slot: PassSlot,
 }
 
 impl GreedyRun {
@@ -466,22 +497,40 @@ impl GreedyRun {
             built,
             steps: Vec::new(),
             over: false,
+            slot: PassSlot::default(),
         }
     }
 
-    /// The next token; false once the run has ended (the length reached, `<eos>` chosen, or
-    /// no token possible).
+    /// The next token, here and now; false once the run has ended (the length reached,
+    /// `<eos>` chosen, or no token possible).
     pub fn unit(&mut self) -> Result<bool, String> {
+        self.next(true).map(|token| token.unwrap_or(true))
+    }
+
+    /// The next token where its pass runs off the page's thread: `None` while it runs.
+    pub fn unit_or_wait(&mut self) -> Result<Option<bool>, String> {
+        self.next(false)
+    }
+
+    fn next(&mut self, here: bool) -> Result<Option<bool>, String> {
         if self.over || self.steps.len() >= self.built.max_len {
             self.over = true;
-            return Ok(false);
+            return Ok(Some(false));
         }
         let src = self.built.source.as_mut();
+        // Before the answer is taken in: the work it adds is this token's.
         let before = src.work();
-        let (ids, log_p) = greedy(src, &self.prefix, 1)?;
-        let Some(&id) = ids.first() else {
+        let log_probs = if here {
+            src.log_probs(&self.prefix)?
+        } else {
+            match self.slot.log_probs(src, &self.prefix) {
+                Some(answer) => answer?,
+                None => return Ok(None),
+            }
+        };
+        let Some((id, log_p)) = most_likely(&log_probs) else {
             self.over = true;
-            return Ok(false);
+            return Ok(Some(false));
         };
         let after = src.work();
         self.steps.push(GreedyStep {
@@ -496,7 +545,7 @@ impl GreedyRun {
         });
         self.prefix.push(id);
         self.over = id == src.eos();
-        Ok(true)
+        Ok(Some(true))
     }
 
     /// The tokens as the source shows them, and their cumulative log p.
