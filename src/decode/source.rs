@@ -259,7 +259,10 @@ mod tests {
                 for _ in 0..4 {
                     let expected = here.log_probs(&prefix).unwrap();
                     let pass = away.pass(&prefix).unwrap().unwrap();
-                    let passed = std::thread::spawn(move || pass.run()).join().unwrap().unwrap();
+                    let passed = std::thread::spawn(move || pass.run())
+                        .join()
+                        .unwrap()
+                        .unwrap();
                     let got = away.finish(&prefix, passed).unwrap();
                     assert_eq!(got, expected, "{name}, cache {use_cache}, {prefix:?}");
                     let (w1, w2) = (here.work(), away.work());
@@ -273,6 +276,9 @@ mod tests {
         }
         let long = vec![BOS; builtin::load("lm").unwrap().config.max_len + 1];
         let mut s = ModelSource::new(builtin::load("lm").unwrap(), "", 1.0, true).unwrap();
-        assert!(s.pass(&long).unwrap().is_err(), "too long a prefix is refused up front");
+        assert!(
+            s.pass(&long).unwrap().is_err(),
+            "too long a prefix is refused up front"
+        );
     }
 }
