@@ -98,3 +98,27 @@ cost-formula-attention = { $layers } attention layers × 4·D²
 # $blocks: blocks in the model
 cost-formula-ffn = { $blocks } blocks × 2·D·d_ff
 cost-formula-ffn-gated = { $blocks } blocks × 3·D·d_ff (gated)
+
+## A whole encoder–decoder: the original Transformer and its training memory
+
+cost-original-heading = The original Transformer (2017), counted by this tab's formulas
+# $name: base or big; $d, $ff, $heads: its sizes
+cost-original-model = { $name }: D = { $d }, d_ff = { $ff }, h = { $heads }
+cost-original-encoder = encoder, N = 6 blocks
+cost-original-decoder = decoder, N = 6 blocks
+cost-original-total = total
+cost-original-reported = reported in the paper
+# $vocab: the shared vocabulary; $base, $big: the two totals; $embeddings, $encoder, $decoder: base's parts, all in millions
+cost-original-notes = A decoder block is an encoder block plus cross-attention (4·D² + 4·D) and a third norm (2·D). With one embedding matrix of { $vocab } byte-pair tokens, shared by the encoder's input, the decoder's input and the output layer, and sinusoidal positions (which hold no parameters), the formulas give { $base } for base and { $big } for big, against the 65 M and 213 M the paper reports (it does not say how it counted). The notes split base into embeddings 32 M, encoder 31 M and decoder 37 M: those parts add up to 100 M, not 65 M. By the formulas they are { $embeddings }, { $encoder } and { $decoder }.
+# $l, $batch, $layers, $heads: the sliders
+cost-training-heading = One training step's memory at L = { $l }, B = { $batch }, N = { $layers }, h = { $heads }
+cost-training-attention = attention matrices, one stack
+cost-training-attention-all = every attention layer (encoder, decoder, cross)
+cost-training-activations = activations
+cost-training-parameters = parameters
+cost-training-gradients = gradients
+cost-training-optimizer = Adam's two moments
+cost-training-here = at these sizes
+cost-training-notes = the notes' table (L = 512, B = 32)
+# $params: the parameters counted, in millions
+cost-training-why = P = { $params } parameters: the encoder–decoder above, at this D, d_ff and N. At the notes' sizes (L = 512, B = 32, base) their table and their formulas agree on the parameters, the gradients and Adam's moments (0.25, 0.25 and 0.50 GB), and disagree on two rows. Attention: B·N·h·L²·4 bytes is 1.61 GB, the table says 4.0 GB, about 2.5 times more. The formula counts one stack of N layers; an encoder–decoder keeps one matrix per head in 3N attention layers, 4.83 GB (the second row). Activations: B·N·L·D·4 bytes is 0.20 GB, the table says 1.2 GB, six times more. A layer keeps several L × D tensors for the backward pass (queries, keys, values, the attention's output, and the feed-forward layer's hidden one, four times wider), not one. Their total, 6.2 GB, is the sum of their own rows.

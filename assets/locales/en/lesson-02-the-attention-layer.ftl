@@ -91,3 +91,19 @@ lesson-page-q-k-and-v-by-text =
     listens to it. Key 2 is read by all three queries, 1.63 in all; a key's total need not be 1.
 
     Change any number, or the shapes: Q and K need the same width, and V one row per key.
+
+lesson-page-routing-0-1-0-3-0-6 = Routing: 0.1, 0.3, 0.6
+lesson-page-routing-0-1-0-3-0-6-text =
+    The notes picture self-attention as routing. Output 1 is 0.1 of the first value, 0.3 of the
+    second and 0.6 of the third; output 2 mixes the same three values as 0.5, 0.2 and 0.3. Every
+    output is a weighted sum of one shared set of values, each with its own weights, positive and
+    adding up to 1.
+
+    Here real queries and keys produce those weights. The keys are one-hot (times √3, which the
+    division by √d_k undoes), so each query's scores are its own three numbers, and each query
+    holds the logarithms of its weights: softmax turns ln 0.1, ln 0.3 and ln 0.6 back into 0.10,
+    0.30 and 0.60. The third output's 0.2, 0.7 and 0.1 are ours; the notes leave it open.
+
+    The values are one-hot with a 1 appended, so each output row is its routing: output 1
+    is [0.10, 0.30, 0.60, 1.00], its last number the sum of the weights. Change one value and
+    every output that routes through it moves by its weight.

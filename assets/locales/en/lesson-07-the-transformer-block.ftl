@@ -110,3 +110,17 @@ lesson-page-deep-stacks-trained-text =
     post-norm trains without warmup too: it is depth that makes post-norm fragile. Under the
     table, the trained decoders' streams: pre-norm's grows block by block, post-norm's stays at
     √d.
+
+lesson-page-the-original-transformer-65-m = The original Transformer: 65 M and 213 M
+lesson-page-the-original-transformer-65-m-text =
+    The paper's base model (D = 512, d_ff = 2048, h = 8, six blocks in the encoder and six in the
+    decoder) has 65 M parameters, its big model (D = 1024, d_ff = 4096, h = 16) 213 M. The table at
+    the foot of this tab counts both with the block formulas: 63.1 M and 214.2 M, when one
+    embedding matrix of 37,000 tokens serves the encoder's input, the decoder's input and the
+    output layer.
+
+    A decoder block holds more than an encoder block: its cross-attention adds another 4·D² + 4·D.
+    The heads add nothing: h decides how D is cut into pieces, not how many weights there are.
+
+    The notes split base into 32 M of embeddings, 31 M of encoder and 37 M of decoder. Those add
+    up to 100 M, not 65 M; the formulas give 18.9 M, 18.9 M and 25.2 M.

@@ -89,3 +89,17 @@ lesson-page-the-blank-reads-both-ways-text =
     Try the other heads (All heads shows every one at once), or change the sentence in the input
     panel and keep a <mask> in it: some heads read to the left, some to the right, and the
     candidates come from both.
+
+lesson-page-training-memory-at-l-512 = Training memory at L = 512
+lesson-page-training-memory-at-l-512-text =
+    The notes' memory table for one training step of the base model at L = 512, with a batch of
+    32: attention matrices 4.0 GB, activations 1.2 GB, parameters 0.25 GB, gradients 0.25 GB and
+    Adam's moments 0.5 GB, about 6.2 GB in all.
+
+    The table at the foot of this tab computes each row from the formula the notes print beside
+    it. Parameters, gradients and Adam's two moments agree. Two rows do not. B·N·h·L²·4 bytes is
+    1.61 GB, not 4.0: the formula counts one stack of N layers, and counting every attention
+    layer of the encoder–decoder (3N of them) gives 4.83 GB. B·N·L·D·4 bytes is 0.20 GB, not 1.2:
+    the formula keeps one L × D tensor a layer, and a backward pass needs several.
+
+    Double L: the attention rows grow four times, the activations twice, the rest not at all.

@@ -36,6 +36,8 @@ softmax-q-label = Q (queries × d_k)
 softmax-k-label = K (keys × d_k)
 softmax-v-label = V (keys × d_v)
 softmax-worked-again = the worked example again
+softmax-routing = the notes' routing: 0.1, 0.3, 0.6
+softmax-routing-hover = Three outputs, each its own mix of the same three values. Each query holds the logarithms of its weights and the keys are one-hot times √3, which the division by √d_k cancels, so softmax gives the weights back exactly. The values are one-hot with a 1 appended: each output shows its mix, and its last number, the sum of its weights, is 1.
 softmax-step-scores = 1. S = QKᵀ: every query against every key
 # The names of a matrix's rows and columns (read out by screen readers).
 softmax-axis-query = query

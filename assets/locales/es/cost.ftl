@@ -98,3 +98,27 @@ cost-formula-attention = { $layers } capas de atención × 4·D²
 # $blocks: blocks in the model
 cost-formula-ffn = { $blocks } bloques × 2·D·d_ff
 cost-formula-ffn-gated = { $blocks } bloques × 3·D·d_ff (con compuerta)
+
+## Un codificador–decodificador entero: el Transformer original y la memoria de su entrenamiento
+
+cost-original-heading = El Transformer original (2017), contado con las fórmulas de esta pestaña
+# $name: base or big; $d, $ff, $heads: its sizes
+cost-original-model = { $name }: D = { $d }, d_ff = { $ff }, h = { $heads }
+cost-original-encoder = codificador, N = 6 bloques
+cost-original-decoder = decodificador, N = 6 bloques
+cost-original-total = total
+cost-original-reported = según el artículo
+# $vocab: the shared vocabulary; $base, $big: the two totals; $embeddings, $encoder, $decoder: base's parts, all in millions
+cost-original-notes = Un bloque del decodificador es un bloque del codificador más la atención cruzada (4·D² + 4·D) y una tercera normalización (2·D). Con una sola matriz de embeddings de { $vocab } tokens de pares de bytes, compartida por la entrada del codificador, la del decodificador y la capa de salida, y posiciones sinusoidales (que no tienen parámetros), las fórmulas dan { $base } para base y { $big } para big, frente a los 65 M y 213 M que da el artículo (que no explica cómo contó). Los apuntes reparten base en embeddings 32 M, codificador 31 M y decodificador 37 M: esas partes suman 100 M, no 65 M. Según las fórmulas son { $embeddings }, { $encoder } y { $decoder }.
+# $l, $batch, $layers, $heads: the sliders
+cost-training-heading = Memoria de un paso de entrenamiento con L = { $l }, B = { $batch }, N = { $layers }, h = { $heads }
+cost-training-attention = matrices de atención, una pila
+cost-training-attention-all = todas las capas de atención (codificador, decodificador, cruzada)
+cost-training-activations = activaciones
+cost-training-parameters = parámetros
+cost-training-gradients = gradientes
+cost-training-optimizer = los dos momentos de Adam
+cost-training-here = con estos tamaños
+cost-training-notes = la tabla de los apuntes (L = 512, B = 32)
+# $params: the parameters counted, in millions
+cost-training-why = P = { $params } parámetros: el codificador–decodificador de arriba, con estos D, d_ff y N. Con los tamaños de los apuntes (L = 512, B = 32, base), su tabla y sus fórmulas coinciden en los parámetros, los gradientes y los momentos de Adam (0.25, 0.25 y 0.50 GB), y difieren en dos filas. Atención: B·N·h·L²·4 bytes son 1.61 GB; la tabla dice 4.0 GB, unas 2.5 veces más. La fórmula cuenta una pila de N capas; un codificador–decodificador guarda una matriz por cabeza en 3N capas de atención, 4.83 GB (la segunda fila). Activaciones: B·N·L·D·4 bytes son 0.20 GB; la tabla dice 1.2 GB, seis veces más. Cada capa guarda varios tensores L × D para la pasada hacia atrás (consultas, claves, valores, la salida de la atención y la capa oculta de la red feed-forward, cuatro veces más ancha), no uno. Su total, 6.2 GB, es la suma de sus propias filas.

@@ -100,3 +100,20 @@ lesson-page-q-k-and-v-by-text =
 
     Cambia cualquier número, o las dimensiones: Q y K necesitan la misma anchura, y V una fila
     por clave.
+
+lesson-page-routing-0-1-0-3-0-6 = Enrutado: 0.1, 0.3, 0.6
+lesson-page-routing-0-1-0-3-0-6-text =
+    Los apuntes presentan la autoatención como un enrutado. La salida 1 toma 0.1 del primer
+    valor, 0.3 del segundo y 0.6 del tercero; la salida 2 mezcla los mismos tres valores como
+    0.5, 0.2 y 0.3. Cada salida es una suma ponderada de un mismo conjunto de valores, cada una
+    con sus propios pesos, positivos y que suman 1.
+
+    Aquí esos pesos salen de consultas y claves de verdad. Las claves son vectores unitarios (por
+    √3, que la división entre √d_k deshace), así que las puntuaciones de cada consulta son sus
+    propios tres números, y cada consulta contiene los logaritmos de sus pesos: la softmax
+    convierte ln 0.1, ln 0.3 y ln 0.6 de nuevo en 0.10, 0.30 y 0.60. Los pesos 0.2, 0.7 y 0.1 de
+    la tercera salida son nuestros; los apuntes la dejan abierta.
+
+    Los valores son vectores unitarios con un 1 añadido, así que cada fila de la salida es su
+    enrutado: la salida 1 es [0.10, 0.30, 0.60, 1.00], y su último número es la suma de los
+    pesos. Cambia un valor y cada salida que pasa por él se mueve según su peso.

@@ -117,3 +117,18 @@ lesson-page-deep-stacks-trained-text =
     exacto). Arrastra los bloques a 2 y post-norm también se entrena sin calentamiento: es la
     profundidad lo que hace frágil a post-norm. Bajo la tabla, los flujos de los decodificadores
     entrenados: el de pre-norm crece bloque a bloque, el de post-norm se queda en √d.
+
+lesson-page-the-original-transformer-65-m = El Transformer original: 65 M y 213 M
+lesson-page-the-original-transformer-65-m-text =
+    El modelo base del artículo (D = 512, d_ff = 2048, h = 8, seis bloques en el codificador y seis
+    en el decodificador) tiene 65 M de parámetros, y su modelo grande (D = 1024, d_ff = 4096,
+    h = 16), 213 M. La tabla al pie de esta pestaña los cuenta con las fórmulas del bloque: 63.1 M
+    y 214.2 M, si una sola matriz de embeddings de 37,000 tokens sirve a la entrada del
+    codificador, a la del decodificador y a la capa de salida.
+
+    Un bloque del decodificador tiene más que uno del codificador: su atención cruzada añade otros
+    4·D² + 4·D. Las cabezas no añaden nada: h decide cómo se corta D en trozos, no cuántos pesos
+    hay.
+
+    Los apuntes reparten base en 32 M de embeddings, 31 M de codificador y 37 M de decodificador.
+    Eso suma 100 M, no 65 M; las fórmulas dan 18.9 M, 18.9 M y 25.2 M.

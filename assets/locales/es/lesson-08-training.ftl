@@ -98,3 +98,18 @@ lesson-page-the-blank-reads-both-ways-text =
     Prueba las otras cabezas (Todas las cabezas las muestra todas a la vez), o cambia la frase
     en el panel de entrada y deja un <mask> en ella: algunas cabezas leen hacia la izquierda,
     otras hacia la derecha, y los candidatos vienen de ambos lados.
+
+lesson-page-training-memory-at-l-512 = Memoria de entrenamiento con L = 512
+lesson-page-training-memory-at-l-512-text =
+    La tabla de memoria de los apuntes para un paso de entrenamiento del modelo base con L = 512 y
+    un lote de 32: matrices de atención 4.0 GB, activaciones 1.2 GB, parámetros 0.25 GB,
+    gradientes 0.25 GB y momentos de Adam 0.5 GB, unos 6.2 GB en total.
+
+    La tabla al pie de esta pestaña calcula cada fila con la fórmula que los apuntes escriben a su
+    lado. Parámetros, gradientes y los dos momentos de Adam coinciden. Dos filas no. B·N·h·L²·4
+    bytes son 1.61 GB, no 4.0: la fórmula cuenta una pila de N capas, y contar todas las capas de
+    atención del codificador–decodificador (3N) da 4.83 GB. B·N·L·D·4 bytes son 0.20 GB, no 1.2:
+    la fórmula guarda un tensor L × D por capa, y la pasada hacia atrás necesita varios.
+
+    Duplica L: las filas de atención crecen cuatro veces, las activaciones el doble y el resto
+    nada.

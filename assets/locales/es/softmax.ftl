@@ -36,6 +36,8 @@ softmax-q-label = Q (consultas × d_k)
 softmax-k-label = K (claves × d_k)
 softmax-v-label = V (claves × d_v)
 softmax-worked-again = volver al ejemplo resuelto
+softmax-routing = el enrutado de los apuntes: 0.1, 0.3, 0.6
+softmax-routing-hover = Tres salidas, cada una con su propia mezcla de los mismos tres valores. Cada consulta contiene los logaritmos de sus pesos y las claves son vectores unitarios por √3, que la división entre √d_k anula, así que la softmax devuelve exactamente los pesos. Los valores son vectores unitarios con un 1 añadido: cada salida muestra su mezcla, y su último número, la suma de sus pesos, es 1.
 softmax-step-scores = 1. S = QKᵀ: cada consulta contra cada clave
 # Los nombres de las filas y columnas de una matriz (los leen los lectores de pantalla).
 softmax-axis-query = consulta

@@ -37,6 +37,12 @@ pub const WITHOUT_WARMUP: &str = "view=training&task=reverse&sch=cosine&lr=0.03&
 /// The cost calculator at the notes' sentence-length example.
 const COSTS: &str = "view=cost&cl=100&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=1";
 
+/// The notes' routing example in the Q, K, V part: outputs mixing three values as 0.1 / 0.3 /
+/// 0.6 and 0.5 / 0.2 / 0.3 (the lab's `ROUTING_*` preset).
+const ROUTING: &str = "view=softmax&smp=1&smq=-2.3026%20-1.2040%20-0.5108%3B%20-0.6931%20-1.6094%20-1.2040%3B%20-1.6094%20-0.3567%20-2.3026&smk=1.7321%200%200%3B%200%201.7321%200%3B%200%200%201.7321&smv=1%200%200%201%3B%200%201%200%201%3B%200%200%201%201&smt=0&smi=0&smj=2";
+/// The cost calculator at the notes' training-memory sizes: L = 512, B = 32, base model.
+const TRAINING_MEMORY: &str = "view=cost&cl=512&cd=512&ck=3&cff=2048&ch=8&cn=6&cb=32";
+
 /// The notes' first worked example: scores ln 9 apart give weights 0.45, 0.45, 0.05, 0.05.
 const ESTAMOS: &str = "view=softmax&smp=0&sme=2.1972%2C%202.1972%2C%200%2C%200&sms=1";
 /// The notes' "[START] Big cat" under the causal mask: the translator's decoder on "big cat".
@@ -108,6 +114,10 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 id: "q-k-and-v-by",
                 link: QKV_BY_HAND,
+            },
+            Page {
+                id: "routing-0-1-0-3-0-6",
+                link: ROUTING,
             },
         ],
     },
@@ -250,6 +260,10 @@ pub static LESSONS: &[Lesson] = &[
                 id: "deep-stacks-trained",
                 link: "view=depth&model=sotu-lm&dsec=1&dtn=6&dwarm=0&dseed=1&dtrain=1",
             },
+            Page {
+                id: "the-original-transformer-65-m",
+                link: COSTS,
+            },
         ],
     },
     Lesson {
@@ -278,6 +292,10 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 id: "the-blank-reads-both-ways",
                 link: BLANK_READS,
+            },
+            Page {
+                id: "training-memory-at-l-512",
+                link: TRAINING_MEMORY,
             },
         ],
     },

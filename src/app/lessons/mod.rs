@@ -8,6 +8,8 @@ mod influence;
 #[cfg(test)]
 mod influence_tests;
 #[cfg(test)]
+mod notes_examples_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::app::labs::Layout;

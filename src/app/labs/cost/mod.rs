@@ -7,6 +7,7 @@
 //! this file holds the sliders, the link keys and the drawing.
 
 pub mod maths;
+pub mod whole_model;
 
 use super::{Lab, Shared};
 use crate::app::export;
@@ -91,6 +92,7 @@ impl CostLab {
             .collect();
         let m = maths::memory(s);
         let p = maths::block_params(s);
+        let t = whole_model::training_memory(s);
         let value = serde_json::json!({
             "sizes": {"L": s.l, "D": s.d, "K": s.k, "d_ff": s.d_ff, "heads": s.heads,
                       "layers": s.layers, "batch": s.batch},
@@ -99,6 +101,11 @@ impl CostLab {
                               "all_attention_weights": m.all_weights.to_string()},
             "block_parameters": {"attention": p.attention.to_string(),
                                  "feed_forward": p.ffn.to_string(), "total": p.total().to_string()},
+            "encoder_decoder_parameters": whole_model::encoder_decoder(s, whole_model::SHARED_VOCAB).total().to_string(),
+            "training_memory_bytes": {"attention": t.attention.to_string(),
+                "attention_every_layer": t.attention_all.to_string(), "activations": t.activations.to_string(),
+                "parameters": t.parameters.to_string(), "gradients": t.gradients.to_string(),
+                "adam": t.optimizer.to_string(), "total": t.total().to_string()},
         });
         serde_json::to_vec_pretty(&value).ok()
     }
@@ -393,6 +400,11 @@ impl Lab for CostLab {
             params_table(&mut cols[0], &s);
             model_table(&mut cols[1], shared);
         });
+        // Full width, one under the other: their text is long and their grids wide.
+        ui.add_space(6.0);
+        whole_model::original_table(ui);
+        ui.add_space(6.0);
+        whole_model::training_table(ui, &s);
     }
 
     fn keys(&self) -> &'static [&'static str] {

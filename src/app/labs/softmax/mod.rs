@@ -67,6 +67,16 @@ pub const DEFAULT_Q: &str = "1 1 1 1; 0 0 1 1; 1 0 0 0";
 pub const DEFAULT_K: &str = "0 0 0 0; 1 1 1 1; 1 1 0 0";
 pub const DEFAULT_V: &str = "1 0; 0 1; 1 1";
 
+/// The notes' routing example: output 1 takes 0.1, 0.3 and 0.6 of the three values, output 2
+/// 0.5, 0.2 and 0.3 (output 3's 0.2, 0.7, 0.1 is ours: the notes leave it open). Each query
+/// holds the logarithms of its weights and the keys are one-hot times √3 ≈ 1.7321, which the
+/// ÷√d_k (d_k = 3) cancels, so the softmax gives the weights back. The values are one-hot with
+/// a 1 appended (D = 4): each output shows its mix, and its last number, the weights' sum, is 1.
+pub const ROUTING_Q: &str =
+    "-2.3026 -1.2040 -0.5108; -0.6931 -1.6094 -1.2040; -1.6094 -0.3567 -2.3026";
+pub const ROUTING_K: &str = "1.7321 0 0; 0 1.7321 0; 0 0 1.7321";
+pub const ROUTING_V: &str = "1 0 0 1; 0 1 0 1; 0 0 1 1";
+
 pub struct SoftmaxLab {
     pub part: Part,
     /// The typed scores.
@@ -214,9 +224,17 @@ impl SoftmaxLab {
                 .labelled_by(label.id);
             }
         });
-        if ui.button(t!("softmax-worked-again")).clicked() {
-            (self.q, self.k, self.v) = (DEFAULT_Q.into(), DEFAULT_K.into(), DEFAULT_V.into());
-        }
+        ui.horizontal_wrapped(|ui| {
+            if ui.button(t!("softmax-worked-again")).clicked() {
+                (self.q, self.k, self.v) = (DEFAULT_Q.into(), DEFAULT_K.into(), DEFAULT_V.into());
+            }
+            let routing = ui
+                .button(t!("softmax-routing"))
+                .on_hover_text(t!("softmax-routing-hover"));
+            if routing.clicked() {
+                (self.q, self.k, self.v) = (ROUTING_Q.into(), ROUTING_K.into(), ROUTING_V.into());
+            }
+        });
         let steps = self
             .matrices()
             .and_then(|[q, k, v]| attention_steps(&q, &k, &v));
