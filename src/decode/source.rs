@@ -144,17 +144,19 @@ impl ModelSource {
         if prefix.len() > max {
             return Err(format!("the model takes at most {max} tokens"));
         }
-        let (model, source) = (Arc::clone(&self.model), self.source.clone());
+        let model = Arc::clone(&self.model);
         let parent = prefix.split_last().ok_or("empty prefix")?.1;
         let (state, new) = match self.caches.get(parent).filter(|_| self.use_cache) {
-            Some(s) => (Some(s.clone()), prefix[parent.len()..].to_vec()),
-            None => (None, prefix.to_vec()),
+            Some(s) => (Some(s.clone()), &prefix[parent.len()..]),
+            None => (None, prefix),
         };
-        let size = model.pass_size(&ModelInput {
-            source: source.clone(),
-            target: new.clone(),
+        // The tokens this pass feeds: the source, and the target's new positions.
+        let input = ModelInput {
+            source: self.source.clone(),
+            target: new.to_vec(),
             ..Default::default()
-        });
+        };
+        let size = model.pass_size(&input);
         let use_cache = self.use_cache;
         let run = move || {
             let start = web_time::Instant::now();
@@ -163,18 +165,13 @@ impl ModelSource {
                 let mut state = match state {
                     Some(s) => s,
                     None => model
-                        .start_decoding(&source, &opts)
+                        .start_decoding(&input.source, &opts)
                         .map_err(|e| e.to_string())?,
                 };
-                let logits = model.prefill(&mut state, &new, &opts);
+                let logits = model.prefill(&mut state, &input.target, &opts);
                 // Only the logits are used: the step's trace is not kept.
                 (logits.map_err(|e| e.to_string())?.to_vec(), Some(state))
             } else {
-                let input = ModelInput {
-                    source,
-                    target: new.clone(),
-                    ..Default::default()
-                };
                 let trace = model.forward(&input, &opts).map_err(|e| e.to_string())?;
                 let last = trace.logits.nrows().checked_sub(1).ok_or("no logits")?;
                 (trace.logits.row(last).to_vec(), None)
@@ -182,7 +179,7 @@ impl ModelSource {
             Ok(Passed {
                 logits,
                 state,
-                positions: new.len(),
+                positions: input.target.len(),
                 seconds: start.elapsed().as_secs_f64(),
             })
         };

@@ -28,7 +28,8 @@ type Away = crate::app::threads::AwayJob<(), Result<crate::decode::Passed, Strin
 impl PassSlot {
     /// `log p(next | prefix)` from `source`: the answer, or `None` while its pass runs
     /// elsewhere (ask again next frame, with the same prefix). Asking for another prefix
-    /// drops the pass in flight.
+    /// drops the pass in flight. `here`: compute it now on this thread (a caller that must
+    /// finish within the call, such as a whole step or a test).
     #[cfg_attr(
         not(all(target_arch = "wasm32", target_feature = "atomics")),
         allow(clippy::unnecessary_wraps)
@@ -37,9 +38,10 @@ impl PassSlot {
         &mut self,
         source: &mut dyn Source,
         prefix: &[u32],
+        here: bool,
     ) -> Option<Result<Vec<f32>, String>> {
         #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-        {
+        if !here {
             use crate::app::threads;
             if let Some((asked, job)) = &self.in_flight {
                 if asked == prefix {
@@ -71,14 +73,8 @@ impl PassSlot {
                 }
             }
         }
-        Some(source.log_probs(prefix))
-    }
-
-    /// A pass is running elsewhere.
-    pub fn waiting(&self) -> bool {
-        #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-        return self.in_flight.is_some();
         #[cfg(not(all(target_arch = "wasm32", target_feature = "atomics")))]
-        false
+        let _ = here;
+        Some(source.log_probs(prefix))
     }
 }

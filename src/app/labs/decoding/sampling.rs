@@ -107,7 +107,7 @@ impl Sampling {
         let source = d.built.source.as_mut();
         let step = match d.sampler.wants() {
             None => Ok(false),
-            Some(prefix) => match d.slot.log_probs(source, prefix) {
+            Some(prefix) => match d.slot.log_probs(source, prefix, false) {
                 // Its pass runs off the page's thread: this frame is done.
                 None => return false,
                 Some(answer) => answer.and_then(|lp| d.sampler.draw_from(&lp, source.eos())),

@@ -344,13 +344,8 @@ impl Search {
             .find(|p| !self.memo.contains_key(p))
         {
             let source = self.built.source.as_mut();
-            let answer = if here {
-                source.log_probs(&prefix)
-            } else {
-                match self.slot.log_probs(source, &prefix) {
-                    Some(answer) => answer,
-                    None => return false,
-                }
+            let Some(answer) = self.slot.log_probs(source, &prefix, here) else {
+                return false;
             };
             match answer {
                 Ok(lp) => {
@@ -409,11 +404,6 @@ impl Search {
         crate::app::models::running::within(budget, || {
             self.beam_unit(false) || self.greedy_unit(false)
         });
-    }
-
-    /// A pass of this search runs off the page's thread.
-    pub fn waiting(&self) -> bool {
-        self.slot.waiting() || self.greedy_run.as_ref().is_some_and(|g| g.slot.waiting())
     }
 
     /// One whole step now; false when there was nothing left to do.
@@ -520,14 +510,10 @@ impl GreedyRun {
         let src = self.built.source.as_mut();
         // Before the answer is taken in: the work it adds is this token's.
         let before = src.work();
-        let log_probs = if here {
-            src.log_probs(&self.prefix)?
-        } else {
-            match self.slot.log_probs(src, &self.prefix) {
-                Some(answer) => answer?,
-                None => return Ok(None),
-            }
+        let Some(log_probs) = self.slot.log_probs(src, &self.prefix, here) else {
+            return Ok(None);
         };
+        let log_probs = log_probs?;
         let Some((id, log_p)) = most_likely(&log_probs) else {
             self.over = true;
             return Ok(Some(false));
