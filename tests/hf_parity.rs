@@ -335,6 +335,75 @@ fn minilm_matches_transformers() {
     assert_eq!(full, 3);
 }
 
+/// The contrastive lab's sentence vectors are transformers' mean pooling of all-MiniLM-L6-v2,
+/// scaled to length 1, within 1e-4 on the fixture's 20 sentences; its InfoNCE on them equals
+/// the loss computed here in f64 from the fixture's own vectors.
+#[test]
+fn minilm_sentence_vectors_and_infonce_match_transformers() {
+    use glimpse::app::labs::contrastive::maths::{
+        info_nce, sentence_embedding, similarities, unit,
+    };
+    let Some(dir) = glimpse::util::real_models::minilm() else {
+        return;
+    };
+    let (model, _) = open_path(&dir, &mut |_| {}).unwrap();
+    let expected = real_fixture("minilm");
+    let inputs = expected.json["inputs"].as_array().unwrap();
+    let mut ours = Vec::new();
+    let mut theirs = Vec::new();
+    for input in inputs {
+        let row = input["name"].as_str().unwrap();
+        let trace = model
+            .forward(
+                &model.input_from_ids(ids(&input["ids"]), ids(&input["token_type_ids"])),
+                &ForwardOptions::default(),
+            )
+            .unwrap();
+        let z = sentence_embedding(&trace).unwrap();
+        let (_, mean) = expected.f32(&format!("{row}.mean")).unwrap();
+        let want = unit(mean);
+        let d = z
+            .iter()
+            .zip(&want)
+            .fold(0.0f32, |m, (a, b)| m.max((a - b).abs()));
+        assert!(d <= TOLERANCE, "{row}: sentence vector differs by {d}");
+        // A single sentence through the lab's own path (its tokenizer, its forward pass).
+        if input["text_pair"].is_null() {
+            let text = input["text"].as_str().unwrap();
+            let e = glimpse::app::labs::contrastive::embed(&model, text).unwrap();
+            assert_eq!(e, z, "{row}: the lab embeds as the fixture's ids do");
+        }
+        ours.push(z);
+        theirs.push(want);
+    }
+    // Ten anchors against ten candidates (the other ten sentences), τ = 0.05.
+    let (a, c) = theirs.split_at(10);
+    let tau = 0.05f64;
+    let got = info_nce(similarities(&ours[..10], &ours[10..]).view(), tau);
+    let mut mean = 0.0;
+    for (i, ai) in a.iter().enumerate() {
+        let logits: Vec<f64> = c
+            .iter()
+            .map(|cj| {
+                ai.iter()
+                    .zip(cj)
+                    .map(|(x, y)| *x as f64 * *y as f64)
+                    .sum::<f64>()
+                    / tau
+            })
+            .collect();
+        let log_sum = logits.iter().map(|l| l.exp()).sum::<f64>().ln();
+        let want = log_sum - logits[i];
+        assert!(
+            (got.losses[i] - want).abs() < 1e-2,
+            "anchor {i}: {} vs {want}",
+            got.losses[i]
+        );
+        mean += want / 10.0;
+    }
+    assert!((got.mean_loss - mean).abs() < 1e-2);
+}
+
 /// SmolLM2-135M-Instruct from its Q4_1 GGUF, against transformers' f32 run of the same
 /// dequantized weights: equal ids; attention within 1e-4; hidden states within
 /// 5e-4·(1 + |ref|) (the residual stream reaches 2.3e4, where f32 itself differs from f64 by

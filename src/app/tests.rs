@@ -3,6 +3,7 @@
 
 use crate::app::labs::depth::DepthLab;
 use crate::app::labs::heads::HeadsLab;
+use crate::app::labs::masking::{MaskingLab, Section as MaskSection};
 use crate::app::labs::positions::{PositionsLab, Section};
 use crate::app::labs::rnn::RnnLab;
 use crate::app::link;
@@ -33,6 +34,15 @@ fn idle_frames_run_no_forward_pass_in_any_view() {
         if positions.section == Section::Extrapolation {
             while positions.extrapolation.measure_next(&app.store) {}
             h.run_steps(2);
+        }
+        // Exposure bias (teacher forcing) measures a few examples every frame: let it finish.
+        for _ in 0..200 {
+            let masking = h.state().labs.get::<MaskingLab>().unwrap();
+            if masking.section != MaskSection::TeacherForcing || !masking.teacher.exposure.pending()
+            {
+                break;
+            }
+            h.run_steps(1);
         }
         // Ranking heads scores a few heads every frame until it is done: let it finish.
         for _ in 0..2000 {

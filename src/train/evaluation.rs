@@ -228,7 +228,7 @@ impl HeadTally {
 }
 
 /// Greedy continuation with the KV cache: `len` tokens after the prompt.
-fn greedy(
+pub(super) fn greedy(
     model: &Model,
     task: TaskKind,
     ex: &Example,

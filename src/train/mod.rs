@@ -10,6 +10,7 @@ pub mod bpe;
 pub mod compare;
 pub mod depth;
 pub mod evaluation;
+pub mod exposure;
 pub mod lm;
 pub mod loss;
 pub mod mlm;

@@ -117,3 +117,18 @@ lesson-page-the-cost-calculator-text =
     Memory follows: 51,200 numbers of RNN state against 61,200 for attention at L = 100 (L² +
     L·D). The tables below count a block's parameters, 4·D² for attention and 2·D·d_ff for the
     feed-forward layer, and the picked model's own, tensor by tensor.
+
+lesson-page-stacked-attention-without-a = Stacked attention without a feed-forward layer
+lesson-page-stacked-attention-without-a-text =
+    Stack two attention layers with nothing between them. Once the weights A₁ and A₂ are known,
+    Y₂ = A₂·(A₁·X·W_V1)·W_V2 = (A₂A₁)·X·(W_V1·W_V2): one mixing of the tokens, A₂A₁, whose rows
+    still sum to 1, and one linear map of their numbers. The page computes both sides.
+
+    What keeps the stack from being one linear map is how the weights are made from X. Scale the
+    input by c = 2: with the weights held, the output doubles, exactly linear. With the scores
+    QKᵀ/√d and no softmax, every output grows by 2⁹ = 512, since each layer multiplies its input
+    by itself twice: a polynomial, not a linear map. With softmax the outputs change by
+    different factors, because the weights themselves change shape.
+
+    In a transformer block (lesson 7) a feed-forward layer follows each attention layer and adds
+    the element-wise non-linearity (ReLU) that attention lacks.

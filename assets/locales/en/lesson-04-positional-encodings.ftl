@@ -48,3 +48,15 @@ lesson-page-longer-than-trained-text =
     The panel runs models trained on short reversals with each scheme on longer inputs. Compare
     where each one's exact-match rate falls: positions it never saw, and offsets larger than any
     it learned.
+
+lesson-page-a-band-on-the-unit-circle = A band on the unit circle
+lesson-page-a-band-on-the-unit-circle-text =
+    One sinusoid alone is ambiguous: sin(π/6) = sin(5π/6) = 0.5000, two angles with one sine.
+    Band k gives the pair (sin(ω_k t), cos(ω_k t)), a point on the unit circle, and the cosines
+    of the two angles, +0.8660 and −0.8660, put them on opposite sides.
+
+    The page shows band 0, which turns by ω_0 = 1 rad per position. At position 2, sin 2 =
+    0.9093. Within 0.05 of it, positions 20, 27 and 46 have the same sine; only 46, seven whole
+    turns on (7·2π ≈ 43.98), is also the same point. The slower bands tell 2 and 46 apart.
+
+    Move the position and the band, and watch which positions the sine alone confuses.

@@ -82,3 +82,17 @@ lesson-page-l-100-d-512-text =
 
     At L = 10⁴ the order flips: 2.62144 × 10⁹ for the RNN against 5.12 × 10¹⁰ for
     self-attention. The calculator computes both; the buttons set the notes' sizes.
+
+lesson-page-infonce-classify-the-positive = InfoNCE: classify the positive
+lesson-page-infonce-classify-the-positive-text =
+    The Contrastive tab embeds four pairs of paraphrases with all-MiniLM-L6-v2 and compares
+    every anchor with every pair's positive. InfoNCE is the cross-entropy of picking the right
+    one, here at τ = 0.05: the other pairs' positives are the negatives, for free.
+
+    The two music anchors confuse each other's positives: only 2 of 4 anchors rank their own
+    first, and the mean loss is 0.506. Then the hard negative "A man is selling a guitar." joins
+    the candidates. Its similarity to "A man is playing a guitar." is 0.74, above that anchor's
+    positive at 0.68, so anchor 1's loss rises from 0.772 to 1.822 and the mean from 0.506 to
+    0.769.
+
+    Training on such a negative pushes it away from the anchor: the same words, another meaning.

@@ -159,3 +159,15 @@ masking-teacher-unknown-source = the source has pieces { $model } does not know:
 masking-teacher-unknown-target = the target has pieces { $model } does not know: { $pieces }
 # Follows the error above; $tokens lists every token the model knows
 masking-teacher-knows = (it knows { $tokens })
+masking-exposure-title = Exposure bias: free-running errors compound
+# $model is a model name
+masking-exposure-intro = Teacher forcing trains every position on the right prefix, so the model never reads its own mistakes. Decoding freely, it reads its own outputs, and after a first error it reads a prefix it never saw in training. The model { $model } was trained teacher-forced to repeat a random sequence of letters; here it answers held-out sequences both ways, each token scored against the true answer.
+# $forced, $free and $after are percentages; $exact and $forced_exact count whole answers
+masking-exposure-summary = { $done } of { $total } held-out sequences: teacher-forced { $forced } of answer tokens wrong, free-running { $free }. After a first mistake, free-running gets { $after } of the following tokens wrong. Whole answers right: { $exact } free-running, { $forced_exact } with every teacher-forced token right.
+masking-exposure-plot = Error rate at every answer position
+masking-exposure-position = answer position
+masking-exposure-axis = tokens wrong (%)
+masking-exposure-forced = teacher-forced (true prefix)
+masking-exposure-free = free-running (its own outputs)
+masking-exposure-after = free-running, after an earlier error
+masking-exposure-note = While the free-running prefix is still right it is exactly the teacher-forced one, so the two error rates can only part after a first mistake: the gap between the lines is errors bringing errors. Scheduled sampling, which sometimes feeds the model its own outputs during training, is one remedy.

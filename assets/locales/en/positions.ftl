@@ -54,6 +54,22 @@ positions-sin-band-about = band { $band } (dimensions { $dim_sin }, { $dim_cos }
 positions-sin-band-note = Dots: the values the model adds at whole positions. Lines: the underlying sine and cosine. The first bands wiggle fast; the last barely move across N positions.
 positions-sin-band-plot = band { $band }: sine and cosine
 positions-sin-axis-pe-value = PE value
+positions-sin-circle-title = A band is a point on the unit circle
+# a slider: the position whose point is drawn on the circle
+positions-sin-circle-position = position t on the circle
+positions-sin-circle-notes-toggle = the notes' angles π/6 and 5π/6
+# $turned is θ reduced to one turn; $turns is θ / 2π
+positions-sin-circle-angle = θ = t·ω_k = { $t } × { $omega } = { $theta } rad = { $turns } turns, { $turned } rad into the current turn
+positions-sin-circle-point = b_t for band { $band } = (sin θ, cos θ) = ({ $sin }, { $cos }): the bright point
+positions-sin-circle-mirror = The angle π − θ (the hollow point, { $mirror } rad) has the same sine, { $sin }, and the opposite cosine, { $cos }. Given the sine alone, both angles are possible; the cosine settles which.
+# $by_sine and $by_point are lists of positions, or the word for none
+positions-sin-circle-confused = Among positions 0 … { $last }, within { $tolerance } of position { $t }: by the sine alone, { $by_sine }; by the point (sin, cos), { $by_point }. A point match is a whole number of turns away (this band's wavelength is { $wavelength } positions); the other bands tell those apart.
+positions-sin-circle-none = none
+positions-sin-circle-note = Drawn with cos across and sin up, so θ is measured from the right, counter-clockwise. Small dots: every position 0 … N−1 of this band. The dashed line joins the two angles with the same sine.
+# the notes' example; $cos_a and $cos_b carry their signs
+positions-sin-circle-notes = The notes' example: sin(π/6) = { $sin_a } and sin(5π/6) = { $sin_b }, the same; cos(π/6) = { $cos_a } and cos(5π/6) = { $cos_b } differ in sign, so the two points are on opposite sides.
+# names the circle drawing for screen readers
+positions-sin-circle-name = Unit circle of band { $band }: position { $t } at (sin, cos) = ({ $sin }, { $cos }), its mirror with the same sine, and every other position as a dot
 positions-sin-wavelength-title = Wavelength of every band
 positions-sin-wavelength-note = A geometric ladder: each band's wavelength is base^(2/d) times the previous one, from 2π up towards 2π·base. Bands above the N line never finish one cycle within the N positions drawn.
 positions-sin-wavelength-plot = log₁₀ wavelength of every band

@@ -34,6 +34,7 @@ tab-training = Training
 tab-decoding = Decoding
 tab-cost = Cost
 tab-rnn = RNN
+tab-contrastive = Contrastive
 tab-induction = Induction
 tab-influence = Influence
 tab-cost-about = what attention, recurrence and convolution cost: work, steps, memory, parameters

@@ -2,6 +2,30 @@
 
 softmax-part-scores = Scores → weights
 softmax-part-matrices = Q, K, V by hand
+softmax-part-stacking = Two layers stacked
+softmax-stack-intro = Two attention layers on top of each other, with nothing between them (no residual, no feed-forward), as in the notes' derivation: a small input X of 4 tokens × 3 numbers and random projections W_Q, W_K, W_V per layer.
+softmax-stack-seed = random input and projections, seed
+softmax-stack-new = new draw
+softmax-stack-collapse-title = With its weights held, the stack is one layer
+# $difference is in scientific notation; $low and $high are row sums
+softmax-stack-collapse-check = The two layers against the single layer (A₂A₁, W_V1·W_V2): largest difference { $difference }, rounding only. Every row of A₂A₁ sums to 1 (from { $low } to { $high }), so it is itself a table of attention weights.
+softmax-stack-collapse-note = Matrix products regroup, so once A₁ and A₂ are known, what the second layer does to the first layer's output is one mixing of the tokens and one linear map of their numbers. The stack gains nothing here: what makes it more than one layer is how A₁ and A₂ are made from X.
+softmax-stack-linear-title = Is the stack a linear map of X?
+softmax-stack-scale = scale the input: c
+softmax-stack-how = weights made how
+# $c is the scale
+softmax-stack-scaling = f({ $c }·X) against { $c }·f(X)
+softmax-stack-sum = f(X + X′) against f(X) + f(X′)
+softmax-stack-ratio = f({ $c }·X) ÷ f(X), entry by entry
+softmax-stack-held = held (computed once from X)
+softmax-stack-scores = QKᵀ/√d, no softmax
+softmax-stack-softmax = softmax(QKᵀ/√d)
+# one number: every entry scaled alike
+softmax-stack-ratio-one = all { $ratio }
+softmax-stack-ratio-range = from { $low } to { $high }
+# $c9 is c to the ninth power
+softmax-stack-linear-reading = The relative errors say which rows are linear: 0 up to rounding only for held weights. Without softmax every entry grows by the same c⁹ = { $c9 } at c = { $c }: the scores multiply X by itself (A₁ grows as c², Y₁ as c³, A₂ as c⁶, Y₂ as c⁹), a polynomial of degree 9, not a linear map, but one that only rescales the pattern. With softmax the entries change by different factors: the weights themselves change shape.
+softmax-stack-linear-note = So "stacked attention without softmax collapses into one linear map" holds only when the weights do not depend on the input. The non-linearity of attention is in how the weights are made: the products QKᵀ, then the softmax, which normalises and sharpens them. A feed-forward layer with ReLU after each attention layer adds the element-wise non-linearity the notes call for.
 
 # Hover texts of the ready-made scores' buttons.
 softmax-preset-worked = the notes' worked example

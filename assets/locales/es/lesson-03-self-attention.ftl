@@ -124,3 +124,20 @@ lesson-page-the-cost-calculator-text =
     atención con L = 100 (L² + L·D). Las tablas de abajo cuentan los parámetros de un bloque,
     4·D² para la atención y 2·D·d_ff para la capa feed-forward, y los del propio modelo elegido,
     tensor a tensor.
+
+lesson-page-stacked-attention-without-a = Atención apilada sin capa feed-forward
+lesson-page-stacked-attention-without-a-text =
+    Apila dos capas de atención sin nada entre ellas. Conocidos los pesos A₁ y A₂,
+    Y₂ = A₂·(A₁·X·W_V1)·W_V2 = (A₂A₁)·X·(W_V1·W_V2): una sola mezcla de los tokens, A₂A₁, cuyas
+    filas siguen sumando 1, y una sola aplicación lineal de sus números. La página calcula los
+    dos lados.
+
+    Lo que impide que la pila sea una aplicación lineal es cómo se obtienen los pesos a partir
+    de X. Escala la entrada por c = 2: con los pesos fijos, la salida se duplica, exactamente
+    lineal. Con las puntuaciones QKᵀ/√d y sin softmax, cada salida crece por 2⁹ = 512, porque
+    cada capa multiplica su entrada por sí misma dos veces: un polinomio, no una aplicación
+    lineal. Con softmax las salidas cambian por factores distintos, porque los propios pesos
+    cambian de forma.
+
+    En un bloque transformer (lección 7) una capa feed-forward sigue a cada capa de atención y
+    añade la no linealidad elemento a elemento (ReLU) que le falta a la atención.

@@ -51,3 +51,16 @@ lesson-page-longer-than-trained-text =
     El panel ejecuta con entradas más largas modelos entrenados con cada esquema para invertir
     secuencias cortas. Compara dónde cae la tasa de coincidencia exacta de cada uno: posiciones
     que nunca vio y desplazamientos mayores que cualquiera de los que aprendió.
+
+lesson-page-a-band-on-the-unit-circle = Una banda en la circunferencia unidad
+lesson-page-a-band-on-the-unit-circle-text =
+    Una sinusoide sola es ambigua: sin(π/6) = sin(5π/6) = 0.5000, dos ángulos con un mismo seno.
+    La banda k da el par (sin(ω_k t), cos(ω_k t)), un punto de la circunferencia unidad, y los
+    cosenos de los dos ángulos, +0.8660 y −0.8660, los ponen en lados opuestos.
+
+    La página muestra la banda 0, que gira ω_0 = 1 rad por posición. En la posición 2, sin 2 =
+    0.9093. A menos de 0.05, las posiciones 20, 27 y 46 tienen el mismo seno; solo la 46, siete
+    vueltas enteras después (7·2π ≈ 43.98), es además el mismo punto. Las bandas más lentas
+    distinguen la 2 de la 46.
+
+    Mueve la posición y la banda, y mira qué posiciones confunde el seno solo.

@@ -33,3 +33,17 @@ lesson-page-teacher-forcing-text =
     En inferencia, el modelo lee en cambio sus propias predicciones. Nunca vio sus errores
     durante el entrenamiento, así que un error puede llevar a otros: el sesgo de exposición
     (exposure bias).
+
+lesson-page-exposure-bias-measured = El sesgo de exposición, medido
+lesson-page-exposure-bias-measured-text =
+    El final de esta sección mide el sesgo de exposición en el modelo repeat, entrenado con
+    teacher forcing para repetir una secuencia aleatoria de letras, sobre 300 secuencias
+    reservadas.
+
+    Con teacher forcing, leyendo el prefijo verdadero, falla el 2.1 % de los tokens de la
+    respuesta. Decodificando libremente, leyendo sus propias salidas, falla el 13.6 %. Mientras
+    su propio prefijo sigue siendo correcto es el del teacher forcing, así que la diferencia
+    solo aparece tras un primer error: después de uno, el 94.3 % de los tokens siguientes son
+    erróneos. Copia del lugar al que apunta su token equivocado, y cada error trae el siguiente.
+
+    248 de las 300 respuestas salen enteras correctas.

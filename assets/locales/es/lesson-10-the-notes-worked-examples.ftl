@@ -88,3 +88,17 @@ lesson-page-l-100-d-512-text =
 
     Con L = 10⁴ el orden se invierte: 2.62144 × 10⁹ para la RNN frente a 5.12 × 10¹⁰ para la
     autoatención. La calculadora calcula ambos; los botones ponen los tamaños de los apuntes.
+
+lesson-page-infonce-classify-the-positive = InfoNCE: clasificar el positivo
+lesson-page-infonce-classify-the-positive-text =
+    La pestaña Contrastivo representa cuatro pares de paráfrasis con all-MiniLM-L6-v2 y compara
+    cada ancla con el positivo de cada par. InfoNCE es la entropía cruzada de elegir el correcto,
+    aquí con τ = 0.05: los positivos de los otros pares son los negativos, gratis.
+
+    Las dos anclas de música confunden sus positivos: solo 2 de 4 anclas ponen el suyo en primer
+    lugar, y la pérdida media es 0.506. Luego el negativo difícil "A man is selling a guitar."
+    se une a los candidatos. Su similitud con "A man is playing a guitar." es 0.74, por encima
+    del positivo de esa ancla, 0.68, así que la pérdida del ancla 1 sube de 0.772 a 1.822 y la
+    media de 0.506 a 0.769.
+
+    Entrenar con un negativo así lo aleja del ancla: las mismas palabras, otro significado.

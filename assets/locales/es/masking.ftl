@@ -159,3 +159,15 @@ masking-teacher-unknown-source = el origen tiene piezas que { $model } no conoce
 masking-teacher-unknown-target = el destino tiene piezas que { $model } no conoce: { $pieces }
 # Follows the error above; $tokens lists every token the model knows
 masking-teacher-knows = (conoce { $tokens })
+masking-exposure-title = Sesgo de exposición: los errores en marcha libre se acumulan
+# $model is a model name
+masking-exposure-intro = El teacher forcing entrena cada posición sobre el prefijo correcto, así que el modelo nunca lee sus propios errores. Decodificando libremente lee sus propias salidas y, tras un primer error, lee un prefijo que nunca vio en el entrenamiento. El modelo { $model } se entrenó con teacher forcing para repetir una secuencia aleatoria de letras; aquí responde a secuencias reservadas de las dos maneras, y cada token se compara con la respuesta verdadera.
+# $forced, $free and $after are percentages; $exact and $forced_exact count whole answers
+masking-exposure-summary = { $done } de { $total } secuencias reservadas: con teacher forcing falla el { $forced } de los tokens de la respuesta, en marcha libre el { $free }. Tras un primer error, en marcha libre falla el { $after } de los tokens siguientes. Respuestas enteras correctas: { $exact } en marcha libre, { $forced_exact } con todos los tokens correctos con teacher forcing.
+masking-exposure-plot = Tasa de error en cada posición de la respuesta
+masking-exposure-position = posición en la respuesta
+masking-exposure-axis = tokens erróneos (%)
+masking-exposure-forced = teacher forcing (prefijo verdadero)
+masking-exposure-free = marcha libre (sus propias salidas)
+masking-exposure-after = marcha libre, tras un error anterior
+masking-exposure-note = Mientras el prefijo en marcha libre sigue siendo correcto es exactamente el del teacher forcing, así que las dos tasas solo pueden separarse tras un primer error: la distancia entre las líneas son errores que traen errores. El scheduled sampling, que a veces da al modelo sus propias salidas durante el entrenamiento, es un remedio.

@@ -54,6 +54,22 @@ positions-sin-band-about = banda { $band } (dimensiones { $dim_sin }, { $dim_cos
 positions-sin-band-note = Puntos: los valores que el modelo suma en posiciones enteras. Líneas: el seno y el coseno de fondo. Las primeras bandas oscilan rápido; las últimas apenas se mueven en N posiciones.
 positions-sin-band-plot = banda { $band }: seno y coseno
 positions-sin-axis-pe-value = valor de PE
+positions-sin-circle-title = Una banda es un punto en la circunferencia unidad
+# a slider: the position whose point is drawn on the circle
+positions-sin-circle-position = posición t en la circunferencia
+positions-sin-circle-notes-toggle = los ángulos de los apuntes π/6 y 5π/6
+# $turned is θ reduced to one turn; $turns is θ / 2π
+positions-sin-circle-angle = θ = t·ω_k = { $t } × { $omega } = { $theta } rad = { $turns } vueltas, { $turned } rad dentro de la vuelta actual
+positions-sin-circle-point = b_t de la banda { $band } = (sin θ, cos θ) = ({ $sin }, { $cos }): el punto brillante
+positions-sin-circle-mirror = El ángulo π − θ (el punto hueco, { $mirror } rad) tiene el mismo seno, { $sin }, y el coseno opuesto, { $cos }. Con solo el seno, ambos ángulos son posibles; el coseno decide cuál.
+# $by_sine and $by_point are lists of positions, or the word for none
+positions-sin-circle-confused = Entre las posiciones 0 … { $last }, a menos de { $tolerance } de la posición { $t }: por el seno solo, { $by_sine }; por el punto (sin, cos), { $by_point }. Un punto coincide solo a un número entero de vueltas (la longitud de onda de esta banda es { $wavelength } posiciones); las otras bandas las distinguen.
+positions-sin-circle-none = ninguna
+positions-sin-circle-note = Dibujado con cos en horizontal y sin en vertical, así que θ se mide desde la derecha, en sentido antihorario. Puntos pequeños: cada posición 0 … N−1 de esta banda. La línea discontinua une los dos ángulos con el mismo seno.
+# the notes' example; $cos_a and $cos_b carry their signs
+positions-sin-circle-notes = El ejemplo de los apuntes: sin(π/6) = { $sin_a } y sin(5π/6) = { $sin_b }, iguales; cos(π/6) = { $cos_a } y cos(5π/6) = { $cos_b } tienen signo opuesto, así que los dos puntos están en lados opuestos.
+# names the circle drawing for screen readers
+positions-sin-circle-name = Circunferencia unidad de la banda { $band }: la posición { $t } en (sin, cos) = ({ $sin }, { $cos }), su reflejo con el mismo seno y cada otra posición como un punto
 positions-sin-wavelength-title = Longitud de onda de cada banda
 positions-sin-wavelength-note = Una escalera geométrica: la longitud de onda de cada banda es base^(2/d) veces la anterior, de 2π hacia 2π·base. Las bandas por encima de la línea N no completan ni un ciclo en las N posiciones dibujadas.
 positions-sin-wavelength-plot = log₁₀ de la longitud de onda de cada banda

@@ -34,6 +34,7 @@ tab-training = Entrenamiento
 tab-decoding = Decodificación
 tab-cost = Coste
 tab-rnn = RNN
+tab-contrastive = Contrastivo
 tab-induction = Inducción
 tab-influence = Influencia
 tab-cost-about = lo que cuestan la atención, la recurrencia y la convolución: trabajo, pasos, memoria, parámetros

@@ -2,6 +2,30 @@
 
 softmax-part-scores = Puntuaciones → pesos
 softmax-part-matrices = Q, K, V a mano
+softmax-part-stacking = Dos capas apiladas
+softmax-stack-intro = Dos capas de atención una sobre otra, sin nada entre ellas (ni residual ni feed-forward), como en la derivación de los apuntes: una entrada pequeña X de 4 tokens × 3 números y proyecciones aleatorias W_Q, W_K, W_V en cada capa.
+softmax-stack-seed = entrada y proyecciones aleatorias, semilla
+softmax-stack-new = otro sorteo
+softmax-stack-collapse-title = Con sus pesos fijos, la pila es una sola capa
+# $difference is in scientific notation; $low and $high are row sums
+softmax-stack-collapse-check = Las dos capas frente a la capa única (A₂A₁, W_V1·W_V2): mayor diferencia { $difference }, solo redondeo. Cada fila de A₂A₁ suma 1 (de { $low } a { $high }), así que es a su vez una tabla de pesos de atención.
+softmax-stack-collapse-note = Los productos de matrices se reagrupan, así que, conocidos A₁ y A₂, lo que la segunda capa hace con la salida de la primera es una sola mezcla de los tokens y una sola aplicación lineal de sus números. Aquí la pila no gana nada: lo que la hace más que una capa es cómo se obtienen A₁ y A₂ a partir de X.
+softmax-stack-linear-title = ¿Es la pila una aplicación lineal de X?
+softmax-stack-scale = escala de la entrada: c
+softmax-stack-how = cómo se obtienen los pesos
+# $c is the scale
+softmax-stack-scaling = f({ $c }·X) frente a { $c }·f(X)
+softmax-stack-sum = f(X + X′) frente a f(X) + f(X′)
+softmax-stack-ratio = f({ $c }·X) ÷ f(X), elemento a elemento
+softmax-stack-held = fijos (calculados una vez desde X)
+softmax-stack-scores = QKᵀ/√d, sin softmax
+softmax-stack-softmax = softmax(QKᵀ/√d)
+# one number: every entry scaled alike
+softmax-stack-ratio-one = todos { $ratio }
+softmax-stack-ratio-range = de { $low } a { $high }
+# $c9 is c to the ninth power
+softmax-stack-linear-reading = Los errores relativos dicen qué filas son lineales: 0 salvo redondeo solo con los pesos fijos. Sin softmax cada elemento crece por el mismo c⁹ = { $c9 } con c = { $c }: las puntuaciones multiplican X por sí misma (A₁ crece como c², Y₁ como c³, A₂ como c⁶, Y₂ como c⁹), un polinomio de grado 9, no una aplicación lineal, pero que solo reescala el patrón. Con softmax los elementos cambian por factores distintos: los propios pesos cambian de forma.
+softmax-stack-linear-note = Así que «la atención apilada sin softmax se reduce a una aplicación lineal» solo es cierto cuando los pesos no dependen de la entrada. La no linealidad de la atención está en cómo se obtienen los pesos: los productos QKᵀ y luego el softmax, que los normaliza y los afila. Una capa feed-forward con ReLU tras cada capa de atención añade la no linealidad elemento a elemento que piden los apuntes.
 
 # Textos emergentes de los botones de puntuaciones ya preparadas.
 softmax-preset-worked = el ejemplo resuelto de los apuntes

@@ -4,11 +4,13 @@
 //! and the every-view walk the browser and desktop tests take.
 //!
 //! Every lab is one folder here (`attention`, `masking`, `positions`, `decoding`, `induction`,
-//! `heads`, `influence`, `depth`, `scoring`, `softmax`, `cost`, `training`, `rnn`), its maths in plain
+//! `heads`, `influence`, `depth`, `scoring`, `softmax`, `contrastive`, `cost`, `training`,
+//! `rnn`), its maths in plain
 //! functions apart from its drawing; `race` is the side-by-side training the heads and depth
 //! labs share. Adding a lab is one folder implementing [`Lab`] plus one line in that list.
 
 pub mod attention;
+pub mod contrastive;
 pub mod cost;
 pub mod decoding;
 pub mod depth;
@@ -122,6 +124,7 @@ impl Default for Labs {
             Box::new(depth::DepthLab::default()),
             Box::new(scoring::ScoringLab::default()),
             Box::new(softmax::SoftmaxLab::default()),
+            Box::new(contrastive::ContrastiveLab::default()),
             Box::new(cost::CostLab::default()),
             Box::new(training::TrainingLab::default()),
             Box::new(rnn::RnnLab::default()),

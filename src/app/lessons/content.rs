@@ -50,6 +50,12 @@ const START_BIG_CAT: &str =
     "view=masking&model=translate&src=le%20grand%20chat&tgt=big%20cat&kind=dec&ms=0&mm=1";
 /// The sinusoidal panel at the notes' d = 4.
 const SMALL_SINUSOIDAL: &str = "view=positions&ps=0&psd=4";
+/// The sinusoidal panel's unit circle: band 0 (ω = 1), position 2, the notes' π/6 and 5π/6.
+pub const UNIT_CIRCLE: &str = "view=positions&ps=0&psb=0&psc=2&psn=1";
+/// The softmax lab's two stacked layers, seed 1, the input scaled by 2.
+pub const STACKED: &str = "view=softmax&smp=2&sxs=1&sxc=2";
+/// The contrastive lab on all-MiniLM-L6-v2, its default pairs and the hard negative in use.
+pub const INFONCE: &str = "view=contrastive&model=all-MiniLM-L6-v2&cuse=1&ctau=0.05";
 /// The RoPE panel's table holding the notes' "the dog slept".
 const NOTES_ROPE: &str = "view=positions&ps=4&prt=notes";
 /// The notes' "Je suis étudiant" beam search (B = 2) on their hand-made probabilities.
@@ -152,6 +158,10 @@ pub static LESSONS: &[Lesson] = &[
                 id: "the-cost-calculator",
                 link: COSTS,
             },
+            Page {
+                id: "stacked-attention-without-a",
+                link: STACKED,
+            },
         ],
     },
     Lesson {
@@ -173,6 +183,10 @@ pub static LESSONS: &[Lesson] = &[
                 id: "longer-than-trained",
                 link: "view=positions&ps=6",
             },
+            Page {
+                id: "a-band-on-the-unit-circle",
+                link: UNIT_CIRCLE,
+            },
         ],
     },
     Lesson {
@@ -188,6 +202,10 @@ pub static LESSONS: &[Lesson] = &[
             },
             Page {
                 id: "teacher-forcing",
+                link: "view=masking&model=translate&kind=dec&ms=3&mm=1&pads=2",
+            },
+            Page {
+                id: "exposure-bias-measured",
                 link: "view=masking&model=translate&kind=dec&ms=3&mm=1&pads=2",
             },
         ],
@@ -362,6 +380,10 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 id: "l-100-d-512",
                 link: COSTS,
+            },
+            Page {
+                id: "infonce-classify-the-positive",
+                link: INFONCE,
             },
         ],
     },

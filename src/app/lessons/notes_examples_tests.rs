@@ -84,3 +84,147 @@ fn the_training_memory_page_quotes_the_tabs_rows() {
         assert!(text.contains(&said), "{title}: {said}");
     }
 }
+
+/// The unit-circle page: the link draws band 0 at position 2 with the notes' angles, and the
+/// sines, cosines and confused positions it quotes are the panel's.
+#[test]
+fn the_unit_circle_page_quotes_the_panels_positions() {
+    use crate::app::labs::positions::sinusoidal::{band_point, confusions, CIRCLE_TOLERANCE};
+    use crate::app::labs::positions::{PositionsLab, Section};
+    let mut app = GlimpseApp::default();
+    let title = "A band on the unit circle";
+    apply(page(title), &mut app);
+    let lab = app.lab::<PositionsLab>();
+    let p = &lab.sinusoidal;
+    assert_eq!(lab.section, Section::Sinusoidal);
+    assert_eq!((p.band, p.circle_t, p.notes_angles), (0, 2, true));
+    let text = page_text(title);
+    let (s, _) = band_point(2, 0, p.d, p.base);
+    assert!(
+        text.contains(&format!("sin 2 = {s:.4}")),
+        "{title}: sin 2 = {s:.4}"
+    );
+    let got = confusions(2, 0, p.d, p.base, p.n, CIRCLE_TOLERANCE);
+    assert_eq!(got.by_sine, vec![20, 27, 46]);
+    assert_eq!(got.by_point, vec![46]);
+    assert!(text.contains(&format!("Within {CIRCLE_TOLERANCE}")));
+    assert!(text.contains("positions 20, 27 and 46") && text.contains("only 46"));
+    let [a, b] = [std::f64::consts::PI / 6.0, 5.0 * std::f64::consts::PI / 6.0];
+    assert!(text.contains(&format!("sin(5π/6) = {:.4}", b.sin())));
+    assert!(text.contains(&format!("+{:.4} and −{:.4}", a.cos(), -b.cos())));
+    // The other bands tell 2 and 46 apart: band 1's points are far from each other.
+    let (s1, c1) = band_point(2, 1, p.d, p.base);
+    let (s2, c2) = band_point(46, 1, p.d, p.base);
+    assert!((s1 - s2).hypot(c1 - c2) > 0.5);
+}
+
+/// The stacked-attention page: the link opens seed 1 at c = 2, and what it says of the three
+/// ways of making the weights is what the lab computes there.
+#[test]
+fn the_stacked_attention_page_states_what_the_lab_computes() {
+    use crate::app::labs::softmax::stacking::{Stack, Weights};
+    use crate::app::labs::softmax::Part;
+    let mut app = GlimpseApp::default();
+    let title = "Stacked attention without a feed-forward layer";
+    apply(page(title), &mut app);
+    let lab = app.lab::<SoftmaxLab>();
+    assert_eq!(
+        (lab.part, lab.stack_seed, lab.stack_scale),
+        (Part::Stacking, 1, 2.0)
+    );
+    let stack = Stack::new(lab.stack_seed);
+    let c = lab.stack_scale as f64;
+    let collapse = stack.collapse();
+    assert!(collapse.difference < 1e-12 && (collapse.row_sums.0 - 1.0).abs() < 1e-12);
+    let held = stack.linearity(Weights::Held, c);
+    assert!(
+        held.scaling < 1e-12 && (held.ratio.0 - 2.0).abs() < 1e-12,
+        "doubles"
+    );
+    let scores = stack.linearity(Weights::Scores, c);
+    assert!((scores.ratio.0 - 512.0).abs() < 1e-6 && (scores.ratio.1 - 512.0).abs() < 1e-6);
+    let soft = stack.linearity(Weights::Softmax, c);
+    assert!(
+        soft.ratio.1 - soft.ratio.0 > 0.1,
+        "different factors: {:?}",
+        soft.ratio
+    );
+    let text = page_text(title);
+    assert!(text.contains("c = 2") && text.contains("2⁹ = 512"));
+    assert!(text.contains("the output doubles"));
+}
+
+/// The exposure-bias page: its percentages and counts are the masking lab's measurement (the
+/// repeat model, 300 held-out sequences, seed 1), computed here the same way.
+#[test]
+fn the_exposure_bias_page_quotes_the_measurement() {
+    use crate::train::exposure::ExposureBias;
+    use crate::train::tasks::TaskKind;
+    let title = "Exposure bias, measured";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let model = crate::model::builtin::load("repeat").unwrap();
+    let mut m = ExposureBias::new(TaskKind::Repeat, 1);
+    for _ in 0..300 {
+        m.next_example(&model).unwrap();
+    }
+    let (forced, free) = m.overall();
+    let after: usize = m.positions.iter().map(|p| p.after_error).sum();
+    let after_wrong: usize = m.positions.iter().map(|p| p.after_error_wrong).sum();
+    let text = page_text(title);
+    for (what, rate) in [
+        ("teacher-forced", forced),
+        ("free-running", free),
+        ("after an error", after_wrong as f64 / after as f64),
+    ] {
+        let shown = format!("{:.1} %", 100.0 * rate);
+        assert!(text.contains(&shown), "{title}: {what} {shown}");
+    }
+    assert!(text.contains(&format!("{} of the 300 answers", m.exact)));
+}
+
+/// The InfoNCE page: on all-MiniLM-L6-v2 (when fetched; CI requires it) its similarities,
+/// losses and count are the contrastive lab's maths on the lab's default batch.
+#[test]
+fn the_infonce_page_quotes_minilm() {
+    use crate::app::labs::contrastive::maths::{info_nce, parse_pairs, similarities};
+    use crate::app::labs::contrastive::{embed, ContrastiveLab, DEFAULT_HARD, DEFAULT_PAIRS};
+    let title = "InfoNCE: classify the positive";
+    let mut app = GlimpseApp::default();
+    apply(page(title), &mut app);
+    let lab = app.lab::<ContrastiveLab>();
+    assert!(lab.use_hard && (lab.tau - 0.05).abs() < 1e-6 && lab.pairs == DEFAULT_PAIRS);
+    let Some(dir) = crate::util::real_models::minilm() else {
+        return;
+    };
+    let (model, _) = crate::model::import::open::open_path(&dir, &mut |_| {}).unwrap();
+    let pairs = parse_pairs(DEFAULT_PAIRS).unwrap();
+    let z = |s: &str| embed(&model, s).unwrap();
+    let anchors: Vec<Vec<f32>> = pairs.iter().map(|(a, _)| z(a)).collect();
+    let mut candidates: Vec<Vec<f32>> = pairs.iter().map(|(_, p)| z(p)).collect();
+    let without = info_nce(similarities(&anchors, &candidates).view(), 0.05);
+    candidates.push(z(DEFAULT_HARD));
+    let sim = similarities(&anchors, &candidates);
+    let with = info_nce(sim.view(), 0.05);
+    let text = page_text(title);
+    let f = |x: f64| format!("{x:.3}");
+    let quoted = [
+        format!("{} of 4 anchors", without.right),
+        format!("mean loss is {}", f(without.mean_loss)),
+        format!("is {:.2}, above", sim[[0, 4]]),
+        format!("positive at {:.2}", sim[[0, 0]]),
+        format!("from {} to {}", f(without.losses[0]), f(with.losses[0])),
+        format!(
+            "mean from {} to {}",
+            f(without.mean_loss),
+            f(with.mean_loss)
+        ),
+    ];
+    for q in quoted {
+        assert!(text.contains(&q), "{title}: {q}");
+    }
+    assert!(
+        sim[[0, 4]] > sim[[0, 0]],
+        "the hard negative outscores the positive"
+    );
+}

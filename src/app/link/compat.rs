@@ -8,6 +8,7 @@
 use super::{encode, known_keys, unescape, VERSION};
 use crate::app::labs::attention::lab::{AttentionLab, VIEWS as EXPLORER};
 use crate::app::labs::attention::ExplorerView;
+use crate::app::labs::contrastive::ContrastiveLab;
 use crate::app::labs::cost::CostLab;
 use crate::app::labs::decoding::session::{Settings, SourceKind};
 use crate::app::labs::decoding::{DecodingLab, SOURCES};
@@ -121,6 +122,9 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "pt" => app.lab::<PositionsLab>().permutation.sentence.clone(),
         "pr" => app.lab::<PositionsLab>().permutation.reordered.clone(),
         "psd" => app.lab::<PositionsLab>().sinusoidal.d.to_string(),
+        "psb" => app.lab::<PositionsLab>().sinusoidal.band.to_string(),
+        "psc" => app.lab::<PositionsLab>().sinusoidal.circle_t.to_string(),
+        "psn" => (app.lab::<PositionsLab>().sinusoidal.notes_angles as u8).to_string(),
         "prt" if app.lab::<PositionsLab>().rope.shows_notes_example() => "notes".into(),
         "prt" => "-".into(),
         "ds" => match d.kind {
@@ -168,6 +172,12 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "smt" => (softmax.transposed as u8).to_string(),
         "smi" => softmax.query.to_string(),
         "smj" => softmax.key.to_string(),
+        "sxs" => softmax.stack_seed.to_string(),
+        "cpairs" => app.lab::<ContrastiveLab>().pairs.clone(),
+        "chard" => app.lab::<ContrastiveLab>().hard_negative.clone(),
+        "cuse" => (app.lab::<ContrastiveLab>().use_hard as u8).to_string(),
+        "ctau" => app.lab::<ContrastiveLab>().tau.to_string(),
+        "sxc" => softmax.stack_scale.to_string(),
         "cl" => cost.l.to_string(),
         "cd" => cost.d.to_string(),
         "ck" => cost.k.to_string(),
@@ -237,7 +247,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
 /// Numbers compare as numbers (`0.50` and `0.5` are the same temperature).
 fn same(key: &str, got: &str, want: &str) -> bool {
     match key {
-        "tau" | "alpha" | "stau" | "sms" | "lr" | "clip" => {
+        "tau" | "alpha" | "stau" | "sms" | "sxc" | "ctau" | "lr" | "clip" => {
             got.parse::<f32>().ok() == want.parse::<f32>().ok()
         }
         "present" => (got == "1") == (want == "1" || want == "true"),

@@ -126,7 +126,7 @@ impl Lab for PositionsLab {
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["ps", "pm", "pt", "pr", "psd", "prt"]
+        &["ps", "pm", "pt", "pr", "psd", "psb", "psc", "psn", "prt"]
     }
 
     fn save(&self, w: &mut LinkWriter) {
@@ -141,6 +141,17 @@ impl Lab for PositionsLab {
         // The sinusoidal panel's width, when a page set it (the notes' d = 4 table).
         if self.sinusoidal.d != sinusoidal::SinusoidalPanel::default().d {
             w.put("psd", self.sinusoidal.d);
+        }
+        // The unit-circle view's band, position and the notes' angles, when set.
+        let (sin, fresh) = (&self.sinusoidal, sinusoidal::SinusoidalPanel::default());
+        if sin.band != fresh.band {
+            w.put("psb", sin.band);
+        }
+        if sin.circle_t != fresh.circle_t {
+            w.put("psc", sin.circle_t);
+        }
+        if sin.notes_angles {
+            w.put("psn", 1);
         }
         // The RoPE table, when it holds the notes' "the dog slept".
         if self.rope.shows_notes_example() {
@@ -178,7 +189,24 @@ impl Lab for PositionsLab {
             None => {}
         }
         if whole {
-            self.sinusoidal.d = sinusoidal::SinusoidalPanel::default().d;
+            let fresh = sinusoidal::SinusoidalPanel::default();
+            let sin = &mut self.sinusoidal;
+            (sin.d, sin.band, sin.circle_t) = (fresh.d, fresh.band, fresh.circle_t);
+            sin.notes_angles = fresh.notes_angles;
+        }
+        // Out-of-range numbers are clamped by the panel before it draws.
+        if let Some(b) = r.read("psb", |v| v.parse::<usize>().ok()) {
+            self.sinusoidal.band = b;
+        }
+        if let Some(t) = r.read("psc", |v| v.parse::<usize>().ok()) {
+            self.sinusoidal.circle_t = t;
+        }
+        if let Some(on) = r.read("psn", |v| match v {
+            "1" => Some(true),
+            "0" => Some(false),
+            _ => None,
+        }) {
+            self.sinusoidal.notes_angles = on;
         }
         if let Some(d) = r.read("psd", |v| {
             v.parse::<usize>()

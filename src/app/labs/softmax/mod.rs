@@ -7,6 +7,8 @@
 //! the link keys and the drawing.
 
 pub mod maths;
+pub mod stacking;
+mod stacking_view;
 
 use super::{Lab, Shared};
 use crate::app::export;
@@ -27,15 +29,18 @@ pub enum Part {
     Scores,
     /// Q, K, V → every step of attention.
     Matrices,
+    /// Two layers stacked: what collapses, and what keeps it non-linear.
+    Stacking,
 }
 
 impl Part {
-    pub const ALL: [Part; 2] = [Part::Scores, Part::Matrices];
+    pub const ALL: [Part; 3] = [Part::Scores, Part::Matrices, Part::Stacking];
 
     fn title(self) -> String {
         match self {
             Part::Scores => t!("softmax-part-scores"),
             Part::Matrices => t!("softmax-part-matrices"),
+            Part::Stacking => t!("softmax-part-stacking"),
         }
     }
 }
@@ -91,6 +96,9 @@ pub struct SoftmaxLab {
     /// The query and the key the text reads out.
     pub query: usize,
     pub key: usize,
+    /// The stacking part: the seed of its input and layers, and the scale c of its input.
+    pub stack_seed: u64,
+    pub stack_scale: f32,
 }
 
 impl Default for SoftmaxLab {
@@ -105,6 +113,8 @@ impl Default for SoftmaxLab {
             transposed: false,
             query: 0,
             key: 1,
+            stack_seed: 1,
+            stack_scale: 2.0,
         }
     }
 }
@@ -148,6 +158,17 @@ impl SoftmaxLab {
                     "Q": rows(&q), "K": rows(&k), "V": rows(&v), "QKt": rows(&a.scores),
                     "sqrt_dk": a.sqrt_dk, "scaled": rows(&a.scaled), "A": rows(&a.weights),
                     "context": rows(&a.context), "received": a.received(),
+                })
+            }
+            Part::Stacking => {
+                let stack = stacking::Stack::new(self.stack_seed);
+                let pass = stack.pass(&stack.x, stacking::Weights::Softmax);
+                let c = stack.collapse();
+                let m = |a: &ndarray::Array2<f64>| rows(&a.mapv(|x| x as f32));
+                serde_json::json!({
+                    "X": m(&stack.x), "A1": m(&pass.weights[0]), "A2": m(&pass.weights[1]),
+                    "A2A1": m(&c.a_star), "WV1WV2": m(&c.v_star),
+                    "two_layers_minus_one_layer": c.difference,
                 })
             }
         };
@@ -455,7 +476,7 @@ fn listeners(ui: &mut Ui, a: &maths::AttentionSteps, key: &mut usize, names: &[S
 }
 
 /// A small matrix with every number in its cell, sized to its cells.
-fn matrix(
+pub(super) fn matrix(
     ui: &mut Ui,
     values: &Array2<f32>,
     rows: &[String],
@@ -464,13 +485,37 @@ fn matrix(
     axes: (&str, &str),
     highlight: Option<usize>,
 ) {
+    matrix_with_room(
+        ui,
+        values,
+        (rows, cols),
+        scale,
+        axes,
+        highlight,
+        (48.0, 40.0),
+    );
+}
+
+/// `matrix` with `room` (across, down) left for the axis labels: more for sentences.
+pub(super) fn matrix_with_room(
+    ui: &mut Ui,
+    values: &Array2<f32>,
+    (rows, cols): (&[String], &[String]),
+    scale: ColorScale,
+    axes: (&str, &str),
+    highlight: Option<usize>,
+    room: (f32, f32),
+) {
     const CELL: f32 = 46.0;
     let (r, c) = values.dim();
     let size = egui::vec2(
-        (c as f32 * CELL + 48.0).min(ui.available_width()),
-        r as f32 * CELL + 40.0,
+        (c as f32 * CELL + room.0).min(ui.available_width()),
+        r as f32 * CELL + room.1,
     );
     let mut map = Heatmap::new(values.view(), rows, cols, scale);
+    // Its name for screen readers: which rows against which columns.
+    let context = format!("{} × {}", axes.0, axes.1);
+    map.context = &context;
     map.show_numbers = true;
     map.max_cell = CELL;
     map.axis_names = axes;
@@ -479,7 +524,7 @@ fn matrix(
 }
 
 /// A number without trailing zeros: 2, 0.5, −1.25.
-fn trim(x: f32) -> String {
+pub(super) fn trim(x: f32) -> String {
     let s = format!("{x:.4}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
     if s == "-0" {
@@ -518,12 +563,20 @@ impl Lab for SoftmaxLab {
         match self.part {
             Part::Scores => self.scores_ui(ui),
             Part::Matrices => self.matrices_ui(ui),
+            Part::Stacking => {
+                egui::ScrollArea::vertical()
+                    .id_salt("softmax_stacking")
+                    .show(ui, |ui| {
+                        stacking_view::stacking_ui(ui, &mut self.stack_seed, &mut self.stack_scale)
+                    })
+                    .inner
+            }
         }
     }
 
     fn keys(&self) -> &'static [&'static str] {
         &[
-            "smp", "sme", "sms", "smq", "smk", "smv", "smt", "smi", "smj",
+            "smp", "sme", "sms", "smq", "smk", "smv", "smt", "smi", "smj", "sxs", "sxc",
         ]
     }
 
@@ -537,6 +590,10 @@ impl Lab for SoftmaxLab {
         w.put("smt", self.transposed as u8);
         w.put("smi", self.query);
         w.put("smj", self.key);
+        if self.part == Part::Stacking {
+            w.put("sxs", self.stack_seed);
+            w.put("sxc", self.stack_scale);
+        }
     }
 
     fn load(&mut self, r: &mut LinkReader) {
@@ -569,6 +626,12 @@ impl Lab for SoftmaxLab {
         }
         if let Some(x) = r.number("smj", 0..maths::MAX_DIM) {
             self.key = x;
+        }
+        if let Some(x) = r.number("sxs", 1..=9999) {
+            self.stack_seed = x;
+        }
+        if let Some(x) = r.number("sxc", stacking_view::SCALES) {
+            self.stack_scale = x;
         }
     }
 

@@ -2,11 +2,13 @@
 //! answer shifted one step right and predicts every position in one pass; the causal mask is
 //! what keeps that honest. Three teacher-forced runs (the masked model, the same model with
 //! its mask removed, and a model trained without the mask) and two greedy generations show
-//! that a model trained without the mask learns to copy the future it will never have.
+//! that a model trained without the mask learns to copy the future it will never have. Last,
+//! exposure bias: the repeat model teacher-forced against free-running (`exposure_view`).
 //!
 //! This file holds the panel's state; the runs are computed in `forcing`, drawn in `draw`.
 
 mod draw;
+mod exposure_view;
 mod forcing;
 
 pub use draw::fmt_value;
@@ -136,6 +138,8 @@ pub struct TeacherForcing {
     pub source: String,
     models: Option<Models>,
     computed: Option<Computed>,
+    /// Exposure bias on the repeat model, measured a few examples per frame.
+    pub exposure: exposure_view::Exposure,
 }
 
 impl Default for TeacherForcing {
@@ -144,6 +148,7 @@ impl Default for TeacherForcing {
             source: DEFAULT_SOURCE.to_string(),
             models: None,
             computed: None,
+            exposure: Default::default(),
         }
     }
 }
@@ -202,6 +207,8 @@ impl TeacherForcing {
         generations(ui, &c.target, &c.generated);
         ui.separator();
         lookahead(ui, c.runs.get(2));
+        ui.separator();
+        self.exposure.ui(ui, store);
     }
 }
 
@@ -230,8 +237,37 @@ mod tests {
         assert_eq!(h.query_all_by_label_contains("mean loss").count(), 3);
         h.get_by_label_contains("reverse writes “hgfedcba”: right");
         h.get_by_label_contains("reverse-nomask writes");
-        h.get_by_label_contains("wrong");
+        h.get_by_label_contains(": wrong");
         h.get_by_label_contains("heatmap reverse-nomask");
+    }
+
+    #[test]
+    fn exposure_bias_is_measured_over_frames_and_shows_errors_compounding() {
+        let mut h = harness();
+        h.run_steps(3);
+        let done = |h: &egui_kittest::Harness<'static, TeacherForcing>| {
+            h.state().exposure.run.as_ref().map_or(0, |r| r.done)
+        };
+        assert!(done(&h) < exposure_view::EXAMPLES, "spread over frames");
+        for _ in 0..40 {
+            h.run_steps(1);
+        }
+        assert_eq!(done(&h), exposure_view::EXAMPLES);
+        h.run_steps(1);
+        let run = h.state().exposure.run.as_ref().unwrap();
+        let (forced, free) = run.overall();
+        assert!(free > forced, "free-running errs more: {free} vs {forced}");
+        let words = format!(
+            "teacher-forced {:.1} % of answer tokens wrong, free-running {:.1} %",
+            100.0 * forced,
+            100.0 * free
+        );
+        h.get_by_label_contains(&words);
+        assert!(
+            h.query_all_by_label_contains("Error rate at every answer position")
+                .count()
+                >= 1
+        );
     }
 
     #[test]

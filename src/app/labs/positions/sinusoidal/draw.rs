@@ -12,8 +12,8 @@ use egui_plot::{Corner, HLine, Legend, Line, LineStyle, Plot, PlotPoints, Points
 
 /// Points per position on the continuous sin/cos curves.
 const CURVE_RESOLUTION: usize = 8;
-const SIN_COLOR: Color32 = Color32::from_rgb(255, 196, 64);
-const COS_COLOR: Color32 = Color32::from_rgb(90, 170, 255);
+pub(super) const SIN_COLOR: Color32 = Color32::from_rgb(255, 196, 64);
+pub(super) const COS_COLOR: Color32 = Color32::from_rgb(90, 170, 255);
 const OFFSET_COLORS: [Color32; 3] = [
     Color32::from_rgb(255, 196, 64),
     Color32::from_rgb(90, 170, 255),

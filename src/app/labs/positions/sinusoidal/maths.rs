@@ -48,6 +48,52 @@ pub fn rotate_by(pe_row: &[f32], k: usize, d: usize, base: f32) -> Vec<f32> {
     out
 }
 
+/// Band `band` of PE(t) as the notes' point b_t = (sin(ω_k t), cos(ω_k t)), read from the
+/// model's own encoding.
+pub fn band_point(t: usize, band: usize, d: usize, base: f32) -> (f32, f32) {
+    let pe = sinusoidal(&[t], d, base);
+    (pe[[0, 2 * band]], pe[[0, 2 * band + 1]])
+}
+
+/// The other positions 0 … n−1 that one band cannot tell from `t` within `tolerance`: by its
+/// sine alone (|Δ sin| ≤ tolerance), and by the whole point (|Δ(sin, cos)| ≤ tolerance).
+/// The second list is part of the first, since the distance between points is at least the
+/// difference of their sines; what it keeps are the positions a whole number of turns away.
+pub struct Confusions {
+    pub by_sine: Vec<usize>,
+    pub by_point: Vec<usize>,
+}
+
+pub fn confusions(
+    t: usize,
+    band: usize,
+    d: usize,
+    base: f32,
+    n: usize,
+    tolerance: f32,
+) -> Confusions {
+    let (s, c) = band_point(t, band, d, base);
+    let positions: Vec<usize> = (0..n).collect();
+    let pe = sinusoidal(&positions, d, base);
+    let mut out = Confusions {
+        by_sine: Vec::new(),
+        by_point: Vec::new(),
+    };
+    for (other, row) in pe.rows().into_iter().enumerate() {
+        if other == t {
+            continue;
+        }
+        let (s2, c2) = (row[2 * band], row[2 * band + 1]);
+        if (s2 - s).abs() <= tolerance {
+            out.by_sine.push(other);
+        }
+        if (s2 - s).hypot(c2 - c) <= tolerance {
+            out.by_point.push(other);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +153,34 @@ mod tests {
         // A rotation: determinant 1.
         let [[a, b], [c, e]] = rotation_block(37, 3, 16, 100.0);
         assert!((a * e - b * c - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_band_is_a_point_on_the_unit_circle_and_only_its_sine_is_ambiguous() {
+        for (t, band, d, base) in [
+            (0, 0, 8, 10_000.0),
+            (7, 2, 64, 10_000.0),
+            (300, 5, 16, 100.0),
+        ] {
+            let (s, c) = band_point(t, band, d, base);
+            assert!((s.hypot(c) - 1.0).abs() < 1e-6, "on the unit circle");
+            let theta = t as f64 * sinusoidal_frequency(band, d, base);
+            assert!((s as f64 - theta.sin()).abs() < 1e-5);
+        }
+        // Band 0 turns by ω = 1 rad per position. sin 2 = 0.909; within 0.05 of it over
+        // positions 0 … 63: sin 20 = 0.913, sin 27 = 0.956 and sin 46 = 0.902. 20 and 27 sit
+        // near the mirrored angle π − 2 (plus whole turns), with the opposite cosine; 46 is
+        // seven whole turns on (7·2π = 43.98 ≈ 44), so only it matches as a point.
+        let got = confusions(2, 0, 8, 10_000.0, 64, 0.05);
+        assert_eq!(got.by_sine, vec![20, 27, 46]);
+        assert_eq!(got.by_point, vec![46]);
+        for (t, band) in [(3, 2), (8, 2), (40, 1)] {
+            let got = confusions(t, band, 64, 10_000.0, 64, 0.05);
+            for o in &got.by_point {
+                assert!(got.by_sine.contains(o), "a point match is a sine match");
+            }
+            assert!(!got.by_sine.contains(&t));
+        }
     }
 
     #[test]

@@ -6,10 +6,14 @@
 //! `model::position` (the functions the model runs) or from the pure functions in `maths`,
 //! which build on them, so the tests check what the student sees; `draw` draws the views.
 
+mod circle;
 mod draw;
 mod maths;
 
-pub use maths::{closed_form_offset, offset_curve, rotate_by, rotation_block, similarity};
+pub use circle::TOLERANCE as CIRCLE_TOLERANCE;
+pub use maths::{
+    band_point, closed_form_offset, confusions, offset_curve, rotate_by, rotation_block, similarity,
+};
 
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::position::{sinusoidal, sinusoidal_frequency, sinusoidal_wavelength};
@@ -104,6 +108,9 @@ pub struct SinusoidalPanel {
     /// Rotation view: the starting position t and the shift k.
     pub t: usize,
     pub shift: usize,
+    /// The unit-circle view: the position whose point is drawn, and the notes' two angles.
+    pub circle_t: usize,
+    pub notes_angles: bool,
     derived: Option<Derived>,
     /// The trained model shown at the end (loaded once).
     trained: Option<Result<std::sync::Arc<crate::model::Model>, String>>,
@@ -118,6 +125,8 @@ impl Default for SinusoidalPanel {
             band: 2,
             t: 10,
             shift: 5,
+            circle_t: 2,
+            notes_angles: false,
             derived: None,
             trained: None,
         }
@@ -149,6 +158,7 @@ impl SinusoidalPanel {
         self.band = self.band.min(self.d / 2 - 1);
         self.t = self.t.min(MAX_SHIFT);
         self.shift = self.shift.min(MAX_SHIFT);
+        self.circle_t = self.circle_t.min(self.n - 1);
     }
 
     fn contents(&mut self, ui: &mut egui::Ui, store: &crate::app::models::store::ModelStore) {
@@ -204,6 +214,8 @@ impl SinusoidalPanel {
             matrix_view(&mut cols[0], &derived);
             self.band_view(&mut cols[1], &derived);
         });
+        ui.separator();
+        self.circle_view(ui);
         ui.separator();
         crate::app::widgets::fit::columns(ui, 2, 300.0, |cols| {
             self.wavelength_view(&mut cols[0]);
@@ -321,5 +333,33 @@ mod tests {
         h.get_by_label_contains("band 7 (dimensions 14, 15)");
         h.get_by_label_contains("max |PE(17) − R(7)·PE(10)| over all 16 dimensions");
         assert_eq!(h.query_all_by_label_contains("d = 64: 32 bands").count(), 0);
+    }
+
+    #[test]
+    fn the_unit_circle_names_the_positions_the_sine_confuses() {
+        let mut h = harness();
+        h.run_steps(2);
+        h.get_by_role_and_label(egui::accesskit::Role::Slider, "position t on the circle");
+        h.get_by_label_contains("A band is a point on the unit circle");
+        assert_eq!(h.query_all_by_label_contains("sin(5π/6)").count(), 0);
+        h.get_by_label("the notes' angles π/6 and 5π/6").click();
+        h.state_mut().band = 0;
+        h.run_steps(2);
+        assert!(
+            h.state().notes_angles,
+            "the checkbox turns the notes' angles on"
+        );
+        h.get_by_label_contains("by the sine alone, 20, 27, 46; by the point (sin, cos), 46.");
+        h.get_by_label_contains("sin(π/6) = 0.5000 and sin(5π/6) = 0.5000");
+        h.get_by_label_contains(
+            "Unit circle of band 0: position 2 at (sin, cos) = (+0.9093, −0.4161)",
+        );
+        h.state_mut().circle_t = 999;
+        h.run_steps(2);
+        assert_eq!(
+            h.state().circle_t,
+            63,
+            "the position stays among the N drawn"
+        );
     }
 }
