@@ -121,6 +121,13 @@ impl ExposureBias {
         let n = n.max(1) as f64;
         (forced as f64 / n, free as f64 / n)
     }
+
+    /// Over every position: the free-running error rate once an earlier output was wrong.
+    pub fn after_error_rate(&self) -> Option<f64> {
+        let after: usize = self.positions.iter().map(|p| p.after_error).sum();
+        let wrong: usize = self.positions.iter().map(|p| p.after_error_wrong).sum();
+        PositionTally::rate(wrong, after)
+    }
 }
 
 #[cfg(test)]

@@ -169,13 +169,11 @@ fn the_exposure_bias_page_quotes_the_measurement() {
         m.next_example(&model).unwrap();
     }
     let (forced, free) = m.overall();
-    let after: usize = m.positions.iter().map(|p| p.after_error).sum();
-    let after_wrong: usize = m.positions.iter().map(|p| p.after_error_wrong).sum();
     let text = page_text(title);
     for (what, rate) in [
         ("teacher-forced", forced),
         ("free-running", free),
-        ("after an error", after_wrong as f64 / after as f64),
+        ("after an error", m.after_error_rate().unwrap()),
     ] {
         let shown = format!("{:.1} %", 100.0 * rate);
         assert!(text.contains(&shown), "{title}: {what} {shown}");

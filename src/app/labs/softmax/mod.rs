@@ -6,15 +6,17 @@
 //! The numbers come from `maths` (pure functions, tested there); this file holds the state,
 //! the link keys and the drawing.
 
+mod cells;
 pub mod maths;
 pub mod stacking;
 mod stacking_view;
+
+pub(super) use cells::{matrix, matrix_with_room, trim};
 
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::app::widgets::colormap::ColorScale;
-use crate::app::widgets::heatmap::Heatmap;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::t;
 use egui::{RichText, Ui};
@@ -473,65 +475,6 @@ fn listeners(ui: &mut Ui, a: &maths::AttentionSteps, key: &mut usize, names: &[S
         ))
         .strong(),
     );
-}
-
-/// A small matrix with every number in its cell, sized to its cells.
-pub(super) fn matrix(
-    ui: &mut Ui,
-    values: &Array2<f32>,
-    rows: &[String],
-    cols: &[String],
-    scale: ColorScale,
-    axes: (&str, &str),
-    highlight: Option<usize>,
-) {
-    matrix_with_room(
-        ui,
-        values,
-        (rows, cols),
-        scale,
-        axes,
-        highlight,
-        (48.0, 40.0),
-    );
-}
-
-/// `matrix` with `room` (across, down) left for the axis labels: more for sentences.
-pub(super) fn matrix_with_room(
-    ui: &mut Ui,
-    values: &Array2<f32>,
-    (rows, cols): (&[String], &[String]),
-    scale: ColorScale,
-    axes: (&str, &str),
-    highlight: Option<usize>,
-    room: (f32, f32),
-) {
-    const CELL: f32 = 46.0;
-    let (r, c) = values.dim();
-    let size = egui::vec2(
-        (c as f32 * CELL + room.0).min(ui.available_width()),
-        r as f32 * CELL + room.1,
-    );
-    let mut map = Heatmap::new(values.view(), rows, cols, scale);
-    // Its name for screen readers: which rows against which columns.
-    let context = format!("{} × {}", axes.0, axes.1);
-    map.context = &context;
-    map.show_numbers = true;
-    map.max_cell = CELL;
-    map.axis_names = axes;
-    map.highlight_row = highlight;
-    ui.allocate_ui(size, |ui| map.show(ui));
-}
-
-/// A number without trailing zeros: 2, 0.5, −1.25.
-pub(super) fn trim(x: f32) -> String {
-    let s = format!("{x:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" {
-        "0".into()
-    } else {
-        s.replace('-', "−")
-    }
 }
 
 /// A matrix as a list of rows, for JSON.

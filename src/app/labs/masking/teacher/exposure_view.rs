@@ -77,15 +77,13 @@ impl Exposure {
         }
         let Some(run) = &self.run else { return };
         let (forced, free) = run.overall();
-        let after: usize = run.positions.iter().map(|p| p.after_error).sum();
-        let after_wrong: usize = run.positions.iter().map(|p| p.after_error_wrong).sum();
         ui.label(t!(
             "masking-exposure-summary",
             done = run.done,
             total = EXAMPLES,
             forced = percent(Some(forced)),
             free = percent(Some(free)),
-            after = percent((after > 0).then(|| after_wrong as f64 / after as f64)),
+            after = percent(run.after_error_rate()),
             exact = run.exact,
             forced_exact = run.forced_exact,
         ));
