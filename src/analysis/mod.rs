@@ -14,6 +14,7 @@ mod batched;
 pub mod compare;
 pub mod lens;
 pub mod patching;
+pub mod position_probe;
 pub mod rollout;
 
 use crate::model::trace::StackTrace;

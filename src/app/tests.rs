@@ -35,6 +35,14 @@ fn idle_frames_run_no_forward_pass_in_any_view() {
             while positions.extrapolation.measure_next(&app.store) {}
             h.run_steps(2);
         }
+        // The position probe runs passes, then fits, a slice every frame: let it finish.
+        for _ in 0..2000 {
+            let positions = h.state().labs.get::<PositionsLab>().unwrap();
+            if positions.section != Section::Depth || !positions.depth.pending() {
+                break;
+            }
+            h.run_steps(1);
+        }
         // Exposure bias (teacher forcing) measures a few examples every frame: let it finish.
         for _ in 0..200 {
             let masking = h.state().labs.get::<MaskingLab>().unwrap();
@@ -54,7 +62,9 @@ fn idle_frames_run_no_forward_pass_in_any_view() {
         // A page that starts training (Depth, RNN) keeps working until paused: pause it, as a
         // student would, and let the paused view measure what it shows once.
         let labs = &mut h.state_mut().labs;
-        labs.get_mut::<HeadsLab>().unwrap().kv_race.running = false;
+        let heads = labs.get_mut::<HeadsLab>().unwrap();
+        heads.kv_race.running = false;
+        heads.count_race.running = false;
         labs.get_mut::<DepthLab>().unwrap().training.running = false;
         labs.get_mut::<RnnLab>().unwrap().running = false;
         h.run_steps(2);

@@ -163,6 +163,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Does position survive depth? A linear probe per layer reads each token's position from
+    /// the residual stream (96 passages of Glimpse's text, or random symbols for a task
+    /// model; a quarter held out), beside the positional component's share of the stream.
+    Probe {
+        /// A built-in model name, a Glimpse checkpoint, a Hugging Face folder or a .gguf file.
+        #[arg(long)]
+        model: String,
+        /// Seed of a task model's random symbols.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
     /// The logit lens: what the model would predict after each block (l = 0…L), at every
     /// position: softmax(W_U · final_norm(resid[l]) + b_U).
     Lens {
@@ -230,12 +243,13 @@ pub enum Command {
     },
     /// Train configurations side by side on one task, the same examples for each: `depth`
     /// (pre-norm vs post-norm, --layers deep), `kv` (4 query heads sharing 4, 2 and 1
-    /// key/value heads) or `rnn` (a GRU translator with a fixed context and with additive
+    /// key/value heads), `heads` (one d_model split into 1 … 32 heads, --width it, default 64)
+    /// or `rnn` (a GRU translator with a fixed context and with additive
     /// attention, --width its state, default 8); prints each one's loss and held-out quality.
     Compare {
-        /// `depth`, `kv` or `rnn`.
+        /// `depth`, `kv`, `heads` or `rnn`.
         experiment: String,
-        /// The task (default: reverse for depth, translate for kv).
+        /// The task (default: reverse for depth, translate for kv and heads).
         #[arg(long)]
         task: Option<String>,
         #[arg(long, default_value_t = 6)]
@@ -247,7 +261,7 @@ pub enum Command {
         /// Depth: start at the peak learning rate (no warmup).
         #[arg(long)]
         no_warmup: bool,
-        /// d_model of every configuration (d_ff = 2 d_model); default the task's.
+        /// d_model of every configuration (d_ff = 2 d_model); default the task's (heads: 64).
         #[arg(long)]
         width: Option<usize>,
         /// Held-out examples per evaluation (the app's tabs use 48).

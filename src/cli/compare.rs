@@ -28,9 +28,15 @@ pub fn compare(
     let (experiment, default_task) = match experiment {
         "depth" => (Experiment::Depth { layers, warmup }, TaskKind::Reverse),
         "kv" => (Experiment::KvHeads, TaskKind::Translate),
+        "heads" => (
+            Experiment::HeadCount {
+                d_model: width.unwrap_or(64),
+            },
+            TaskKind::Translate,
+        ),
         other => {
             return Err(format!(
-                "unknown experiment {other:?}: use depth, kv or rnn"
+                "unknown experiment {other:?}: use depth, kv, heads or rnn"
             ))
         }
     };
@@ -40,7 +46,7 @@ pub fn compare(
     };
     let mut entries = experiment.entries(task, seed, steps);
     for (_, c) in entries.iter_mut() {
-        if let Some(w) = width {
+        if let (Some(w), false) = (width, matches!(experiment, Experiment::HeadCount { .. })) {
             c.d_model = w;
             c.d_ff = 2 * w;
         }
@@ -91,8 +97,9 @@ pub fn compare(
             ));
         }
         out.push_str(&format!(
-            ", KV cache {} floats per token",
-            cfg.kv_cache_floats_per_token()
+            ", KV cache {} floats per token, {:.1} s",
+            cfg.kv_cache_floats_per_token(),
+            o.seconds
         ));
         if let Some(s) = &o.stopped {
             out.push_str(&format!(" — {s}"));

@@ -208,3 +208,44 @@ pub fn rollout(on: &OnText) -> Out {
     }
     Ok(out)
 }
+
+/// `glimpse probe`: the position probe's held-out accuracy and the positional share by layer.
+pub fn position_probe(model: &Model, seed: u64, as_json: bool) -> Out {
+    use crate::analysis::position_probe::{chunks::Source, probe_model};
+    let start = web_time::Instant::now();
+    let (inputs, layers) = probe_model(model, seed)?;
+    let source = match inputs.source {
+        Source::Text => "text",
+        Source::Symbols => "symbols",
+    };
+    if as_json {
+        return json(&serde_json::json!({
+            "model": model.config.name,
+            "source": source,
+            "positions": inputs.positions,
+            "chunks": inputs.inputs.len(),
+            "layers": layers,
+            "seconds": start.elapsed().as_secs_f64(),
+        }));
+    }
+    let mut out = format!(
+        "{}: {} chunks of {} tokens ({source}), a quarter held out; chance {:.1} %\n\
+         resid  exact   within 1   positional share   ‖μ_t − μ‖   ‖x − μ‖\n",
+        model.config.name,
+        inputs.inputs.len(),
+        inputs.positions,
+        100.0 / inputs.positions as f32
+    );
+    for (l, p) in layers.iter().enumerate() {
+        out.push_str(&format!(
+            "{l:>5}  {:5.1} %  {:6.1} %   {:13.3}   {:10.3}  {:8.3}\n",
+            100.0 * p.exact,
+            100.0 * p.within_one,
+            p.share,
+            p.positional_norm,
+            p.stream_norm
+        ));
+    }
+    out.push_str(&format!("{:.1} s\n", start.elapsed().as_secs_f64()));
+    Ok(out)
+}

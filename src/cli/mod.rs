@@ -268,6 +268,10 @@ pub fn run(cmd: Command) -> Result<String, String> {
             let m = resolve_model(&model).map_err(|e| e.to_string())?;
             heads::induction(&m, len, seed, json)
         }
+        Command::Probe { model, seed, json } => {
+            let m = resolve_model(&model).map_err(|e| e.to_string())?;
+            influence::position_probe(&m, seed, json)
+        }
         Command::Lens { on, target, top } => influence::lens(&on, target.as_deref(), top),
         Command::Attribute {
             on,

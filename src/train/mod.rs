@@ -18,5 +18,6 @@ pub mod optim;
 pub mod rnn;
 pub mod tasks;
 pub mod trainer;
+pub mod vision;
 
 pub use backward::{example_gradients, Example};

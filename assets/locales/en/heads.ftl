@@ -86,3 +86,20 @@ heads-seed-about = another seed gives other initial weights and examples: on a t
 heads-kv-cache-column = KV cache per token
 # $floats numbers per token, $bytes the same in bytes
 heads-kv-floats = { $floats } floats ({ $bytes } B)
+
+## How many heads: one width split into 1 … 32 heads, trained side by side
+heads-section-count = how many heads (trained)
+heads-count-heading = How many heads?
+# $width is d_model (64), $steps the steps per run
+heads-count-intro = The character model ({ $width } wide, 2 layers) trained six times for { $steps } steps from the same seed on the same text, with its width cut into 1, 2, 4, 8, 16 and 32 heads: d_k = { $width } / h. W_Q, W_K and W_V are { $width } × { $width } whatever h is, so every run has the same parameters and the same multiply-adds; only how the width is shared out changes. The held-out loss (lower is better) is measured on text none of them trained on.
+heads-count-seed-about = another seed gives other initial weights and examples: the order of neighbouring counts can change, the far ends rarely do
+# A column of the runs' table
+heads-count-column = d_k · parameters · time
+# $d_k the width of a head, $parameters the model's count, $seconds its training time
+heads-count-shape = { $d_k } · { $parameters } · { $seconds } s
+heads-count-axis = heads (h)
+heads-count-loss-title = held-out loss after training, by heads
+heads-count-time-title = seconds of training, by heads
+# $best heads had the lowest held-out loss $loss; $one is one head's, $most_loss $most heads'
+heads-count-verdict = Lowest held-out loss: { $best } heads ({ $loss }). One head ends at { $one }, { $most } heads at { $most_loss }. One head trained in { $fast } s, { $most } heads in { $slow } s.
+heads-count-why = Too few heads: a head returns one weighted average per position, so a single head that wants two different characters blurs them into one mixture. Too many: at d_k = 2 a head compares tokens by two numbers only (q·k is a sum of two products), too few to tell many characters apart. The time grows although the multiply-adds do not, because each head is a separate thin product and a separate T × T softmax. The notes' table (translation, d_model = 512) has the same shape: best at 8 heads, worse at 1 and at 32.

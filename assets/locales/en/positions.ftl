@@ -10,6 +10,7 @@ positions-section-rope = RoPE
 positions-section-permutation = Why at all: reorder
 positions-section-extrapolation = Longer than trained
 positions-section-own = The picked model
+positions-section-depth = Through depth
 
 ## Words several sections share
 
@@ -403,3 +404,26 @@ positions-rope-model-context = { $model } · layer { $layer } · head { $head }
 positions-rope-model-weights = Decoder self-attention weights, layer { $layer } · head { $head }: rows are queries, columns keys; hatched cells are the future, blocked by the causal mask.
 # a colour legend
 positions-rope-weight = weight
+
+## Through depth: the position probe on the picked model
+positions-depth-heading = Does position survive depth?
+positions-depth-intro = A linear probe tries to read each token's position t from the residual stream, layer by layer: it standardises the stream's d numbers (a = (x − μ) / σ), solves (AᵀA + λI) W = Aᵀ(Y − Ȳ) with Y the one-hot positions on three chunks in four, and names argmaxₜ (a W + Ȳ)ₜ on the fourth, held out. Beside it, the positional component: μₜ − μ, the mean stream at position t minus the mean over all, and its share of the stream's variance, Σₜ nₜ ‖μₜ − μ‖² / Σᵢ ‖xᵢ − μ‖² (position 0, a special or sink token, left out).
+# $chunks passages of $tokens tokens each
+positions-depth-text = Input: { $chunks } passages of Glimpse's own English text, { $tokens } tokens each (the model's special tokens included).
+positions-depth-symbols = Input: { $chunks } random sequences of this model's own symbols, { $tokens } tokens each: it does not read English, and with random symbols only position orders a sequence.
+positions-depth-absolute = This model adds its positional encoding to the token embeddings once, before the first block: anything the probe reads later, the residual path and the blocks carried up.
+positions-depth-rope = This model adds no position vector to its stream: RoPE rotates queries and keys inside each attention. Whatever position the probe reads here, attention wrote into the stream.
+positions-depth-in-attention = This model puts position into its attention scores (a bias or relative offsets), not into the stream: whatever position the probe reads here, attention wrote into the stream.
+# $done of $all passes run
+positions-depth-running = Running the model on chunk { $done } of { $all } …
+positions-depth-fitting = Fitting the probe: layer { $layer } of { $layers } …
+positions-depth-too-few = too few chunks for a probe
+positions-depth-axis = layer (resid[l])
+positions-depth-accuracy-title = held-out position read by the probe
+positions-depth-exact = exact
+positions-depth-within = within one
+positions-depth-chance = chance
+positions-depth-share-title = positional share of the stream's variance
+positions-depth-share = positional share
+# Percentages; $best is a layer number
+positions-depth-verdict = The probe names the exact position of { $first } % of held-out tokens at resid[0] and { $last } % at the last layer (best { $best_exact } % at resid[{ $best }]; chance { $chance } %). The positional share goes from { $first_share } to { $last_share }. Computed here in { $seconds } s.

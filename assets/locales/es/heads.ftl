@@ -86,3 +86,20 @@ heads-seed-about = otra semilla da otros pesos iniciales y otros ejemplos: en un
 heads-kv-cache-column = Caché KV por token
 # $floats numbers per token, $bytes the same in bytes
 heads-kv-floats = { $floats } floats ({ $bytes } B)
+
+## Cuántas cabezas: una anchura repartida en 1 … 32 cabezas, entrenadas lado a lado
+heads-section-count = cuántas cabezas (entrenado)
+heads-count-heading = ¿Cuántas cabezas?
+# $width is d_model (64), $steps the steps per run
+heads-count-intro = El modelo de caracteres ({ $width } de ancho, 2 capas) entrenado seis veces durante { $steps } pasos desde la misma semilla sobre el mismo texto, con su anchura cortada en 1, 2, 4, 8, 16 y 32 cabezas: d_k = { $width } / h. W_Q, W_K y W_V son { $width } × { $width } sea cual sea h, así que todas las ejecuciones tienen los mismos parámetros y las mismas multiplicaciones-sumas; solo cambia cómo se reparte la anchura. La pérdida en validación (mejor cuanto más baja) se mide sobre texto con el que ninguna entrenó.
+heads-count-seed-about = otra semilla da otros pesos iniciales y otros ejemplos: el orden de recuentos vecinos puede cambiar, los extremos rara vez
+# A column of the runs' table
+heads-count-column = d_k · parámetros · tiempo
+# $d_k the width of a head, $parameters the model's count, $seconds its training time
+heads-count-shape = { $d_k } · { $parameters } · { $seconds } s
+heads-count-axis = cabezas (h)
+heads-count-loss-title = pérdida en validación tras entrenar, por cabezas
+heads-count-time-title = segundos de entrenamiento, por cabezas
+# $best heads had the lowest held-out loss $loss; $one is one head's, $most_loss $most heads'
+heads-count-verdict = Menor pérdida en validación: { $best } cabezas ({ $loss }). Una cabeza termina en { $one }, { $most } cabezas en { $most_loss }. Una cabeza entrenó en { $fast } s, { $most } cabezas en { $slow } s.
+heads-count-why = Pocas cabezas: una cabeza devuelve un solo promedio ponderado por posición, así que una única cabeza que quiere dos caracteres distintos los mezcla en uno. Demasiadas: con d_k = 2 una cabeza compara tokens por solo dos números (q·k es una suma de dos productos), demasiado pocos para distinguir muchos caracteres. El tiempo crece aunque las multiplicaciones-sumas no, porque cada cabeza es un producto estrecho aparte y un softmax T × T aparte. La tabla de los apuntes (traducción, d_model = 512) tiene la misma forma: lo mejor con 8 cabezas, peor con 1 y con 32.

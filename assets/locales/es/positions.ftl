@@ -10,6 +10,7 @@ positions-section-rope = RoPE
 positions-section-permutation = Por qué: reordenar
 positions-section-extrapolation = Más allá del entrenamiento
 positions-section-own = El modelo elegido
+positions-section-depth = A través de las capas
 
 ## Words several sections share
 
@@ -403,3 +404,26 @@ positions-rope-model-context = { $model } · capa { $layer } · cabeza { $head }
 positions-rope-model-weights = Pesos de autoatención del decodificador, capa { $layer } · cabeza { $head }: las filas son consultas, las columnas claves; las celdas rayadas son el futuro, bloqueado por la máscara causal.
 # a colour legend
 positions-rope-weight = peso
+
+## A través de las capas: la sonda de posición en el modelo elegido
+positions-depth-heading = ¿Sobrevive la posición a la profundidad?
+positions-depth-intro = Una sonda lineal intenta leer la posición t de cada token en el flujo residual, capa a capa: estandariza los d números del flujo (a = (x − μ) / σ), resuelve (AᵀA + λI) W = Aᵀ(Y − Ȳ) con Y las posiciones en one-hot sobre tres fragmentos de cada cuatro, y da argmaxₜ (a W + Ȳ)ₜ en el cuarto, reservado. Al lado, la componente posicional: μₜ − μ, el flujo medio en la posición t menos la media de todos, y su parte de la varianza del flujo, Σₜ nₜ ‖μₜ − μ‖² / Σᵢ ‖xᵢ − μ‖² (la posición 0, un token especial o sumidero, se deja fuera).
+# $chunks passages of $tokens tokens each
+positions-depth-text = Entrada: { $chunks } pasajes del propio texto en inglés de Glimpse, de { $tokens } tokens cada uno (con los tokens especiales del modelo).
+positions-depth-symbols = Entrada: { $chunks } secuencias aleatorias de los propios símbolos de este modelo, de { $tokens } tokens cada una: no lee inglés, y con símbolos aleatorios solo la posición ordena una secuencia.
+positions-depth-absolute = Este modelo suma su codificación posicional a los embeddings de los tokens una vez, antes del primer bloque: lo que la sonda lea después lo subieron el camino residual y los bloques.
+positions-depth-rope = Este modelo no suma ningún vector de posición a su flujo: RoPE gira las consultas y las claves dentro de cada atención. La posición que la sonda lea aquí la escribió la atención en el flujo.
+positions-depth-in-attention = Este modelo pone la posición en las puntuaciones de atención (un sesgo o desplazamientos relativos), no en el flujo: la posición que la sonda lea aquí la escribió la atención en el flujo.
+# $done of $all passes run
+positions-depth-running = Ejecutando el modelo sobre el fragmento { $done } de { $all } …
+positions-depth-fitting = Ajustando la sonda: capa { $layer } de { $layers } …
+positions-depth-too-few = demasiado pocos fragmentos para una sonda
+positions-depth-axis = capa (resid[l])
+positions-depth-accuracy-title = posición reservada que lee la sonda
+positions-depth-exact = exacta
+positions-depth-within = a una o menos
+positions-depth-chance = azar
+positions-depth-share-title = parte posicional de la varianza del flujo
+positions-depth-share = parte posicional
+# Percentages; $best is a layer number
+positions-depth-verdict = La sonda da la posición exacta del { $first } % de los tokens reservados en resid[0] y del { $last } % en la última capa (lo mejor, { $best_exact } % en resid[{ $best }]; azar { $chance } %). La parte posicional pasa de { $first_share } a { $last_share }. Calculado aquí en { $seconds } s.

@@ -172,13 +172,23 @@ impl RaceView {
                     }
                 });
             words.add(&mut cols[0], &plot.response);
-            cols[1].label(t!("race-exact-title"));
-            let mut words = PlotWords::new(t!("race-exact-title"), step.clone());
+            // A language model has no exact answers: its held-out loss is drawn instead.
+            let exact = spec.task != TaskKind::CharLm;
+            let title = match exact {
+                true => t!("race-exact-title"),
+                false => t!("race-held-out-loss"),
+            };
+            cols[1].label(&title);
+            let mut words = PlotWords::new(title, step.clone());
             let plot = Plot::new(format!("{id}_exact"))
                 .height(170.0)
-                .allow_scroll(false)
-                .include_y(0.0)
-                .include_y(1.0)
+                .allow_scroll(false);
+            // Exact match spans 0 to 1; a loss gets the range of its values.
+            let plot = match exact {
+                true => plot.include_y(0.0).include_y(1.0),
+                false => plot,
+            };
+            let plot = plot
                 .include_x(spec.steps as f64)
                 .x_axis_label(step.clone())
                 .show(&mut cols[1], |p| {
@@ -186,14 +196,17 @@ impl RaceView {
                         let points = c
                             .evals
                             .iter()
-                            .map(|(s, e)| [*s as f64, e.exact_match as f64])
+                            .map(|(s, e)| {
+                                let y = if exact { e.exact_match } else { e.loss };
+                                [*s as f64, f64::from(y)]
+                            })
                             .collect();
                         p.line(words.line(name(c), points));
                     }
                 });
             words.add(&mut cols[1], &plot.response);
         });
-        table(ui, id, race, extra);
+        table(ui, id, race, extra, spec.task != TaskKind::CharLm);
     }
 }
 
@@ -248,7 +261,14 @@ pub fn train_controls(
 }
 
 /// Where each contender stands: the last evaluation and the extra column.
-fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -> String)) {
+/// `exact` false: a language model, whose exact match is always 0, shows a dash.
+fn table(
+    ui: &mut Ui,
+    id: &str,
+    race: &Race,
+    extra: (&str, &dyn Fn(&Contender) -> String),
+    exact: bool,
+) {
     egui::Grid::new(format!("{id}_table"))
         .striped(true)
         .num_columns(6)
@@ -271,7 +291,10 @@ fn table(ui: &mut Ui, id: &str, race: &Race, extra: (&str, &dyn Fn(&Contender) -
                     Some(e) => {
                         ui.label(format!("{:.4}", e.loss));
                         ui.label(format!("{:.1} %", 100.0 * e.token_accuracy));
-                        ui.label(format!("{:.1} %", 100.0 * e.exact_match));
+                        match exact {
+                            true => ui.label(format!("{:.1} %", 100.0 * e.exact_match)),
+                            false => ui.weak("–"),
+                        };
                     }
                     None => {
                         for _ in 0..3 {

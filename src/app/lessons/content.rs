@@ -187,6 +187,10 @@ pub static LESSONS: &[Lesson] = &[
                 id: "a-band-on-the-unit-circle",
                 link: UNIT_CIRCLE,
             },
+            Page {
+                id: "does-position-survive-depth",
+                link: "view=positions&ps=8&model=all-MiniLM-L6-v2",
+            },
         ],
     },
     Lesson {
@@ -314,6 +318,10 @@ pub static LESSONS: &[Lesson] = &[
             Page {
                 id: "training-memory-at-l-512",
                 link: TRAINING_MEMORY,
+            },
+            Page {
+                id: "how-many-heads",
+                link: "view=heads&model=lm&hsec=2&hctrain=1",
             },
         ],
     },

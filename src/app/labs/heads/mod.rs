@@ -5,6 +5,7 @@
 //! A text's scores are passes through the model store: a large model's (SmolLM2) run a slice
 //! a frame in the browser, so a click or the ranking never freezes the page.
 
+mod count;
 mod panels;
 
 use panels::{grouping, results};
@@ -51,11 +52,22 @@ pub struct HeadsLab {
     score_ms: f64,
     /// The translator retrained with 4, 2 and 1 key/value heads.
     pub kv_race: RaceView,
-    /// Showing that race (else the switches on the picked model).
-    pub kv_section: bool,
+    /// Which part shows: [`SECTION_OFF`], [`SECTION_KV`] or [`SECTION_COUNT`].
+    pub section: u8,
     /// The race's seed (0 reads as 1: the default).
     pub kv_seed: u64,
+    /// The character model trained with 1 … 32 heads of one width.
+    pub count_race: RaceView,
+    /// That race's seed (0 reads as 1).
+    pub count_seed: u64,
 }
+
+/// Heads switched off on the picked model.
+pub const SECTION_OFF: u8 = 0;
+/// The translator with its keys and values shared.
+pub const SECTION_KV: u8 = 1;
+/// How many heads: one width split into 1 … 32.
+pub const SECTION_COUNT: u8 = 2;
 
 /// The task the key/value sharing is trained on, and for how long: at 600 steps the
 /// translator is at 96–100 % exact, where a difference in quality can still show.
@@ -254,27 +266,23 @@ impl Lab for HeadsLab {
         "heads"
     }
 
-    /// Switching heads off works on the shared model; the key/value sharing section trains
-    /// its own translators.
+    /// Switching heads off works on the shared model; the two training sections train their
+    /// own models.
     fn uses_shared_input(&self) -> bool {
-        !self.kv_section
+        self.section == SECTION_OFF
     }
 
     fn ui(&mut self, ui: &mut Ui, shared: &mut Shared<'_>) {
         ui.horizontal_wrapped(|ui| {
-            ui.selectable_value(&mut self.kv_section, false, t!("heads-section-off"));
-            ui.selectable_value(&mut self.kv_section, true, t!("heads-section-kv"));
+            ui.selectable_value(&mut self.section, SECTION_OFF, t!("heads-section-off"));
+            ui.selectable_value(&mut self.section, SECTION_KV, t!("heads-section-kv"));
+            ui.selectable_value(&mut self.section, SECTION_COUNT, t!("heads-section-count"));
         });
-        if self.kv_section {
-            let rect = ui.max_rect();
-            let race = &self.kv_race;
-            ui.horizontal_wrapped(|ui| {
-                let json = || race.json();
-                let label = t!("heads-export-runs");
-                let files: [export::DataFile<'_>; 1] =
-                    [(&label, "glimpse-kv-heads.json".into(), &json)];
-                export::view_menu(ui, shared.exporter, rect, "glimpse-kv-heads.png", &files);
-            });
+        if self.section == SECTION_COUNT {
+            export_runs(ui, shared, &self.count_race, "glimpse-head-count");
+            self.head_count(ui);
+        } else if self.section == SECTION_KV {
+            export_runs(ui, shared, &self.kv_race, "glimpse-kv-heads");
             self.kv_sharing(ui);
         } else {
             self.ablation(ui, shared);
@@ -282,17 +290,23 @@ impl Lab for HeadsLab {
     }
 
     fn sections(&self) -> Vec<String> {
-        (0..2).map(|s| format!("view=heads&hsec={s}")).collect()
+        (0..=SECTION_COUNT)
+            .map(|s| format!("view=heads&hsec={s}"))
+            .collect()
     }
 
     fn keys(&self) -> &'static [&'static str] {
-        &["hoff", "hrank", "hsec", "kvtrain", "kvseed"]
+        &[
+            "hoff", "hrank", "hsec", "kvtrain", "kvseed", "hctrain", "hcseed",
+        ]
     }
 
     fn save(&self, w: &mut LinkWriter) {
-        w.put("hsec", u8::from(self.kv_section));
+        w.put("hsec", self.section);
         w.put("kvtrain", u8::from(self.kv_race.running));
         w.put("kvseed", self.kv_seed.max(1));
+        w.put("hctrain", u8::from(self.count_race.running));
+        w.put("hcseed", self.count_seed.max(1));
         let mut off: Vec<String> = self.off.iter().map(head_code).collect();
         off.sort();
         w.put("hoff", off.join(","));
@@ -300,14 +314,20 @@ impl Lab for HeadsLab {
     }
 
     fn load(&mut self, r: &mut LinkReader) {
-        if let Some(t) = r.number("hsec", 0..=1u8) {
-            self.kv_section = t == 1;
+        if let Some(t) = r.number("hsec", 0..=SECTION_COUNT) {
+            self.section = t;
         }
         if let Some(x) = r.number("kvseed", 1..=u32::MAX as u64) {
             self.kv_seed = x;
         }
         if let Some(t) = r.flag("kvtrain") {
             self.kv_race.running = t;
+        }
+        if let Some(x) = r.number("hcseed", 1..=u32::MAX as u64) {
+            self.count_seed = x;
+        }
+        if let Some(t) = r.flag("hctrain") {
+            self.count_race.running = t;
         }
         if let Some(off) = r.read("hoff", parse_heads) {
             self.off = off;
@@ -316,6 +336,17 @@ impl Lab for HeadsLab {
             self.rank = rank;
         }
     }
+}
+
+/// A trained section's export menu: the view as PNG and its runs as JSON (`stem`.png/.json).
+fn export_runs(ui: &mut Ui, shared: &mut Shared<'_>, race: &RaceView, stem: &str) {
+    let rect = ui.max_rect();
+    ui.horizontal_wrapped(|ui| {
+        let json = || race.json();
+        let label = t!("heads-export-runs");
+        let files: [export::DataFile<'_>; 1] = [(&label, format!("{stem}.json"), &json)];
+        export::view_menu(ui, shared.exporter, rect, &format!("{stem}.png"), &files);
+    });
 }
 
 impl HeadsLab {

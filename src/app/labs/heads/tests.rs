@@ -155,3 +155,22 @@ fn the_key_value_race_trains_three_models_and_pauses() {
     lab.kv_race.running = false;
     assert!(!lab.kv_race.pending());
 }
+
+/// How many heads: a link opens the sweep training; every count is a row with its d_k, and
+/// the race pauses.
+#[test]
+fn the_head_count_sweep_trains_six_widths_of_one_model() {
+    let mut h = open("view=heads&hsec=2&hctrain=1");
+    h.run_steps(8);
+    for heads in [1, 2, 4, 8, 16, 32] {
+        let label = format!("{heads} × d_k {}", 64 / heads);
+        assert!(h.query_all_by_label(&label).count() >= 1, "{label}");
+    }
+    h.get_by_label("d_k · parameters · time");
+    let lab = h.state_mut().labs.get_mut::<HeadsLab>().unwrap();
+    assert!(lab.count_race.pending());
+    let race = lab.count_race.race(super::count::count_spec(1)).unwrap();
+    assert!(race.contenders.iter().all(|c| c.steps() > 0));
+    lab.count_race.running = false;
+    assert!(!lab.count_race.pending());
+}

@@ -2,6 +2,7 @@
 //! model runs (`model::position`), beside the attention of a trained model that uses it.
 
 pub mod bias;
+pub mod depth;
 pub mod extrapolation;
 pub mod learned;
 pub mod naive;
@@ -23,12 +24,15 @@ pub enum Section {
     Rope,
     Permutation,
     Extrapolation,
-    /// The model picked in the top bar (last, so older links keep their section numbers).
+    /// The model picked in the top bar (after the others, so older links keep their section
+    /// numbers).
     OwnModel,
+    /// Does position survive depth: the probe on the picked model.
+    Depth,
 }
 
 impl Section {
-    pub const ALL: [Section; 8] = [
+    pub const ALL: [Section; 9] = [
         Section::Sinusoidal,
         Section::Naive,
         Section::Learned,
@@ -37,6 +41,7 @@ impl Section {
         Section::Permutation,
         Section::Extrapolation,
         Section::OwnModel,
+        Section::Depth,
     ];
 
     /// Its chip's text, in the reader's language.
@@ -50,6 +55,7 @@ impl Section {
             Section::Permutation => crate::t!("positions-section-permutation"),
             Section::Extrapolation => crate::t!("positions-section-extrapolation"),
             Section::OwnModel => crate::t!("positions-section-own"),
+            Section::Depth => crate::t!("positions-section-depth"),
         }
     }
 
@@ -65,6 +71,7 @@ impl Section {
             Section::Permutation => "Why at all: reorder",
             Section::Extrapolation => "Longer than trained",
             Section::OwnModel => "The picked model",
+            Section::Depth => "Through depth",
         }
     }
 }
@@ -79,6 +86,7 @@ pub struct PositionsLab {
     pub permutation: permutation::PermutationPanel,
     pub extrapolation: extrapolation::ExtrapolationPanel,
     pub own: own::OwnPanel,
+    pub depth: depth::DepthPanel,
 }
 
 impl Default for PositionsLab {
@@ -93,6 +101,7 @@ impl Default for PositionsLab {
             permutation: Default::default(),
             extrapolation: Default::default(),
             own: Default::default(),
+            depth: Default::default(),
         }
     }
 }
@@ -106,9 +115,9 @@ impl Lab for PositionsLab {
         false
     }
 
-    /// Only its last section reads the shared model (the picker then applies).
+    /// Only its last two sections read the shared model (the picker then applies).
     fn uses_shared_model(&self) -> bool {
-        self.section == Section::OwnModel
+        matches!(self.section, Section::OwnModel | Section::Depth)
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared<'_>) {
@@ -120,6 +129,15 @@ impl Lab for PositionsLab {
             self.tabs(ui);
             let model = shared.bench.model.as_deref().map_err(String::as_str);
             self.own.ui(ui, model);
+            return;
+        }
+        if self.section == Section::Depth {
+            self.tabs(ui);
+            let model = shared.bench.model.as_deref().map_err(String::as_str);
+            let name = shared.bench.model_name.clone();
+            egui::ScrollArea::vertical()
+                .id_salt("positions_depth")
+                .show(ui, |ui| self.depth.ui(ui, shared.store, &name, model));
             return;
         }
         self.draw(ui, shared.store);
