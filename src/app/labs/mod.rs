@@ -24,6 +24,7 @@ pub mod rnn;
 pub mod scoring;
 pub mod softmax;
 pub mod training;
+pub mod vision;
 
 use crate::app::export::Exporter;
 use crate::app::link::{LinkReader, LinkWriter};
@@ -125,6 +126,7 @@ impl Default for Labs {
             Box::new(scoring::ScoringLab::default()),
             Box::new(softmax::SoftmaxLab::default()),
             Box::new(contrastive::ContrastiveLab::default()),
+            Box::new(vision::VisionLab::default()),
             Box::new(cost::CostLab::default()),
             Box::new(training::TrainingLab::default()),
             Box::new(rnn::RnnLab::default()),

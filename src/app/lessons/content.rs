@@ -396,4 +396,21 @@ pub static LESSONS: &[Lesson] = &[
         ],
     },
     super::influence::WHAT_ATTENTION_DOES,
+    Lesson {
+        id: "attention-on-images",
+        pages: &[
+            Page {
+                id: "an-image-as-tokens",
+                link: "view=vision&vtask=larger&vimg=0&vq=0&vsize=224x224x3/16",
+            },
+            Page {
+                id: "where-the-class-token-looks",
+                link: "view=vision&vtask=larger&vtrain=1&vimg=0&vlayer=1&vhead=mean&vq=0",
+            },
+            Page {
+                id: "soft-and-hard-attention",
+                link: "view=vision&vtask=larger&vtrain=1&vimg=1&vlayer=1&vhead=mean&vq=0&vu=0.5",
+            },
+        ],
+    },
 ];

@@ -80,8 +80,10 @@ fn every_page_has_text_and_a_model_that_loads() {
                 page.title()
             );
             assert!(page.paragraphs().iter().all(|p| !p.trim().is_empty()));
-            let needs_model = !matches!(page.lab(), "positions" | "training" | "softmax" | "cost")
-                && !page.link.contains("ds=table");
+            let needs_model = !matches!(
+                page.lab(),
+                "positions" | "training" | "softmax" | "cost" | "vision"
+            ) && !page.link.contains("ds=table");
             match page_model(page) {
                 // A real model served beside the app: opened (from the cache) by the next test.
                 Some(name) if crate::app::models::sources::served(name).is_some() => {}

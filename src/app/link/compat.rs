@@ -18,6 +18,7 @@ use crate::app::labs::masking::{modes, MaskingLab, Section as MaskSection};
 use crate::app::labs::positions::{PositionsLab, Section as PosSection};
 use crate::app::labs::rnn::RnnLab;
 use crate::app::labs::softmax::{Part as SoftmaxPart, SoftmaxLab};
+use crate::app::labs::vision::VisionLab;
 use crate::app::labs::{induction::InductionLab, scoring::ScoringLab, training::TrainingLab};
 use crate::app::lessons::content::LESSONS;
 use crate::app::GlimpseApp;
@@ -177,6 +178,39 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "chard" => app.lab::<ContrastiveLab>().hard_negative.clone(),
         "cuse" => (app.lab::<ContrastiveLab>().use_hard as u8).to_string(),
         "ctau" => app.lab::<ContrastiveLab>().tau.to_string(),
+        "vtask" => match app.lab::<VisionLab>().task {
+            crate::train::vision::VisionTask::Larger => "larger".to_string(),
+            crate::train::vision::VisionTask::Count => "count".to_string(),
+        },
+        "vseed" => app.lab::<VisionLab>().seed.to_string(),
+        "vtrain" => (app.lab::<VisionLab>().run.running as u8).to_string(),
+        "vimg" => {
+            let lab = app.lab::<VisionLab>();
+            match lab.gallery {
+                Some(g) => g.to_string(),
+                // Four pixels a hex digit, the first pixel the highest bit.
+                None => lab
+                    .cells
+                    .chunks(4)
+                    .map(|c| {
+                        let n = c.iter().fold(0, |n, &on| 2 * n + u32::from(on));
+                        format!("{n:x}")
+                    })
+                    .collect(),
+            }
+        }
+        "vdraw" => (app.lab::<VisionLab>().drawing as u8).to_string(),
+        "vlayer" => app.lab::<VisionLab>().layer.to_string(),
+        "vhead" => app
+            .lab::<VisionLab>()
+            .head
+            .map_or("mean".to_string(), |h| h.to_string()),
+        "vq" => app.lab::<VisionLab>().query.to_string(),
+        "vu" => app.lab::<VisionLab>().draw_u.to_string(),
+        "vsize" => {
+            let [h, w, c, p] = app.lab::<VisionLab>().sizes;
+            format!("{h}x{w}x{c}/{p}")
+        }
         "sxc" => softmax.stack_scale.to_string(),
         "cl" => cost.l.to_string(),
         "cd" => cost.d.to_string(),
@@ -249,7 +283,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
 /// Numbers compare as numbers (`0.50` and `0.5` are the same temperature).
 fn same(key: &str, got: &str, want: &str) -> bool {
     match key {
-        "tau" | "alpha" | "stau" | "sms" | "sxc" | "ctau" | "lr" | "clip" => {
+        "tau" | "alpha" | "stau" | "sms" | "sxc" | "ctau" | "vu" | "lr" | "clip" => {
             got.parse::<f32>().ok() == want.parse::<f32>().ok()
         }
         "present" => (got == "1") == (want == "1" || want == "true"),

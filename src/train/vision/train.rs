@@ -288,6 +288,7 @@ mod tests {
         assert!(acc >= 0.9, "held-out accuracy {acc}");
 
         let n = t.model().config.tokens() as f32;
+        let mut least_on_ink = f32::INFINITY;
         for (i, (image, label)) in examples(VisionTask::Larger).iter().enumerate() {
             let trace = t.model().forward(image).unwrap();
             let grid = trace.grid;
@@ -321,6 +322,7 @@ mod tests {
                     100.0 * share
                 );
                 if layer + 1 == trace.layers() {
+                    least_on_ink = least_on_ink.min(on_ink);
                     // Measured: all of it (1.00). Layer 1's heads split the work: some look
                     // at the smaller square's patches, the others at the larger one's.
                     assert!(
@@ -334,6 +336,18 @@ mod tests {
                 peak > 3.0 / n,
                 "example {i}: class-token attention is flat ({peak})"
             );
+        }
+        // The lesson page (Where the class token looks) states this run's figures.
+        let page =
+            crate::i18n::format_in("en", "lesson-page-where-the-class-token-looks-text", &[])
+                .expect("the page's text");
+        let flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+        for said in [
+            "after 1,600 steps".to_string(),
+            format!("answers {:.1} % of 1,000 held-out images", 100.0 * acc),
+            format!("puts {least_on_ink:.2} of its weight"),
+        ] {
+            assert!(flat.contains(&said), "the page does not say {said:?}");
         }
     }
 

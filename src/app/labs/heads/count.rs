@@ -69,9 +69,9 @@ impl HeadsLab {
             t!(
                 "heads-count-shape",
                 d_k = cfg.d_model / cfg.n_heads.max(1),
-                parameters = crate::util::grouped(
-                    crate::model::weights::parameter_count(&c.trainer.model.config) as u128
-                ),
+                parameters = crate::util::grouped(crate::model::weights::parameter_count(
+                    &c.trainer.model.config
+                ) as u128),
                 seconds = format!("{:.1}", c.seconds)
             )
         };

@@ -1,0 +1,44 @@
+## Lesson 12: Attention on images
+
+lesson-attention-on-images = Attention on images
+
+lesson-page-an-image-as-tokens = An image as tokens
+lesson-page-an-image-as-tokens-text =
+    Attention needs tokens, and an image has pixels. A Vision Transformer makes tokens of
+    squares: it cuts the image into P × P patches, lays each patch's pixels out as one vector and
+    maps that vector linearly to d numbers, as a word's embedding would be. A learned class token
+    goes in front, and every token gets a learned position.
+
+    The notes' image is 224 × 224 with three colours, in 16 × 16 patches: 14 × 14 = 196 patches,
+    197 tokens with the class token, each patch 16 · 16 · 3 = 768 numbers. Every head then scores
+    38,809 pairs. Change the sizes at the foot of the tab and watch the counts, and what is
+    dropped when P does not divide the image.
+
+    The model on this tab is much smaller: 16 × 16 grey images in 4 × 4 patches, 17 tokens.
+    Below the image are its 16 patch vectors and the 17 tokens the encoder reads.
+
+lesson-page-where-the-class-token-looks = Where the class token looks
+lesson-page-where-the-class-token-looks-text =
+    The page trains the model on "is the larger square left or right of the smaller?": a fresh
+    image of two squares at every step, 32 a step. The answer needs two places at once, and only
+    the class token's last vector is read, so it has to gather both squares through attention.
+
+    With seed 1, after 1,600 steps (seconds here) it answers 97.5 % of 1,000 held-out images
+    right. In its last layer the class token puts 1.00 of its weight, averaged over the heads, on
+    the patches that hold a square, on each of the six images of the gallery. Pick a single head:
+    some heads look at the small square, others at the large one.
+
+    Before training, the same map is a fresh model's, spread almost evenly.
+
+lesson-page-soft-and-hard-attention = Soft and hard attention
+lesson-page-soft-and-hard-attention-text =
+    The captioning models in the notes attend over image regions in two ways. Soft attention
+    takes every region, weighted: the output is Σ weight × value, a smooth function that gradient
+    descent can train. Hard attention takes one region, drawn at random with probability equal to
+    its weight.
+
+    The tab draws both from the same weights. Press "draw again": each draw takes one patch,
+    usually one the soft map weights heavily, sometimes another. Averaged over many draws, hard
+    attention gives the soft output; a single draw is what a hard model sees. A random choice
+    cannot be differentiated, so hard attention is trained with sampled estimates of the gradient
+    (REINFORCE) instead of backpropagation.

@@ -1,0 +1,62 @@
+## The vision tab: a small Vision Transformer trained here, its patches and attention, and
+## the ViT arithmetic for any image size.
+
+vision-intro = A Vision Transformer reads an image as tokens: it cuts the image into P × P patches, flattens each patch's pixels into a vector, embeds it linearly (e = x W_E + b_E), puts a learned class token [CLS] in front, adds a learned position to every token, and runs encoder blocks in which every token attends to every other. The answer is read from the class token's last vector. Here the image is 16 × 16 pixels in 4 × 4 patches: 16 patch tokens and the class token, each 32 wide, 2 layers of 4 heads.
+vision-train-heading = Train the model
+vision-task-larger = which square is larger
+vision-task-count = count the squares
+vision-task-larger-about = Two squares of different sizes anywhere in the image: is the larger one left or right of the smaller? The answer depends on two places at once, so the class token has to gather both.
+vision-task-count-about = One to four small squares anywhere: how many? The class token has to spread its attention over every square.
+vision-train-start = train
+# $steps the steps of a run, $parameters the model's count
+vision-train-what = { $steps } steps of 32 generated images each, AdamW; { $parameters } parameters
+vision-train-untrained = Not trained yet: the attention below is a fresh model's, from its random initial weights.
+vision-train-loss = training loss (cross-entropy, means of 20 steps)
+vision-train-accuracy = held-out accuracy (200 images)
+# $accuracy a percentage
+vision-train-done = After { $steps } steps: { $accuracy } % right on { $images } held-out images it never trained on ({ $seconds } s of training here).
+vision-image-heading = An image, its patches and their attention
+vision-gallery = pick an image:
+vision-gallery-image = { $index }
+vision-draw = draw
+vision-clear = clear
+vision-layer = layer
+vision-head = head
+vision-head-mean = mean
+vision-query = query
+vision-query-hint = Click a patch of the image to see its attention; the class token's is where the answer is read from. In drawing mode a click toggles a pixel.
+vision-class-token = class token [CLS]
+vision-patch = patch { $patch }
+vision-image-caption = the image in 4 × 4 patches
+vision-image-name = the image, 16 × 16 pixels in 4 × 4 patches; click a patch to make it the query
+vision-image-name-drawing = the image, 16 × 16 pixels, in drawing mode: click to toggle a pixel
+# $query is "class token [CLS]" or "patch 5"
+vision-soft-caption = soft: { $query }'s weights
+vision-hard-caption = hard: one patch drawn by those weights
+# $kind is soft or hard
+vision-weights-name = { $kind } attention of { $query } over the 16 patches
+vision-weight-item = patch { $patch } { $weight }
+vision-weights-words = { $query } puts most weight on { $top }; on the class token { $itself }.
+vision-hard-again = draw again
+# $u the uniform number drawn
+vision-hard-class = This draw (u = { $u }) landed on the class token itself.
+vision-hard-patch = This draw (u = { $u }) took patch { $patch }, whose soft weight is { $weight }.
+vision-hard-none = No draw: the weights are not usable.
+vision-hard-about = Soft attention returns Σ weight × value over every token: a smooth function of the weights, trained by gradient descent. Hard attention, as in the captioning models the notes describe, reads one region, drawn with probability equal to its weight: each draw is one patch, the average over many draws equals the soft output, and training it needs sampling-based estimates of the gradient (REINFORCE) instead of backpropagation through the choice.
+# $class is the class's name (left, right, 1, 2 …)
+vision-answer = The model says: { $class } (p = { $p }).
+vision-answer-truth = { " " }The answer: { $class }.
+vision-vectors = What the encoder reads: { $patches } patches as vectors of { $pixels } pixels (left), then the class token and the patches embedded to { $d } numbers with their positions added (right; hover for values).
+vision-axis-patch = patch
+vision-axis-pixel = pixel
+vision-axis-token = token
+vision-axis-dimension = dimension
+vision-arithmetic-heading = Patches for any image
+vision-arithmetic-height = height
+vision-arithmetic-width = width
+vision-arithmetic-channels = channels
+vision-arithmetic-patch = patch P
+vision-arithmetic-notes = the notes' 224 × 224, P = 16
+vision-arithmetic-result = { $down } × { $across } = { $patches } patches, { $tokens } tokens with the class token; each patch a { $patch } · { $patch } · { $channels } = { $numbers }-number vector before its embedding; every head scores { $pairs } token pairs.
+vision-arithmetic-leftover = P does not divide the image: { $rows } row(s) and { $cols } column(s) of pixels ({ $pixels } pixels) fall outside the grid and are dropped.
+vision-arithmetic-here = The model above: 16 × 16 × 1 in 4 × 4 patches, 16 patches and 17 tokens of 16 numbers each.
