@@ -4,13 +4,14 @@ lesson-why-attention = Why attention
 
 lesson-page-the-bottleneck = The bottleneck
 lesson-page-the-bottleneck-text =
-    An RNN encoder–decoder reads the whole source sentence into one fixed-size vector and the
-    decoder must produce every target word from it. Long sentences do not fit: this single
-    context vector is the bottleneck.
+    Before attention, a recurrent encoder–decoder squeezed its whole input into the encoder's
+    last state, a vector of one size whatever the sentence's length, and generated every output
+    word from that vector alone. The longer the sentence, the more of it is lost in that one
+    vector: this is the bottleneck.
 
-    Attention lets the decoder look back at every encoder state hᵢ at every step t. In the
-    additive (Bahdanau) form the decoder state s_{"{"}t−1{"}"} scores each source position:
-    e_{"{"}t,i{"}"} = vᵀ tanh(W s_{"{"}t−1{"}"} + U hᵢ).
+    With attention, every output step t may consult all of the encoder's states hᵢ, not only the
+    last. In the additive (Bahdanau) form the decoder's previous state s_{"{"}t−1{"}"} scores
+    each source position: e_{"{"}t,i{"}"} = vᵀ tanh(W s_{"{"}t−1{"}"} + U hᵢ).
 
     The scores become weights a_{"{"}t,i{"}"} = softmax_i(e_{"{"}t,i{"}"}), which are positive
     and sum to 1, and the decoder reads the context c_t = Σᵢ a_{"{"}t,i{"}"} hᵢ: a fresh mixture

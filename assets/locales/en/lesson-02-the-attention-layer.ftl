@@ -11,9 +11,9 @@ lesson-page-queries-keys-and-values-text =
     are separate because what makes a word relevant is not the same as what it should
     contribute.
 
-    Relevance can be asymmetric: W_Q and W_K differ, so qᵢ·kⱼ and qⱼ·kᵢ are in general
-    different numbers, and "bank" may attend strongly to "river" while "river" hardly attends to
-    "bank".
+    Nothing makes a pair's two scores agree: W_Q and W_K are different matrices, so qᵢ·kⱼ and
+    qⱼ·kᵢ are in general two different numbers, and one word can weigh another heavily while the
+    other barely weighs it back. Lesson 3 measures such a pair on a real model.
 
     The walkthrough on the right goes from X to the output one matrix at a time. Step with its
     buttons or the ← → keys.
@@ -35,11 +35,12 @@ lesson-page-why-divide-by-d-k-text =
     of matching entries has variance σ⁴, so Var(q·k) = d_k σ⁴: the scores grow with the width.
     The zero mean matters: with non-zero means the variance is larger still.
 
-    Large scores saturate the softmax: softmax([2, 1]) ≈ [0.73, 0.27] but softmax([20, 10]) ≈ [0.99995, 0.00005]. It then behaves like argmax and its gradient almost vanishes, so
-    learning stalls.
+    Large scores saturate the softmax: softmax([2, 1]) ≈ [0.73, 0.27] but softmax([20, 10]) ≈
+    {"["}0.99995, 0.00005]. Nearly all the weight then sits on one key, a small change in any score
+    hardly moves the weights, and the gradient that reaches the scores is close to zero.
 
-    Dividing by √d_k brings the variance back to σ⁴ whatever the width. The variance plot
-    in the lab shows raw and scaled scores as d_k grows; move the d_k slider.
+    Dividing by √d_k brings the variance back to σ⁴ whatever the width. The variance plot in the
+    lab shows raw and scaled scores as d_k grows; move the d_k slider.
 
 lesson-page-temperature-and-entropy = Temperature and entropy
 lesson-page-temperature-and-entropy-text =

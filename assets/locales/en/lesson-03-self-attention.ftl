@@ -40,9 +40,9 @@ lesson-page-what-it-costs-text =
 
     The pairwise term L²·D is smaller than the recurrence's L·D² exactly when L < D, as in a
     sentence of L = 100 with D = 512. That rule compares these two terms only, not whole layers:
-    with its projections, an attention layer does more work than the RNN at these sizes (the
-    last page counts both). At L = 10⁴ the L² term dominates and the L×L weight matrix fills
-    memory.
+    with its projections, an attention layer does about twice the work of a plain RNN layer at
+    these sizes, and less than an LSTM's (the last page counts them). At L = 10⁴ the L² term
+    dominates and the L×L weight matrix fills memory.
 
     In exchange, all positions are computed at once: O(1) sequential operations instead of the
     RNN's O(L).
@@ -103,12 +103,16 @@ lesson-page-the-cost-calculator = The cost calculator
 lesson-page-the-cost-calculator-text =
     The notes' sentence: L = 100 tokens of width D = 512. Per layer, self-attention's pairwise
     scores take L²·D = 5,120,000 multiply-adds, a recurrent layer's recurrence L·D² = 26,214,400
-    and a convolution of width K = 3, K·L·D² = 78,643,200. The pairwise term is the smallest, and
-    it needs one parallel step where the RNN needs 100.
+    and a convolution of width K = 3, K·L·D² = 78,643,200. The pairwise term is the smallest,
+    and it needs one parallel step where the RNN needs 100.
 
     It is not the whole attention layer. The projections Q, K, V and O add 4·L·D² = 104,857,600
-    and the weighted sum A·V another L²·D = 5,120,000: 115,097,600 in all, more than four times
-    the RNN's 26,214,400. The table of one block below lists each term.
+    and the weighted sum A·V another L²·D = 5,120,000: 115,097,600 in all. Nor is the recurrence
+    the whole RNN layer: it also multiplies every input by its input matrix, another L·D², so a
+    plain RNN layer does 2·L·D² = 52,428,800 (the notes' T × 2d²). Layer against layer,
+    attention does 2.2 times the plain RNN's work at these sizes; an LSTM's four gates make its
+    layer 8·L·D² = 209,715,200, more than attention's. The table of one block below lists each
+    term.
 
     Press "notes: L = 10⁴": the pairwise term now costs 5.12 × 10¹⁰ against the RNN's 2.62144 ×
     10⁹. It overtakes the recurrence exactly when L passes D: move the sliders and watch the

@@ -18,8 +18,8 @@ lesson-page-sinusoidal-encodings-text =
     32 (the translation model) and 47,100 at d = 64 (the lab's default). 2π·10000 ≈ 62,800 is
     only the limit as d grows.
 
-    Read down the dimensions it is a multi-scale, continuous binary counter: fast pairs change
-    every step, while the slowest take tens of thousands of positions to come round once.
+    Down the dimensions, the pairs tick like the digits of an odometer, but smoothly: fast pairs
+    change every step, while the slowest take tens of thousands of positions to come round once.
 
     p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) is PE(t)
     rotated by a matrix that depends only on o. It is defined for any t.
@@ -38,12 +38,12 @@ lesson-page-rope-rotate-queries-and-keys-text =
 
 lesson-page-longer-than-trained = Longer than trained
 lesson-page-longer-than-trained-text =
-    A learned table P of N_max×d rows has nothing past N_max. Relative schemes score the offset
-    i − j instead. T5 adds a learned number to each logit, one per head and bucket of offsets
-    (the notes' a_{"{"}i−j{"}"}; buckets widen with distance). Transformer-XL adds the terms
-    qᵢ·W_R r_{"{"}i−j{"}"} + u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r is a fixed sinusoidal encoding of the
-    offset, W_R a learned projection, u and v two learned vectors shared by every query. ALiBi
-    subtracts a fixed slope times the distance.
+    A learned table P has N_max rows of width d and nothing past them. Relative schemes score
+    the offset i − j instead. T5 adds a learned number to each logit, one per head and bucket of
+    offsets (the notes' a_{"{"}i−j{"}"}; buckets widen with distance). Transformer-XL adds the
+    terms qᵢ·W_R r_{"{"}i−j{"}"} + u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r is a fixed sinusoidal
+    encoding of the offset, W_R a learned projection, u and v two learned vectors shared by
+    every query. ALiBi subtracts a fixed slope times the distance.
 
     The panel runs models trained on short reversals with each scheme on longer inputs. Compare
     where each one's exact-match rate falls: positions it never saw, and offsets larger than any
@@ -51,13 +51,15 @@ lesson-page-longer-than-trained-text =
 
 lesson-page-a-band-on-the-unit-circle = A band on the unit circle
 lesson-page-a-band-on-the-unit-circle-text =
-    One sinusoid alone is ambiguous: sin(π/6) = sin(5π/6) = 0.5000, two angles with one sine.
-    Band k gives the pair (sin(ω_k t), cos(ω_k t)), a point on the unit circle, and the cosines
-    of the two angles, +0.8660 and −0.8660, put them on opposite sides.
+    Take one band's sine on its own and two angles can hide behind one value: sin(π/6) and
+    sin(5π/6) are both 0.5000. Add the band's cosine and each angle becomes a point (sin(ω_k t),
+    cos(ω_k t)) on the unit circle; the two cosines, +0.8660 and −0.8660, put those angles on
+    opposite sides.
 
     The page shows band 0, which turns by ω_0 = 1 rad per position. At position 2, sin 2 =
     0.9093. Within 0.05 of it, positions 20, 27 and 46 have the same sine; only 46, seven whole
-    turns on (7·2π ≈ 43.98), is also the same point. The slower bands tell 2 and 46 apart.
+    turns on (7·2π ≈ 43.98), is also nearly the same point (cos 46 = −0.432 against cos 2 =
+    −0.416). The slower bands tell 2 and 46 apart.
 
     Move the position and the band, and watch which positions the sine alone confuses.
 

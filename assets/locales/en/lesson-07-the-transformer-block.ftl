@@ -24,9 +24,10 @@ lesson-page-add-norm-and-the-feed-text =
     other positions (BatchNorm would, which suits variable-length sequences badly).
 
     The original transformer normalises after the residual sum (post-norm); most modern models
-    normalise the input of each sublayer (pre-norm), which keeps a clean residual path and
-    trains deep stacks more easily. The model on the right is pre-norm, Y = X + MHSA(LN(X)), Z =
-    Y + FFN(LN(Y)), and small: d_ff = 64 = 2·d_model.
+    normalise the input of each sublayer (pre-norm), so that the residual stream itself is never
+    normalised: a deep pre-norm stack keeps an identity path from the output back to every
+    layer, and it trains more easily. The model on the right is pre-norm, Y = X + MHSA(LN(X)), Z
+    = Y + FFN(LN(Y)), and small: d_ff = 64 = 2·d_model.
 
     The walkthrough goes on past W_O. "x + attn" adds the attention's output to the stream it
     read. "norm₂" is the LayerNorm before the FFN: each token's mean μ and variance σ², the
@@ -38,9 +39,9 @@ lesson-page-cross-attention-text =
     A decoder block has three sublayers: masked self-attention, then cross-attention, then the
     FFN, each with Add & Norm.
 
-    In cross-attention the queries come from the decoder and the keys and values from the
-    encoder's output (the memory): Q = Y W_Q, K = H W_K, V = H W_V. The decoder retrieves source
-    meaning; the final projection to the vocabulary picks the word.
+    Cross-attention mixes the two stacks: the decoder asks, the encoder's output (the memory)
+    answers: Q = Y W_Q, K = H W_K, V = H W_V. The decoder retrieves source meaning; the final
+    projection to the vocabulary picks the word.
 
     The grid shows every cross-attention head of both decoder layers. The classifier names a
     word-alignment head when each target token puts most of its weight on a source token of its
@@ -84,8 +85,9 @@ lesson-page-deep-stacks-pre-norm-and-text =
 
     Where the LayerNorm sits decides what depth does. The tab builds two fresh 12-block models
     of the repeat task, identical but for that. Post-norm renormalises the stream after every
-    sub-layer, so it enters each block with norm √d. Pre-norm only normalises what each
-    sub-layer reads: the stream is a running sum and grows from block to block.
+    sub-layer, so, with LayerNorm's γ = 1 and β = 0 at initialisation, it leaves every block
+    with norm √d. Pre-norm only normalises what each sub-layer reads: the stream is a running
+    sum and grows from block to block.
 
     The gradients at initialisation differ too. Post-norm's are largest at the block nearest the
     output (2.61 there, 0.54 at the smallest): a large first step there unless the learning rate
@@ -102,14 +104,15 @@ lesson-page-deep-stacks-trained-text =
     learning rate at its peak from the first step (no warmup).
 
     After 1,000 steps pre-norm reverses every held-out sequence (loss about 0.002); post-norm is
-    stuck near loss 1.5, under 40 % of letters right and no sequence: the notes' instability of
-    deep post-norm stacks. (Natively 1.53 and 37.8 %; the browser rounds differently and
+    stuck near loss 1.5, under 40 % of letters right and no sequence: the instability the notes
+    describe for deep post-norm stacks. The notes see it at 24 to 48 layers; without warmup, six
+    blocks are enough here. (Natively 1.53 and 37.8 %; the browser rounds differently and
     training magnifies it, so its last digits differ.)
 
     Tick warmup and both train (post-norm to loss 0.011, 100 % exact). Drag the blocks to 2 and
     post-norm trains without warmup too: it is depth that makes post-norm fragile. Under the
-    table, the trained decoders' streams: pre-norm's grows block by block, post-norm's stays at
-    √d.
+    table, the trained decoders' streams: pre-norm's grows block by block, post-norm's is reset
+    by every LayerNorm, to a size its learned γ and β set.
 
 lesson-page-the-original-transformer-65-m = The original Transformer: 65 M and 213 M
 lesson-page-the-original-transformer-65-m-text =

@@ -28,13 +28,15 @@ lesson-page-beam-search-on-a-real-text =
     Now the probabilities come from the translation model. Click a node of the tree to see the
     attention behind that hypothesis.
 
-    Past keys and values never change, so a decoder caches them: each new step costs O(t·d)
+    Past keys and values never change, so a decoder caches them: each new step attends over the
+    cache in O(t·d), besides the O(d²) of projecting its own token and its feed-forward layer,
     instead of recomputing the whole prefix.
 
 lesson-page-sampling-temperature-top-k-top = Sampling: temperature, top-k, top-p
 lesson-page-sampling-temperature-top-k-top-text =
-    Greedy and beam search give the same text every time. Sampling draws the next token from the
-    model's distribution instead, which gives varied text (and sometimes nonsense).
+    Run greedy decoding or beam search twice and you get the same text twice. Sampling picks
+    each next token at random, in proportion to the model's probabilities, which gives varied
+    text (and sometimes nonsense).
 
     Temperature divides the logits before the softmax: τ < 1 sharpens the distribution towards
     greedy, τ > 1 flattens it. Top-k keeps only the k likeliest tokens; top-p keeps the smallest
@@ -52,8 +54,10 @@ lesson-page-the-kv-cache-text =
     decoding).
 
     So they are computed once and kept. Each new step then projects only the new token and
-    attends over the cache: O(t·d) work instead of recomputing the whole prefix, at the price of
-    memory that grows with t.
+    attends over the cache: O(t·d) for the attention and O(d²) for its own projections and
+    feed-forward layer, instead of recomputing the whole prefix, at the price of memory that
+    grows with t. (The notes count a cached step as O(d), leaving out the attention over the t
+    cached keys.)
 
     The KV cache panel decodes greedily twice, with and without the cache: the same tokens, and
     the work per step side by side.
@@ -84,8 +88,9 @@ lesson-page-length-normalisation-on-a-real-text =
     hypotheses win.
 
     This page sets α = 1, which divides each score by the length. Now "The colour I'm referring
-    to is a shade of blue," wins with 12 tokens (log p −13.72, score −1.14). Step through the
-    tree, then move the α slider back to 0 and run it again.
+    to is a shade of blue," wins with 12 tokens (log p −13.72, score −1.14). It has not ended:
+    the search stops at 12 tokens, and a hypothesis cut there competes with the finished ones on
+    the same score. Step through the tree, then move the α slider back to 0 and run it again.
 
     Greedy decoding picks neither: "The colour I'm referring to is a rare and precious mineral".
     A 135-million-parameter model is fluent, not always sensible.

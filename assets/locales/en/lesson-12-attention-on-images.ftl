@@ -33,12 +33,13 @@ lesson-page-where-the-class-token-looks-text =
 lesson-page-soft-and-hard-attention = Soft and hard attention
 lesson-page-soft-and-hard-attention-text =
     The captioning models in the notes attend over image regions in two ways. Soft attention
-    takes every region, weighted: the output is Σ weight × value, a smooth function that gradient
-    descent can train. Hard attention takes one region, drawn at random with probability equal to
-    its weight.
+    takes every region, weighted: the output is Σ weight × value, a smooth function that
+    gradient descent can train. Hard attention takes one region, drawn at random with
+    probability equal to its weight.
 
     The tab draws both from the same weights. Press "draw again": each draw takes one patch,
     usually one the soft map weights heavily, sometimes another. Averaged over many draws, hard
-    attention gives the soft output; a single draw is what a hard model sees. A random choice
-    cannot be differentiated, so hard attention is trained with sampled estimates of the gradient
-    (REINFORCE) instead of backpropagation.
+    attention gives the soft output; a single draw is what a hard model sees. No gradient flows
+    through a random pick, so a hard model learns where to look from sampled estimates
+    (REINFORCE); the rest of it, the image network and the decoder, still learns by
+    backpropagation.

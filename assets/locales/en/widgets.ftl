@@ -40,3 +40,8 @@ widgets-heatmap-values = values
 widgets-heatmap-caption = { $what }: a { $row_axis } in each row, a { $column_axis } in each column
 # Added to the table's name when the matrix is too large to read out whole
 widgets-heatmap-caption-part = (the first { $rows_shown } of { $rows } rows and { $columns_shown } of { $columns } columns)
+
+## Formulas read aloud: e_{"{"}t,i{"}"} is read "e sub t comma i"
+math-sub = sub
+math-super = super
+math-comma = comma

@@ -4,13 +4,15 @@ lesson-why-attention = Por qué atención
 
 lesson-page-the-bottleneck = El cuello de botella
 lesson-page-the-bottleneck-text =
-    Un codificador–decodificador RNN lee toda la frase de origen en un único vector de tamaño
-    fijo, y el decodificador debe producir cada palabra de destino a partir de él. Las frases
-    largas no caben: este único vector de contexto es el cuello de botella.
+    Antes de la atención, un codificador–decodificador recurrente comprimía toda su entrada en
+    el último estado del codificador, un vector del mismo tamaño fuera cual fuera la longitud de
+    la frase, y generaba cada palabra de salida solo a partir de ese vector. Cuanto más larga la
+    frase, más se pierde en ese único vector: ese es el cuello de botella.
 
-    La atención permite al decodificador volver a mirar cada estado del codificador hᵢ en cada
-    paso t. En la forma aditiva (Bahdanau), el estado del decodificador s_{"{"}t−1{"}"} puntúa
-    cada posición de origen: e_{"{"}t,i{"}"} = vᵀ tanh(W s_{"{"}t−1{"}"} + U hᵢ).
+    Con la atención, cada paso de salida t puede consultar todos los estados del codificador hᵢ,
+    no solo el último. En la forma aditiva (Bahdanau), el estado anterior del decodificador
+    s_{"{"}t−1{"}"} puntúa cada posición de origen: e_{"{"}t,i{"}"} = vᵀ tanh(W s_{"{"}t−1{"}"}
+    + U hᵢ).
 
     Las puntuaciones se convierten en pesos a_{"{"}t,i{"}"} = softmax_i(e_{"{"}t,i{"}"}), que
     son positivos y suman 1, y el decodificador lee el contexto c_t = Σᵢ a_{"{"}t,i{"}"} hᵢ: una

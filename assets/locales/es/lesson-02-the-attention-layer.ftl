@@ -12,9 +12,10 @@ lesson-page-queries-keys-and-values-text =
     y valores están separados porque lo que hace relevante a una palabra no es lo mismo que lo
     que debe aportar.
 
-    La relevancia puede ser asimétrica: W_Q y W_K difieren, así que qᵢ·kⱼ y qⱼ·kᵢ son en general
-    números distintos, y "bank" puede atender con fuerza a "river" mientras "river" apenas
-    atiende a "bank".
+    Nada obliga a que las dos puntuaciones de un par coincidan: W_Q y W_K son matrices
+    distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general dos números distintos, y una palabra puede
+    pesar mucho a otra mientras la otra apenas la pesa a ella. La lección 3 mide un par así en
+    un modelo real.
 
     El recorrido de la derecha va de X a la salida, una matriz cada vez. Avanza con sus botones
     o con las teclas ← →.
@@ -39,12 +40,13 @@ lesson-page-why-divide-by-d-k-text =
     varianza es aún mayor.
 
     Las puntuaciones grandes saturan la softmax: softmax([2, 1]) ≈ [0.73, 0.27] pero
-    softmax([20, 10]) ≈ [0.99995, 0.00005]. Entonces se comporta como argmax y su gradiente casi
-    se anula, así que el aprendizaje se estanca.
+    softmax([20, 10]) ≈ [0.99995, 0.00005]. Casi todo el peso queda entonces en una sola clave,
+    un pequeño cambio en cualquier puntuación apenas mueve los pesos, y el gradiente que llega a
+    las puntuaciones es casi cero.
 
-    Dividir por √d_k devuelve la varianza a σ⁴, sea cual sea la anchura. La gráfica
-    de varianza del laboratorio muestra las puntuaciones sin escalar y escaladas a medida que
-    crece d_k; mueve el deslizador de d_k.
+    Dividir por √d_k devuelve la varianza a σ⁴, sea cual sea la anchura. La gráfica de varianza
+    del laboratorio muestra las puntuaciones sin escalar y escaladas a medida que crece d_k;
+    mueve el deslizador de d_k.
 
 lesson-page-temperature-and-entropy = Temperatura y entropía
 lesson-page-temperature-and-entropy-text =

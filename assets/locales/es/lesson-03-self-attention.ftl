@@ -44,9 +44,9 @@ lesson-page-what-it-costs-text =
 
     El término por pares L²·D es menor que el L·D² de la recurrencia exactamente cuando L < D,
     como en una frase de L = 100 con D = 512. Esa regla compara solo estos dos términos, no
-    capas enteras: con sus proyecciones, una capa de atención hace más trabajo que la RNN con
-    estos tamaños (la última página cuenta ambos). Con L = 10⁴ domina el término L² y la matriz
-    de pesos L×L llena la memoria.
+    capas enteras: con sus proyecciones, una capa de atención hace unas dos veces el trabajo de
+    una capa RNN simple con estos tamaños, y menos que una LSTM (la última página los cuenta).
+    Con L = 10⁴ domina el término L² y la matriz de pesos L×L llena la memoria.
 
     A cambio, todas las posiciones se calculan a la vez: O(1) operaciones secuenciales en lugar
     de las O(L) de la RNN.
@@ -113,8 +113,12 @@ lesson-page-the-cost-calculator-text =
     necesita 100.
 
     No es la capa de atención entera. Las proyecciones Q, K, V y O suman 4·L·D² = 104,857,600 y
-    la suma ponderada A·V otros L²·D = 5,120,000: 115,097,600 en total, más de cuatro veces los
-    26,214,400 de la RNN. La tabla de un bloque, más abajo, detalla cada término.
+    la suma ponderada A·V otros L²·D = 5,120,000: 115,097,600 en total. Tampoco la recurrencia
+    es la capa RNN entera: además multiplica cada entrada por su matriz de entrada, otro L·D²,
+    así que una capa RNN simple hace 2·L·D² = 52,428,800 (el T × 2d² de las notas). Capa contra
+    capa, la atención hace 2.2 veces el trabajo de la RNN simple con estos tamaños; las cuatro
+    puertas de una LSTM hacen que su capa cueste 8·L·D² = 209,715,200, más que la atención. La
+    tabla de un bloque, más abajo, detalla cada término.
 
     Pulsa "notas: L = 10⁴": el término por pares cuesta ahora 5.12 × 10¹⁰ frente a los 2.62144 ×
     10⁹ de la RNN. Supera a la recurrencia exactamente cuando L supera a D: mueve los

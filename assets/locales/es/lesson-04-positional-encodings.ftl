@@ -19,9 +19,9 @@ lesson-page-sinusoidal-encodings-text =
     unas 35,300 posiciones con d = 32 (el modelo de traducción) y 47,100 con d = 64 (el valor
     por defecto del laboratorio). 2π·10000 ≈ 62,800 es solo el límite cuando d crece.
 
-    Leído a lo largo de las dimensiones, es un contador binario continuo y multiescala: los
-    pares rápidos cambian en cada paso, mientras que los más lentos necesitan decenas de miles de
-    posiciones para dar una vuelta.
+    A lo largo de las dimensiones, los pares avanzan como las cifras de un cuentakilómetros,
+    pero de forma continua: los pares rápidos cambian en cada paso, mientras que los más lentos
+    necesitan decenas de miles de posiciones para dar una vuelta.
 
     p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depende solo del desplazamiento o, y PE(t+o) es PE(t)
     rotado por una matriz que depende solo de o. Está definida para cualquier t.
@@ -40,13 +40,13 @@ lesson-page-rope-rotate-queries-and-keys-text =
 
 lesson-page-longer-than-trained = Más largo que en el entrenamiento
 lesson-page-longer-than-trained-text =
-    Una tabla aprendida P de N_max×d filas no tiene nada más allá de N_max. Los esquemas
-    relativos puntúan en cambio el desplazamiento i − j. T5 suma a cada logit un número
-    aprendido, uno por cabeza y por intervalo de desplazamientos (el a_{"{"}i−j{"}"} de las notas;
-    los intervalos se ensanchan con la distancia). Transformer-XL suma los términos
-    qᵢ·W_R r_{"{"}i−j{"}"} + u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r es una codificación sinusoidal fija
-    del desplazamiento, W_R una proyección aprendida, y u y v dos vectores aprendidos comunes a
-    todas las consultas. ALiBi resta una pendiente fija multiplicada por la distancia.
+    Una tabla aprendida P tiene N_max filas de anchura d y nada más allá. Los esquemas relativos
+    puntúan en cambio el desplazamiento i − j. T5 suma a cada logit un número aprendido, uno por
+    cabeza y por intervalo de desplazamientos (el a_{"{"}i−j{"}"} de las notas; los intervalos
+    se ensanchan con la distancia). Transformer-XL suma los términos qᵢ·W_R r_{"{"}i−j{"}"} +
+    u·kⱼ + v·W_R r_{"{"}i−j{"}"}: r es una codificación sinusoidal fija del desplazamiento, W_R
+    una proyección aprendida, y u y v dos vectores aprendidos comunes a todas las consultas.
+    ALiBi resta una pendiente fija multiplicada por la distancia.
 
     El panel ejecuta con entradas más largas modelos entrenados con cada esquema para invertir
     secuencias cortas. Compara dónde cae la tasa de coincidencia exacta de cada uno: posiciones
@@ -54,14 +54,15 @@ lesson-page-longer-than-trained-text =
 
 lesson-page-a-band-on-the-unit-circle = Una banda en la circunferencia unidad
 lesson-page-a-band-on-the-unit-circle-text =
-    Una sinusoide sola es ambigua: sin(π/6) = sin(5π/6) = 0.5000, dos ángulos con un mismo seno.
-    La banda k da el par (sin(ω_k t), cos(ω_k t)), un punto de la circunferencia unidad, y los
-    cosenos de los dos ángulos, +0.8660 y −0.8660, los ponen en lados opuestos.
+    Con el seno de una banda solo, dos ángulos pueden esconderse tras un mismo valor: sin(π/6) y
+    sin(5π/6) valen ambos 0.5000. Si se añade el coseno de la banda, cada ángulo pasa a ser un
+    punto (sin(ω_k t), cos(ω_k t)) de la circunferencia unidad; los dos cosenos, +0.8660 y
+    −0.8660, ponen esos ángulos en lados opuestos.
 
     La página muestra la banda 0, que gira ω_0 = 1 rad por posición. En la posición 2, sin 2 =
     0.9093. A menos de 0.05, las posiciones 20, 27 y 46 tienen el mismo seno; solo la 46, siete
-    vueltas enteras después (7·2π ≈ 43.98), es además el mismo punto. Las bandas más lentas
-    distinguen la 2 de la 46.
+    vueltas enteras después (7·2π ≈ 43.98), es además casi el mismo punto (cos 46 = −0.432
+    frente a cos 2 = −0.416). Las bandas más lentas distinguen la 2 de la 46.
 
     Mueve la posición y la banda, y mira qué posiciones confunde el seno solo.
 

@@ -25,9 +25,10 @@ lesson-page-add-norm-and-the-feed-text =
     variable).
 
     El transformer original normaliza después de la suma residual (post-norm); la mayoría de los
-    modelos modernos normalizan la entrada de cada subcapa (pre-norm), lo que mantiene limpio el
-    camino residual y facilita entrenar pilas profundas. El modelo de la derecha es pre-norm, Y
-    = X + MHSA(LN(X)), Z = Y + FFN(LN(Y)), y pequeño: d_ff = 64 = 2·d_model.
+    modelos modernos normalizan la entrada de cada subcapa (pre-norm), de modo que el propio
+    flujo residual nunca se normaliza: una pila pre-norm profunda conserva un camino identidad
+    desde la salida hasta cada capa, y se entrena con más facilidad. El modelo de la derecha es
+    pre-norm, Y = X + MHSA(LN(X)), Z = Y + FFN(LN(Y)), y pequeño: d_ff = 64 = 2·d_model.
 
     El recorrido continúa después de W_O. "x + attn" suma la salida de la atención al flujo que
     leyó. "norm₂" es la LayerNorm antes de la FFN: la media μ y la varianza σ² de cada token, la
@@ -39,8 +40,8 @@ lesson-page-cross-attention-text =
     Un bloque decodificador tiene tres subcapas: autoatención enmascarada, luego atención
     cruzada, luego la FFN, cada una con Add & Norm.
 
-    En la atención cruzada, las consultas vienen del decodificador, y las claves y los valores,
-    de la salida del codificador (la memoria): Q = Y W_Q, K = H W_K, V = H W_V. El decodificador
+    La atención cruzada mezcla las dos pilas: el decodificador pregunta y la salida del
+    codificador (la memoria) responde: Q = Y W_Q, K = H W_K, V = H W_V. El decodificador
     recupera el significado del origen; la proyección final al vocabulario elige la palabra.
 
     La cuadrícula muestra todas las cabezas de atención cruzada de las dos capas del
@@ -88,9 +89,9 @@ lesson-page-deep-stacks-pre-norm-and-text =
 
     Dónde está la LayerNorm decide lo que hace la profundidad. La pestaña construye dos modelos
     nuevos de 12 bloques para la tarea de repetir, idénticos salvo en eso. Post-norm renormaliza
-    el flujo después de cada subcapa, así que entra en cada bloque con norma √d. Pre-norm solo
-    normaliza lo que lee cada subcapa: el flujo es una suma acumulada y crece de bloque en
-    bloque.
+    el flujo después de cada subcapa, así que, con γ = 1 y β = 0 en la LayerNorm al inicio, sale
+    de cada bloque con norma √d. Pre-norm solo normaliza lo que lee cada subcapa: el flujo es
+    una suma acumulada y crece de bloque en bloque.
 
     Los gradientes en la inicialización también difieren. Los de post-norm son mayores en el
     bloque más cercano a la salida (2.61 allí, 0.54 en el menor): un primer paso grande allí, a
@@ -109,14 +110,16 @@ lesson-page-deep-stacks-trained-text =
 
     Tras 1,000 pasos, pre-norm invierte todas las secuencias reservadas (pérdida de unos 0.002);
     post-norm se queda atascado cerca de una pérdida de 1.5, con menos del 40 % de las letras
-    bien y ninguna secuencia: la inestabilidad de las pilas post-norm profundas de la que hablan
-    los apuntes. (En nativo, 1.53 y 37.8 %; el navegador redondea de otra manera y el
-    entrenamiento lo amplifica, así que sus últimas cifras difieren.)
+    bien y ninguna secuencia: la inestabilidad de las pilas post-norm profundas que describen
+    los apuntes. Los apuntes la ven con 24 a 48 capas; sin calentamiento, aquí bastan seis
+    bloques. (En nativo, 1.53 y 37.8 %; el navegador redondea de otra manera y el entrenamiento
+    lo amplifica, así que sus últimas cifras difieren.)
 
     Marca el calentamiento y ambos se entrenan (post-norm hasta una pérdida de 0.011, 100 %
     exacto). Arrastra los bloques a 2 y post-norm también se entrena sin calentamiento: es la
     profundidad lo que hace frágil a post-norm. Bajo la tabla, los flujos de los decodificadores
-    entrenados: el de pre-norm crece bloque a bloque, el de post-norm se queda en √d.
+    entrenados: el de pre-norm crece bloque a bloque, el de post-norm lo reinicia cada
+    LayerNorm, a un tamaño que fijan sus γ y β aprendidos.
 
 lesson-page-the-original-transformer-65-m = El Transformer original: 65 M y 213 M
 lesson-page-the-original-transformer-65-m-text =

@@ -30,13 +30,14 @@ lesson-page-beam-search-on-a-real-text =
     ver la atención que hay detrás de esa hipótesis.
 
     Las claves y los valores pasados nunca cambian, así que un decodificador los guarda en
-    caché: cada paso nuevo cuesta O(t·d) en lugar de recalcular todo el prefijo.
+    caché: cada paso nuevo atiende sobre la caché en O(t·d), además del O(d²) de proyectar su
+    propio token y de su capa feed-forward, en lugar de recalcular todo el prefijo.
 
 lesson-page-sampling-temperature-top-k-top = Muestreo: temperatura, top-k, top-p
 lesson-page-sampling-temperature-top-k-top-text =
-    La decodificación voraz y la búsqueda en haz dan el mismo texto cada vez. El muestreo, en
-    cambio, extrae el siguiente token de la distribución del modelo, lo que da texto variado (y
-    a veces sin sentido).
+    Ejecuta dos veces la decodificación voraz o la búsqueda en haz y obtendrás dos veces el
+    mismo texto. El muestreo elige cada token siguiente al azar, en proporción a las
+    probabilidades del modelo, lo que da texto variado (y a veces sin sentido).
 
     La temperatura divide los logits antes del softmax: τ < 1 afila la distribución hacia la
     voraz, τ > 1 la aplana. Top-k conserva solo los k tokens más probables; top-p conserva el
@@ -54,8 +55,10 @@ lesson-page-the-kv-cache-text =
     origen, que se mantiene fijo durante la decodificación).
 
     Así que se calculan una vez y se guardan. Cada paso nuevo proyecta entonces solo el token
-    nuevo y atiende sobre la caché: un trabajo O(t·d) en lugar de recalcular todo el prefijo, a
-    cambio de una memoria que crece con t.
+    nuevo y atiende sobre la caché: O(t·d) para la atención y O(d²) para sus propias
+    proyecciones y su capa feed-forward, en lugar de recalcular todo el prefijo, a cambio de una
+    memoria que crece con t. (Los apuntes cuentan un paso con caché como O(d), sin la atención
+    sobre las t claves guardadas.)
 
     El panel Caché KV decodifica de forma voraz dos veces, con y sin la caché: los mismos
     tokens, y el trabajo por paso lado a lado.
@@ -87,8 +90,10 @@ lesson-page-length-normalisation-on-a-real-text =
     que ganan las hipótesis cortas.
 
     Esta página pone α = 1, que divide cada puntuación entre la longitud. Ahora gana "The colour
-    I'm referring to is a shade of blue," con 12 tokens (log p −13.72, puntuación −1.14).
-    Recorre el árbol paso a paso; luego devuelve el deslizador α a 0 y vuelve a ejecutarlo.
+    I'm referring to is a shade of blue," con 12 tokens (log p −13.72, puntuación −1.14). No ha
+    terminado: la búsqueda se detiene a los 12 tokens, y una hipótesis cortada ahí compite con
+    las terminadas con la misma puntuación. Recorre el árbol paso a paso; luego devuelve el
+    deslizador α a 0 y vuelve a ejecutarlo.
 
     La decodificación voraz no elige ninguna de las dos: "The colour I'm referring to is a rare
     and precious mineral". Un modelo de 135 millones de parámetros es fluido, pero no siempre

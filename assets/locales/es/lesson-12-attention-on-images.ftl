@@ -41,6 +41,7 @@ lesson-page-soft-and-hard-attention-text =
 
     La pestaña dibuja las dos con los mismos pesos. Pulsa "sacar otra vez": cada sorteo toma un
     parche, normalmente uno con mucho peso en el mapa suave, a veces otro. En media sobre muchos
-    sorteos, la atención dura da la salida suave; un solo sorteo es lo que ve un modelo duro. Una
-    elección aleatoria no se puede derivar, así que la atención dura se entrena con estimaciones
-    muestreadas del gradiente (REINFORCE) en vez de retropropagación.
+    sorteos, la atención dura da la salida suave; un solo sorteo es lo que ve un modelo duro.
+    Ningún gradiente atraviesa una elección al azar, así que un modelo duro aprende dónde mirar
+    con estimaciones muestreadas (REINFORCE); el resto, la red de la imagen y el decodificador,
+    sigue aprendiendo por retropropagación.

@@ -40,3 +40,8 @@ widgets-heatmap-values = valores
 widgets-heatmap-caption = { $what }: { $row_axis } por fila, { $column_axis } por columna
 # Added to the table's name when the matrix is too large to read out whole
 widgets-heatmap-caption-part = (las primeras { $rows_shown } de { $rows } filas y { $columns_shown } de { $columns } columnas)
+
+## Formulas read aloud: e_{"{"}t,i{"}"} is read "e sub t comma i"
+math-sub = subíndice
+math-super = superíndice
+math-comma = coma

@@ -250,7 +250,7 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     ui.heading(page.title());
     for p in page.paragraphs() {
         ui.add_space(4.0);
-        ui.label(p);
+        crate::app::widgets::math_text::label(ui, &p);
     }
     ui.add_space(8.0);
     if app

@@ -110,7 +110,12 @@ fn the_unit_circle_page_quotes_the_panels_positions() {
     assert!(text.contains(&format!("Within {CIRCLE_TOLERANCE}")));
     assert!(text.contains("positions 20, 27 and 46") && text.contains("only 46"));
     let [a, b] = [std::f64::consts::PI / 6.0, 5.0 * std::f64::consts::PI / 6.0];
-    assert!(text.contains(&format!("sin(5π/6) = {:.4}", b.sin())));
+    assert!(text.contains(&format!("sin(5π/6) are both {:.4}", b.sin())));
+    // 46 is nearly, not exactly, 2's point: their cosines as the page gives them.
+    let (_, c46) = band_point(46, 0, p.d, p.base);
+    let (_, c2) = band_point(2, 0, p.d, p.base);
+    let said = format!("cos 46 = −{:.3} against cos 2 = −{:.3}", -c46, -c2);
+    assert!(text.contains(&said), "{title}: {said}");
     assert!(text.contains(&format!("+{:.4} and −{:.4}", a.cos(), -b.cos())));
     // The other bands tell 2 and 46 apart: band 1's points are far from each other.
     let (s1, c1) = band_point(2, 1, p.d, p.base);

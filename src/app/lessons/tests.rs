@@ -814,8 +814,24 @@ fn the_cost_page_states_the_calculators_numbers() {
     let layer = w.projections + w.scores + w.weighted_sum;
     assert!(text.contains(&format!("4·L·D² = {}", maths::count(w.projections))));
     assert!(text.contains(&format!("{} in all", maths::count(layer))));
+    // Against the whole RNN layer: the recurrence and the input projection, 2·L·D², and an
+    // LSTM's four gates, 8·L·D².
     let [_, rnn, _] = maths::layer_costs(&sizes);
-    assert_eq!(layer / rnn.mixing, 4, "more than four times the RNN's");
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        format!("2·L·D² = {}", maths::count(2 * rnn.mixing)),
+        format!(
+            "attention does {:.1} times",
+            layer as f64 / (2 * rnn.mixing) as f64
+        ),
+        format!(
+            "8·L·D² = {}, more than attention's",
+            maths::count(8 * rnn.mixing)
+        ),
+    ] {
+        assert!(flat.contains(&said), "{title} does not say {said:?}");
+    }
+    assert!(8 * rnn.mixing > layer && layer > 2 * rnn.mixing);
 }
 
 /// "Without warmup" states what the trainer does with its settings: the same run trained here

@@ -6,6 +6,7 @@ pub mod colormap;
 pub mod fit;
 pub mod heatmap;
 pub mod heatmap_access;
+pub mod math_text;
 pub mod plot_words;
 
 /// The name of the category at an axis tick: plots of bars per token label their whole-number

@@ -241,12 +241,15 @@ fn block_work(ui: &mut Ui, s: &Sizes) {
     let nw = maths::attention_work(&notes);
     let n = notes.layers as u128;
     let (l, d) = (notes.l as u128, notes.d as u128);
-    ui.weak(t!(
-        "cost-block-notes",
-        attention = grouped((nw.scores + nw.weighted_sum) * n),
-        square = grouped(2 * n * l * d * d),
-        ffn = grouped(nw.ffn * n)
-    ));
+    crate::app::widgets::math_text::weak(
+        ui,
+        &t!(
+            "cost-block-notes",
+            attention = grouped((nw.scores + nw.weighted_sum) * n),
+            square = grouped(2 * n * l * d * d),
+            ffn = grouped(nw.ffn * n)
+        ),
+    );
 }
 
 /// What the attention matrices hold.
@@ -269,19 +272,22 @@ fn memory_table(ui: &mut Ui, s: &Sizes) {
     ui.weak(t!("cost-binary-units"));
     // Multi-head attention splits D into h heads: the same work, h matrices of weights.
     let one = maths::memory(&Sizes { heads: 1, ..*s });
-    ui.label(t!(
-        "cost-heads-same-cost",
-        heads = s.heads,
-        d = s.d,
-        dk = format!("{:.4}", s.d as f64 / s.heads.max(1) as f64)
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .to_string(),
-        params = grouped(maths::block_params(s).attention),
-        scores = grouped(maths::attention_work(s).scores),
-        weights = grouped(m.all_weights),
-        one = grouped(one.all_weights)
-    ));
+    crate::app::widgets::math_text::label(
+        ui,
+        &t!(
+            "cost-heads-same-cost",
+            heads = s.heads,
+            d = s.d,
+            dk = format!("{:.4}", s.d as f64 / s.heads.max(1) as f64)
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string(),
+            params = grouped(maths::block_params(s).attention),
+            scores = grouped(maths::attention_work(s).scores),
+            weights = grouped(m.all_weights),
+            one = grouped(one.all_weights)
+        ),
+    );
 }
 
 /// The textbook block's parameters at these sizes.
@@ -319,15 +325,18 @@ fn model_table(ui: &mut Ui, shared: &Shared<'_>) {
         total = grouped(p.total)
     ));
     ui.weak(t!("cost-model-counted"));
-    ui.weak(t!(
-        "cost-model-sizes",
-        d = c.d_model,
-        heads = c.n_heads,
-        kv = c.n_kv_heads,
-        d_head = c.d_head(),
-        d_ff = c.d_ff,
-        layers = c.n_layers
-    ));
+    crate::app::widgets::math_text::weak(
+        ui,
+        &t!(
+            "cost-model-sizes",
+            d = c.d_model,
+            heads = c.n_heads,
+            kv = c.n_kv_heads,
+            d_head = c.d_head(),
+            d_ff = c.d_ff,
+            layers = c.n_layers
+        ),
+    );
     egui::Grid::new("cost_model")
         .striped(true)
         .spacing([18.0, 3.0])

@@ -242,10 +242,13 @@ pub fn training_table(ui: &mut Ui, s: &Sizes) {
                 ui.end_row();
             }
         });
-    ui.label(t!(
-        "cost-training-why",
-        params = millions(encoder_decoder(s, SHARED_VOCAB).total())
-    ));
+    crate::app::widgets::math_text::label(
+        ui,
+        &t!(
+            "cost-training-why",
+            params = millions(encoder_decoder(s, SHARED_VOCAB).total())
+        ),
+    );
 }
 
 #[cfg(test)]

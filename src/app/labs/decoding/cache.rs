@@ -227,11 +227,14 @@ pub fn show(
         Ok(run) => {
             if let Ok(m) = models.get(settings.kind) {
                 let c = &m.config;
-                ui.weak(t!(
-                    "decoding-kv-size",
-                    layers = c.n_layers,
-                    width = c.n_kv_heads * c.d_head()
-                ));
+                crate::app::widgets::math_text::weak(
+                    ui,
+                    &t!(
+                        "decoding-kv-size",
+                        layers = c.n_layers,
+                        width = c.n_kv_heads * c.d_head()
+                    ),
+                );
             }
             verdict(ui, run);
             ui.weak(t!("decoding-kv-times"));

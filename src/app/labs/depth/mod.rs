@@ -218,15 +218,18 @@ impl DepthLab {
         let [pre, post] = probes;
         let last = |p: &DepthProbe| p.gradients.last().copied().unwrap_or(0.0);
         let first = |p: &DepthProbe| p.gradients.first().copied().unwrap_or(0.0);
-        ui.label(t!(
-            "depth-summary",
-            post_last = format!("{:.2}", last(post)),
-            post_first = format!("{:.2}", first(post)),
-            stream_first = format!("{:.1}", pre.stream.first().copied().unwrap_or(0.0)),
-            stream_last = format!("{:.1}", pre.stream.last().copied().unwrap_or(0.0)),
-            pre_first = format!("{:.2}", first(pre)),
-            pre_last = format!("{:.2}", last(pre)),
-        ));
+        crate::app::widgets::math_text::label(
+            ui,
+            &t!(
+                "depth-summary",
+                post_last = format!("{:.2}", last(post)),
+                post_first = format!("{:.2}", first(post)),
+                stream_first = format!("{:.1}", pre.stream.first().copied().unwrap_or(0.0)),
+                stream_last = format!("{:.1}", pre.stream.last().copied().unwrap_or(0.0)),
+                pre_first = format!("{:.2}", first(pre)),
+                pre_last = format!("{:.2}", last(pre)),
+            ),
+        );
     }
 
     /// The two probes for the current settings, computed once.

@@ -51,11 +51,14 @@ impl HeadsLab {
     /// The sweep: its controls and curves (the shared race view), then loss and time by count.
     pub(super) fn head_count(&mut self, ui: &mut Ui) {
         ui.heading(t!("heads-count-heading"));
-        ui.label(t!(
-            "heads-count-intro",
-            width = COUNT_WIDTH,
-            steps = COUNT_STEPS
-        ));
+        crate::app::widgets::math_text::label(
+            ui,
+            &t!(
+                "heads-count-intro",
+                width = COUNT_WIDTH,
+                steps = COUNT_STEPS
+            ),
+        );
         ui.horizontal_wrapped(|ui| {
             ui.add(
                 egui::DragValue::new(&mut self.count_seed)
@@ -103,7 +106,7 @@ impl HeadsLab {
                 .strong(),
             );
         }
-        ui.label(t!("heads-count-why"));
+        crate::app::widgets::math_text::label(ui, &t!("heads-count-why"));
     }
 }
 

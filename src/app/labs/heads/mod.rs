@@ -370,7 +370,7 @@ impl HeadsLab {
             let data: [export::DataFile<'_>; 1] = [(&label, "glimpse-heads.json".into(), &json)];
             export::view_menu(ui, shared.exporter, rect, "glimpse-heads.png", &data);
         });
-        ui.label(t!("heads-intro"));
+        crate::app::widgets::math_text::label(ui, &t!("heads-intro"));
         let Ok(model) = shared.bench.model.clone() else {
             ui.weak(t!("heads-waiting"));
             return;

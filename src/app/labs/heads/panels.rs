@@ -259,18 +259,21 @@ pub(super) fn grouping(ui: &mut Ui, model: &Model) {
         );
     }
     let per = |heads: usize| 2 * heads * c.d_head();
-    ui.label(t!(
-        "heads-kv-cache",
-        kv = c.n_kv_heads,
-        d_head = c.d_head(),
-        numbers = crate::util::grouped(per(c.n_kv_heads) as u128),
-        heads = c.n_heads,
-        all_numbers = crate::util::grouped(per(c.n_heads) as u128),
-        group = group,
-        size = crate::app::models::sources::megabytes(
-            (4 * per(c.n_kv_heads) * c.n_layers * c.max_len) as u64
+    crate::app::widgets::math_text::label(
+        ui,
+        &t!(
+            "heads-kv-cache",
+            kv = c.n_kv_heads,
+            d_head = c.d_head(),
+            numbers = crate::util::grouped(per(c.n_kv_heads) as u128),
+            heads = c.n_heads,
+            all_numbers = crate::util::grouped(per(c.n_heads) as u128),
+            group = group,
+            size = crate::app::models::sources::megabytes(
+                (4 * per(c.n_kv_heads) * c.n_layers * c.max_len) as u64
+            ),
+            layers = c.n_layers,
+            tokens = c.max_len
         ),
-        layers = c.n_layers,
-        tokens = c.max_len
-    ));
+    );
 }

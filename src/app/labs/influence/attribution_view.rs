@@ -85,7 +85,7 @@ impl InfluenceLab {
         clean: &Clean,
     ) {
         let rect = ui.max_rect();
-        ui.label(t!("influence-attribution-intro"));
+        crate::app::widgets::math_text::label(ui, &t!("influence-attribution-intro"));
         self.token_boxes(ui, clean, true);
         if !clean.model.has_output_layer() {
             return;

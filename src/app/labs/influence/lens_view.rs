@@ -90,7 +90,7 @@ pub fn settles_at(layers: &[LensLayer], position: usize, target: u32) -> Option<
 impl InfluenceLab {
     pub(super) fn lens_section(&mut self, ui: &mut Ui, shared: &mut Shared<'_>, clean: &Clean) {
         let rect = ui.max_rect();
-        ui.label(t!("influence-lens-intro"));
+        crate::app::widgets::math_text::label(ui, &t!("influence-lens-intro"));
         self.token_boxes(ui, clean, false);
         if !clean.model.has_output_layer() {
             return;

@@ -71,7 +71,7 @@ impl InfluenceLab {
         clean: &Clean,
     ) {
         let rect = ui.max_rect();
-        ui.label(t!("influence-patching-intro"));
+        crate::app::widgets::math_text::label(ui, &t!("influence-patching-intro"));
         ui.horizontal_wrapped(|ui| {
             ui.label(t!("influence-patching-clean"));
             ui.monospace(crate::analysis::quoted(&clean.tokens));

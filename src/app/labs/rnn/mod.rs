@@ -330,7 +330,7 @@ impl Lab for RnnLab {
             export::view_menu(ui, shared.exporter, rect, "glimpse-rnn.png", &files);
         });
         ui.heading(t!("rnn-heading"));
-        ui.label(t!("rnn-intro", hidden = HIDDEN));
+        crate::app::widgets::math_text::label(ui, &t!("rnn-intro", hidden = HIDDEN));
         if let Some(Err(e)) = &self.pair {
             ui.colored_label(ui.visuals().error_fg_color, e);
             return;

@@ -223,17 +223,23 @@ impl ScoringLab {
                 widths = D_K_EXPONENTS.count()
             ));
         }
-        ui.weak(t!(
-            "scoring-variance-explain",
-            samples = SAMPLES,
-            seed = self.seed
-        ));
+        crate::app::widgets::math_text::weak(
+            ui,
+            &t!(
+                "scoring-variance-explain",
+                samples = SAMPLES,
+                seed = self.seed
+            ),
+        );
         if let Some(h) = head_width {
-            ui.weak(t!(
-                "scoring-head-width",
-                width = h,
-                root = format!("{:.2}", (h as f32).sqrt())
-            ));
+            crate::app::widgets::math_text::weak(
+                ui,
+                &t!(
+                    "scoring-head-width",
+                    width = h,
+                    root = format!("{:.2}", (h as f32).sqrt())
+                ),
+            );
         }
 
         let log_points = |pick: fn(&(usize, f32, f32)) -> f32| -> Vec<[f64; 2]> {

@@ -33,7 +33,7 @@ fn sci(x: f64) -> String {
 
 /// The part's view: `seed` draws X, X′ and the two layers; `c` scales X in the linearity test.
 pub(super) fn stacking_ui(ui: &mut Ui, seed: &mut u64, c: &mut f32) {
-    ui.label(t!("softmax-stack-intro"));
+    crate::app::widgets::math_text::label(ui, &t!("softmax-stack-intro"));
     ui.horizontal_wrapped(|ui| {
         let name = ui.label(t!("softmax-stack-seed"));
         ui.add(egui::DragValue::new(seed).range(1..=9999))
@@ -102,12 +102,15 @@ pub(super) fn stacking_ui(ui: &mut Ui, seed: &mut u64, c: &mut f32) {
             );
         });
         ui.vertical(|ui| {
-            ui.label(t!(
-                "softmax-stack-collapse-check",
-                difference = sci(collapse.difference),
-                low = trim(collapse.row_sums.0 as f32),
-                high = trim(collapse.row_sums.1 as f32),
-            ));
+            crate::app::widgets::math_text::label(
+                ui,
+                &t!(
+                    "softmax-stack-collapse-check",
+                    difference = sci(collapse.difference),
+                    low = trim(collapse.row_sums.0 as f32),
+                    high = trim(collapse.row_sums.1 as f32),
+                ),
+            );
             ui.weak(t!("softmax-stack-collapse-note"));
         });
     });

@@ -144,12 +144,15 @@ impl TrainingLab {
             ui.label(t!("training-step-count", step = p.steps));
         }
         if let Some(s) = p.history.last() {
-            ui.label(t!(
-                "training-step-stats",
-                loss = format!("{:.4}", s.loss),
-                lr = format!("{:.2e}", s.lr),
-                grad_norm = format!("{:.3}", s.grad_norm)
-            ));
+            crate::app::widgets::math_text::label(
+                ui,
+                &t!(
+                    "training-step-stats",
+                    loss = format!("{:.4}", s.loss),
+                    lr = format!("{:.2e}", s.lr),
+                    grad_norm = format!("{:.3}", s.grad_norm)
+                ),
+            );
         }
         if p.running {
             ui.label(t!(

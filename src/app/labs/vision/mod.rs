@@ -121,7 +121,7 @@ impl Lab for VisionLab {
         ui.horizontal_wrapped(|ui| {
             export::view_menu(ui, shared.exporter, rect, "glimpse-vision.png", &[]);
         });
-        ui.label(t!("vision-intro"));
+        crate::app::widgets::math_text::label(ui, &t!("vision-intro"));
         self.training(ui);
         ui.separator();
         self.picture(ui);

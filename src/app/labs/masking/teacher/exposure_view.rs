@@ -77,16 +77,19 @@ impl Exposure {
         }
         let Some(run) = &self.run else { return };
         let (forced, free) = run.overall();
-        ui.label(t!(
-            "masking-exposure-summary",
-            done = run.done,
-            total = EXAMPLES,
-            forced = percent(Some(forced)),
-            free = percent(Some(free)),
-            after = percent(run.after_error_rate()),
-            exact = run.exact,
-            forced_exact = run.forced_exact,
-        ));
+        crate::app::widgets::math_text::label(
+            ui,
+            &t!(
+                "masking-exposure-summary",
+                done = run.done,
+                total = EXAMPLES,
+                forced = percent(Some(forced)),
+                free = percent(Some(free)),
+                after = percent(run.after_error_rate()),
+                exact = run.exact,
+                forced_exact = run.forced_exact,
+            ),
+        );
         let series = |rate: fn(&PositionTally) -> Option<f64>| -> Vec<[f64; 2]> {
             run.positions
                 .iter()

@@ -128,7 +128,7 @@ impl RopePanel {
             .auto_shrink(false)
             .show(ui, |ui| {
                 ui.heading(crate::t!("positions-rope-heading"));
-                ui.label(crate::t!("positions-rope-about"));
+                crate::app::widgets::math_text::label(ui, &crate::t!("positions-rope-about"));
                 ui.separator();
                 self.circle_section(ui);
                 ui.separator();

@@ -114,7 +114,7 @@ impl RopePanel {
             });
             ui.add_space(24.0);
             ui.vertical(|ui| {
-                ui.label(crate::t!("positions-rope-rotated"));
+                crate::app::widgets::math_text::label(ui, &crate::t!("positions-rope-rotated"));
                 match table_rotate(&self.table, &self.table_positions, self.table_base) {
                     Err(e) => {
                         ui.colored_label(ui.visuals().error_fg_color, e);

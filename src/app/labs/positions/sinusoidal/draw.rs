@@ -347,10 +347,12 @@ pub(super) fn similarity_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
 pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
     let title = crate::t!("positions-sin-offset-title");
     let offset_o = crate::t!("positions-offset-o");
-    ui.strong(&title);
+    let strong = ui.visuals().strong_text_color();
+    crate::app::widgets::math_text::colored(ui, &title, strong);
     ui.weak(crate::t!("positions-sin-offset-note"));
     let ink = ui.visuals().strong_text_color();
-    let mut words = PlotWords::new(title, offset_o.clone());
+    let spoken = crate::app::widgets::math_text::spoken(&title);
+    let mut words = PlotWords::new(spoken, offset_o.clone());
     let plot = Plot::new("sin_offset_curves")
         .height(300.0)
         .allow_scroll(false)
