@@ -73,30 +73,23 @@ impl DepthPanel {
         let Some(run) = self.run.as_mut() else {
             return;
         };
-        let inputs = match &run.inputs {
-            Ok(i) => i.clone(),
+        // Copied out: the passes below borrow the inputs themselves, frame after frame.
+        let (source, positions, all) = match &run.inputs {
+            Ok(i) => (i.source, i.positions, i.inputs.len()),
             Err(e) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
                 return;
             }
         };
-        ui.label(match inputs.source {
-            Source::Text => t!(
-                "positions-depth-text",
-                chunks = inputs.inputs.len(),
-                tokens = inputs.positions
-            ),
-            Source::Symbols => t!(
-                "positions-depth-symbols",
-                chunks = inputs.inputs.len(),
-                tokens = inputs.positions
-            ),
+        ui.label(match source {
+            Source::Text => t!("positions-depth-text", chunks = all, tokens = positions),
+            Source::Symbols => t!("positions-depth-symbols", chunks = all, tokens = positions),
         });
         ui.label(positional_words(model));
-        if run.data.positions != inputs.positions {
-            run.data = ProbeData::new(inputs.positions);
+        if run.data.positions != positions {
+            run.data = ProbeData::new(positions);
         }
-        if let Some(e) = advance(run, store, &inputs) {
+        if let Some(e) = advance(run, store) {
             if is_unfinished(&e) {
                 crate::app::models::pass_answer::show(ui, store, &e);
             } else {
@@ -107,7 +100,7 @@ impl DepthPanel {
             ui.colored_label(ui.visuals().error_fg_color, e);
             return;
         }
-        let (passed, all) = (run.data.chunks(), inputs.inputs.len());
+        let passed = run.data.chunks();
         if run.seconds.is_none() {
             ui.ctx().request_repaint();
             let (done, total, what) = match passed < all {
@@ -135,7 +128,7 @@ impl DepthPanel {
         if run.layers.is_empty() {
             return;
         }
-        let chance = 1.0 / inputs.positions as f64;
+        let chance = 1.0 / positions as f64;
         charts(ui, &run.layers, chance);
         table(ui, &run.layers);
         if let Some(seconds) = run.seconds {
@@ -146,10 +139,13 @@ impl DepthPanel {
 
 /// Passes, then fits, within the frame's budget. An error ends the run (or, for a pass still
 /// computing on another thread, this frame's share).
-fn advance(run: &mut Run, store: &ModelStore, inputs: &ProbeInputs) -> Option<String> {
+fn advance(run: &mut Run, store: &ModelStore) -> Option<String> {
     if run.failed.is_some() || run.seconds.is_some() {
         return None;
     }
+    let Ok(inputs) = &run.inputs else {
+        return None;
+    };
     let start = web_time::Instant::now();
     while start.elapsed().as_millis() < FRAME_BUDGET_MS {
         let k = run.data.chunks();
