@@ -43,3 +43,23 @@ lesson-page-soft-and-hard-attention-text =
     through a random pick, so a hard model learns where to look from sampled estimates
     (REINFORCE); the rest of it, the image network and the decoder, still learns by
     backpropagation.
+
+lesson-page-attention-inside-a-cnn = Attention inside a CNN
+lesson-page-attention-inside-a-cnn-text =
+    Attention needs no patches. A convolutional network's feature map already holds one vector
+    per pixel, C channels at each of H × W places. A self-attention block inside the network
+    makes queries, keys and values from it with 1 × 1 convolutions, which apply one small matrix
+    at every pixel: each pixel becomes a token, and all N = H · W of them score each other.
+
+    The section "Self-attention inside a convolutional network" does this on the tab's image: a
+    3 × 3 convolution with four hand-set channels (ink, surround, two edges), then the block with
+    C′ = 2. With "ink finds ink", the pixel at row 4, column 3, inside the large square, puts
+    0.69 of its weight outside its own 3 × 3 window, and 0.14 of it on the small square in the
+    other corner. A convolution reaches one pixel further per layer: 9 stacked 3 × 3
+    convolutions would be needed to see that square from there. Switch to "edges find like
+    edges" and click a pixel on a top edge: the top edges of both squares get far more of its
+    weight than any bottom edge.
+
+    The price is the N × N matrix: 256 × 256 = 65,536 scores for this 16 × 16 map, while the
+    four 1 × 1 convolutions hold 42 numbers. Such blocks are placed where the feature map is
+    small, and a Vision Transformer makes tokens of patches rather than of pixels.

@@ -60,3 +60,28 @@ vision-arithmetic-notes = the notes' 224 × 224, P = 16
 vision-arithmetic-result = { $down } × { $across } = { $patches } patches, { $tokens } tokens with the class token; each patch a { $patch } · { $patch } · { $channels } = { $numbers }-number vector before its embedding; every head scores { $pairs } token pairs.
 vision-arithmetic-leftover = P does not divide the image: { $rows } row(s) and { $cols } column(s) of pixels ({ $pixels } pixels) fall outside the grid and are dropped.
 vision-arithmetic-here = The model above: 16 × 16 × 1 in 4 × 4 patches, 16 patches and 17 tokens of 16 numbers each.
+vision-cnn-heading = Self-attention inside a convolutional network
+vision-cnn-intro = A convolutional network can use attention too, without patches. A 3 × 3 convolution turns the image into a feature map X of C channels, one vector per pixel. Three 1 × 1 convolutions (the same small matrix at every pixel) make Q = W_Q * X + b_Q, K = W_K * X + b_K and V = W_V * X + b_V with C′ channels each. Flattened to C′ × N, N = H · W pixels, every pixel scores every other, S = Q′ᵀK′ / √C′; A = softmax(S) row by row; O′ = V′Aᵀ is reshaped back to the image, a fourth 1 × 1 convolution returns it to C channels, O = W_O * O′ + b_O, and the residual adds the input, O_final = O + X. A convolution at a pixel sees its 3 × 3 window; one attention step sees the whole image.
+vision-cnn-choice = 1 × 1 convolutions:
+vision-cnn-ink = ink finds ink
+vision-cnn-edges = edges find like edges
+vision-cnn-random = random
+vision-cnn-seed = seed
+vision-cnn-scale = scale of W_Q and W_K
+vision-cnn-query = query pixel
+vision-cnn-hint = Click a pixel of the left image to make it the query. "Ink finds ink": Q and K read the ink channel, so a pixel on a square matches every inked pixel alike, near or far. "Edges find like edges": they read the two edge channels, so a top edge matches top edges and avoids bottom edges. "Random": an untrained network's. The scale multiplies W_Q and W_K: the scores grow as its square, and at 0 every pixel weighs all N alike.
+# $row and $column count from 0
+vision-cnn-pixel = row { $row }, column { $column }
+vision-cnn-image-caption = the image; the 3 × 3 window a convolution sees
+vision-cnn-image-name = the image, 16 × 16 pixels; the query pixel { $pixel } is outlined inside the 3 × 3 window a convolution there sees; click a pixel to make it the query
+vision-cnn-weights-caption = { $pixel }: its weights over all pixels
+vision-cnn-weights-name = attention of the pixel at { $pixel } over the 256 pixels of the image
+vision-cnn-legend = weight
+vision-cnn-words = The pixel at { $pixel } puts { $beyond } of its weight outside its 3 × 3 window, where a convolution there cannot see. Its largest weight, { $weight }, is on { $top }; spread evenly, each pixel would get { $uniform }.
+vision-cnn-shapes = Shapes: X is { $c } × { $h } × { $w }; Q, K and V are { $reduced } × { $h } × { $w }, flattened to { $reduced } × { $n } (N = { $h } · { $w } = { $n }); S and A are { $n } × { $n } = { $scores } numbers; O′ is { $reduced } × { $n }, reshaped to { $reduced } × { $h } × { $w }; O and O_final are { $c } × { $h } × { $w } again. The four 1 × 1 convolutions hold { $parameters } numbers at any image size, while S grows as N².
+vision-cnn-features = The feature map X (the 3 × 3 convolution's four channels):
+vision-cnn-output = After the block, O_final = O + X (ink and surround gain what each pixel gathered):
+vision-cnn-channel-ink = ink
+vision-cnn-channel-surround = surround (3 × 3 mean)
+vision-cnn-channel-top = top edge + / bottom −
+vision-cnn-channel-left = left edge + / right −

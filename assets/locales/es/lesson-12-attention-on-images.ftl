@@ -45,3 +45,26 @@ lesson-page-soft-and-hard-attention-text =
     Ningún gradiente atraviesa una elección al azar, así que un modelo duro aprende dónde mirar
     con estimaciones muestreadas (REINFORCE); el resto, la red de la imagen y el decodificador,
     sigue aprendiendo por retropropagación.
+
+lesson-page-attention-inside-a-cnn = Atención dentro de una CNN
+lesson-page-attention-inside-a-cnn-text =
+    La atención no necesita parches. El mapa de características de una red convolucional ya
+    tiene un vector por píxel, C canales en cada uno de los H × W lugares. Un bloque de
+    autoatención dentro de la red saca de él consultas, claves y valores con convoluciones
+    1 × 1, que aplican una misma matriz pequeña en cada píxel: cada píxel se vuelve un token, y
+    los N = H · W se puntúan entre sí.
+
+    La sección «Autoatención dentro de una red convolucional» lo hace con la imagen de la
+    pestaña: una convolución 3 × 3 con cuatro canales fijados a mano (tinta, entorno, dos
+    bordes) y después el bloque con C′ = 2. Con «la tinta busca tinta», el píxel de la fila 4,
+    columna 3, dentro del cuadrado grande, pone 0.69 de su peso fuera de su propia ventana
+    3 × 3, y 0.14 en el cuadrado pequeño de la otra esquina. Una convolución llega un píxel
+    más lejos por capa: harían falta 9 convoluciones 3 × 3 apiladas para ver ese cuadrado desde
+    allí. Cambia a «cada borde busca los suyos» y haz clic en un píxel de un borde superior:
+    los bordes superiores de los dos cuadrados reciben mucho más peso que cualquier borde
+    inferior.
+
+    El precio es la matriz N × N: 256 × 256 = 65,536 puntuaciones para este mapa de 16 × 16,
+    mientras que las cuatro convoluciones 1 × 1 guardan 42 números. Por eso estos bloques se
+    ponen donde el mapa es pequeño, y un Vision Transformer hace tokens de parches y no de
+    píxeles.

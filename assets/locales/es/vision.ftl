@@ -60,3 +60,27 @@ vision-arithmetic-notes = los 224 × 224 de los apuntes, P = 16
 vision-arithmetic-result = { $down } × { $across } = { $patches } parches, { $tokens } tokens con el token de clase; cada parche un vector de { $patch } · { $patch } · { $channels } = { $numbers } números antes de su proyección; cada cabeza puntúa { $pairs } pares de tokens.
 vision-arithmetic-leftover = P no divide la imagen: { $rows } fila(s) y { $cols } columna(s) de píxeles ({ $pixels } píxeles) quedan fuera de la rejilla y se descartan.
 vision-arithmetic-here = El modelo de arriba: 16 × 16 × 1 en parches de 4 × 4, 16 parches y 17 tokens de 16 números cada uno.
+vision-cnn-heading = Autoatención dentro de una red convolucional
+vision-cnn-intro = Una red convolucional también puede usar atención, sin parches. Una convolución 3 × 3 convierte la imagen en un mapa de características X de C canales, un vector por píxel. Tres convoluciones 1 × 1 (la misma matriz pequeña en cada píxel) dan Q = W_Q * X + b_Q, K = W_K * X + b_K y V = W_V * X + b_V, de C′ canales cada una. Aplanadas a C′ × N, con N = H · W píxeles, cada píxel puntúa a todos los demás, S = Q′ᵀK′ / √C′; A = softmax(S) fila a fila; O′ = V′Aᵀ vuelve a la forma de la imagen, una cuarta convolución 1 × 1 la devuelve a C canales, O = W_O * O′ + b_O, y la conexión residual suma la entrada, O_final = O + X. Una convolución ve la ventana 3 × 3 de su píxel; un paso de atención ve la imagen entera.
+vision-cnn-choice = convoluciones 1 × 1:
+vision-cnn-ink = la tinta busca tinta
+vision-cnn-edges = cada borde busca los suyos
+vision-cnn-random = aleatorias
+vision-cnn-seed = semilla
+vision-cnn-scale = escala de W_Q y W_K
+vision-cnn-query = píxel de consulta
+vision-cnn-hint = Haz clic en un píxel de la imagen izquierda para que sea la consulta. «La tinta busca tinta»: Q y K leen el canal de tinta, así que un píxel de un cuadrado coincide por igual con todos los píxeles entintados, cerca o lejos. «Cada borde busca los suyos»: leen los dos canales de borde, así que un borde superior coincide con los bordes superiores y evita los inferiores. «Aleatorias»: las de una red sin entrenar. La escala multiplica W_Q y W_K: las puntuaciones crecen con su cuadrado, y con 0 cada píxel pesa igual a los N.
+vision-cnn-pixel = fila { $row }, columna { $column }
+vision-cnn-image-caption = la imagen; la ventana 3 × 3 que ve una convolución
+vision-cnn-image-name = la imagen, 16 × 16 píxeles; el píxel de consulta { $pixel } está marcado dentro de la ventana 3 × 3 que ve allí una convolución; haz clic en un píxel para que sea la consulta
+vision-cnn-weights-caption = { $pixel }: sus pesos sobre todos los píxeles
+vision-cnn-weights-name = atención del píxel en { $pixel } sobre los 256 píxeles de la imagen
+vision-cnn-legend = peso
+vision-cnn-words = El píxel en { $pixel } pone { $beyond } de su peso fuera de su ventana 3 × 3, donde una convolución allí no ve. Su mayor peso, { $weight }, está en { $top }; repartido por igual, cada píxel recibiría { $uniform }.
+vision-cnn-shapes = Formas: X es { $c } × { $h } × { $w }; Q, K y V son { $reduced } × { $h } × { $w }, aplanadas a { $reduced } × { $n } (N = { $h } · { $w } = { $n }); S y A son { $n } × { $n } = { $scores } números; O′ es { $reduced } × { $n }, vuelta a { $reduced } × { $h } × { $w }; O y O_final son de nuevo { $c } × { $h } × { $w }. Las cuatro convoluciones 1 × 1 guardan { $parameters } números con cualquier tamaño de imagen, mientras S crece como N².
+vision-cnn-features = El mapa de características X (los cuatro canales de la convolución 3 × 3):
+vision-cnn-output = Tras el bloque, O_final = O + X (tinta y entorno ganan lo que cada píxel reunió):
+vision-cnn-channel-ink = tinta
+vision-cnn-channel-surround = entorno (media 3 × 3)
+vision-cnn-channel-top = borde superior + / inferior −
+vision-cnn-channel-left = borde izquierdo + / derecho −

@@ -411,6 +411,10 @@ pub static LESSONS: &[Lesson] = &[
                 id: "soft-and-hard-attention",
                 link: "view=vision&vtask=larger&vtrain=1&vimg=1&vlayer=1&vhead=mean&vq=0&vu=0.5",
             },
+            Page {
+                id: "attention-inside-a-cnn",
+                link: "view=vision&vimg=0&vcw=ink&vcs=3&vcq=67",
+            },
         ],
     },
 ];

@@ -211,6 +211,13 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
             let [h, w, c, p] = app.lab::<VisionLab>().sizes;
             format!("{h}x{w}x{c}/{p}")
         }
+        "vcw" => match app.lab::<VisionLab>().cnn_weights {
+            crate::train::vision::CnnWeights::Ink => "ink".to_string(),
+            crate::train::vision::CnnWeights::Edges => "edges".to_string(),
+            crate::train::vision::CnnWeights::Random(seed) => format!("r{seed}"),
+        },
+        "vcs" => app.lab::<VisionLab>().cnn_scale.to_string(),
+        "vcq" => app.lab::<VisionLab>().cnn_query.to_string(),
         "sxc" => softmax.stack_scale.to_string(),
         "cl" => cost.l.to_string(),
         "cd" => cost.d.to_string(),
@@ -283,7 +290,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
 /// Numbers compare as numbers (`0.50` and `0.5` are the same temperature).
 fn same(key: &str, got: &str, want: &str) -> bool {
     match key {
-        "tau" | "alpha" | "stau" | "sms" | "sxc" | "ctau" | "vu" | "lr" | "clip" => {
+        "tau" | "alpha" | "stau" | "sms" | "sxc" | "ctau" | "vu" | "vcs" | "lr" | "clip" => {
             got.parse::<f32>().ok() == want.parse::<f32>().ok()
         }
         "present" => (got == "1") == (want == "1" || want == "true"),

@@ -119,6 +119,7 @@ pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
     let font = egui::FontId::proportional(12.0);
     // A tick at each marked step, and its value where the bar leaves room for every label.
     let marks = scale.marks();
+    let decimals = tick_decimals((hi - lo) / (marks.len() - 1).max(1) as f32);
     let room = bar.height() / (marks.len() - 1) as f32 >= 14.0;
     for (i, &v) in marks.iter().enumerate() {
         let y = bar.bottom() - bar.height() * (v - lo) / (hi - lo).max(f32::EPSILON);
@@ -132,7 +133,7 @@ pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
             let label = if zero {
                 "0".to_string()
             } else {
-                format!("{v:.2}")
+                format!("{v:.*}", decimals)
             };
             painter.text(
                 Pos2::new(bar.right() + 5.0, y),
@@ -152,9 +153,27 @@ pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
     );
 }
 
+/// Enough decimals that neighbouring ticks `step` apart read differently (two at least).
+fn tick_decimals(step: f32) -> usize {
+    if step > 0.0 && step.is_finite() {
+        (-step.log10()).ceil().clamp(2.0, 5.0) as usize
+    } else {
+        2
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_a_small_step_apart_get_more_decimals() {
+        assert_eq!(tick_decimals(0.2), 2);
+        assert_eq!(tick_decimals(0.0068), 3);
+        assert_eq!(format!("{:.*}", tick_decimals(0.0068), 0.0136), "0.014");
+        assert_eq!(tick_decimals(0.0), 2);
+        assert_eq!(tick_decimals(f32::NAN), 2);
+    }
 
     #[test]
     fn sequential_ends_are_inferno_ends() {

@@ -198,8 +198,9 @@ impl Heatmap<'_> {
             return self.draw(ui, cell, left, top);
         }
         // Zoomed past the space: pan with scroll bars (or drag with the scroll wheel).
+        // The auto id tells apart heatmaps with the same context side by side (in columns).
         egui::ScrollArea::both()
-            .id_salt(("heatmap_scroll", self.context))
+            .id_salt(("heatmap_scroll", self.context, ui.next_auto_id()))
             .auto_shrink([false, false])
             .show(ui, |ui| self.draw(ui, cell, left, top))
             .inner

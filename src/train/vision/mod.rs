@@ -21,6 +21,7 @@
 //! "hard attention" counterpart of the soft weights.
 
 pub mod backward;
+pub mod cnn_attention;
 pub mod config;
 pub mod images;
 pub mod train;
@@ -28,6 +29,7 @@ pub mod vit;
 pub mod weights;
 
 pub use backward::{gradients, Gradients};
+pub use cnn_attention::{CnnAttention, CnnTrace, CnnWeights};
 pub use config::VitConfig;
 pub use images::{example, examples, from_cells, Split, VisionTask, IMAGE_SIDE};
 pub use train::{TrainSettings, VisionTrainer};

@@ -4,6 +4,7 @@
 //! 224 / 16 arithmetic for any image and patch size.
 
 mod arithmetic;
+mod convolution;
 mod picture;
 mod training;
 
@@ -11,7 +12,7 @@ use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
 use crate::t;
-use crate::train::vision::{VisionTask, IMAGE_SIDE};
+use crate::train::vision::{CnnWeights, VisionTask, IMAGE_SIDE};
 use egui::Ui;
 pub use training::VisionRun;
 
@@ -20,6 +21,10 @@ const PIXELS: usize = IMAGE_SIDE * IMAGE_SIDE;
 
 /// What the attention panel shows: the class token's row, or a patch's.
 pub const CLASS_QUERY: usize = 0;
+
+/// The CNN section's first query pixel, row 4, column 3: inside the larger square of the first
+/// gallery image.
+const DEFAULT_CNN_QUERY: usize = 4 * IMAGE_SIDE + 3;
 
 pub struct VisionLab {
     pub task: VisionTask,
@@ -40,6 +45,11 @@ pub struct VisionLab {
     pub draw_u: f64,
     /// The arithmetic: height, width, channels, patch.
     pub sizes: [usize; 4],
+    /// Self-attention in a CNN: the 1×1 convolutions, the scale of W_Q and W_K, and the query
+    /// pixel (row-major).
+    pub cnn_weights: CnnWeights,
+    pub cnn_scale: f32,
+    pub cnn_query: usize,
 }
 
 impl Default for VisionLab {
@@ -56,6 +66,9 @@ impl Default for VisionLab {
             query: CLASS_QUERY,
             draw_u: 0.5,
             sizes: [224, 224, 3, 16],
+            cnn_weights: CnnWeights::Ink,
+            cnn_scale: 3.0,
+            cnn_query: DEFAULT_CNN_QUERY,
         }
     }
 }
@@ -126,12 +139,15 @@ impl Lab for VisionLab {
         ui.separator();
         self.picture(ui);
         ui.separator();
+        self.convolution(ui);
+        ui.separator();
         arithmetic::show(ui, &mut self.sizes);
     }
 
     fn keys(&self) -> &'static [&'static str] {
         &[
             "vtask", "vseed", "vtrain", "vimg", "vdraw", "vlayer", "vhead", "vq", "vu", "vsize",
+            "vcw", "vcs", "vcq",
         ]
     }
 
@@ -153,6 +169,9 @@ impl Lab for VisionLab {
         w.put("vu", format!("{:.3}", self.draw_u));
         let [h, wd, c, p] = self.sizes;
         w.put("vsize", format!("{h}x{wd}x{c}/{p}"));
+        w.put("vcw", convolution::weights_code(self.cnn_weights));
+        w.put("vcs", format!("{:.2}", self.cnn_scale));
+        w.put("vcq", self.cnn_query);
     }
 
     fn load(&mut self, r: &mut LinkReader) {
@@ -202,6 +221,17 @@ impl Lab for VisionLab {
         }
         if let Some(s) = r.read("vsize", arithmetic::parse) {
             self.sizes = s;
+        }
+        if let Some(w) = r.read("vcw", convolution::parse_weights) {
+            self.cnn_weights = w;
+        }
+        if let Some(s) = r.read("vcs", |v| {
+            v.parse::<f32>().ok().filter(|s| (0.0..=6.0).contains(s))
+        }) {
+            self.cnn_scale = s;
+        }
+        if let Some(q) = r.number("vcq", 0..PIXELS) {
+            self.cnn_query = q;
         }
     }
 }

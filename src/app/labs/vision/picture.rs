@@ -178,7 +178,7 @@ impl VisionLab {
     fn image_canvas(&mut self, ui: &mut Ui, image: &ndarray::Array2<f32>) {
         let (response, painter) = ui.allocate_painter(Vec2::splat(SIDE), Sense::click_and_drag());
         let rect = response.rect;
-        paint_image(&painter, rect, image, 1.0);
+        paint_image(&painter, rect, image.view(), 1.0);
         paint_grid(&painter, rect, self.query);
         let cell = SIDE / IMAGE_SIDE as f32;
         if let Some(pos) = response.interact_pointer_pos() {
@@ -210,8 +210,14 @@ impl VisionLab {
     }
 }
 
-fn paint_image(painter: &egui::Painter, rect: Rect, image: &ndarray::Array2<f32>, light: f32) {
-    let cell = rect.width() / IMAGE_SIDE as f32;
+/// The grey image filling `rect`, its ink scaled by `light` (dimmed under a map of weights).
+pub(super) fn paint_image(
+    painter: &egui::Painter,
+    rect: Rect,
+    image: ndarray::ArrayView2<f32>,
+    light: f32,
+) {
+    let cell = rect.width() / image.ncols().max(1) as f32;
     for ((r, c), &v) in image.indexed_iter() {
         let g = (255.0 * v.clamp(0.0, 1.0) * light + 24.0 * (1.0 - v)) as u8;
         let min = rect.min + Vec2::new(c as f32 * cell, r as f32 * cell);
@@ -263,7 +269,7 @@ fn weight_canvas(
 ) {
     let (response, painter) = ui.allocate_painter(Vec2::splat(SIDE), Sense::hover());
     let rect = response.rect;
-    paint_image(&painter, rect, image, 0.35);
+    paint_image(&painter, rect, image.view(), 0.35);
     let max = w.iter().copied().fold(1e-6, f32::max);
     let scale = ColorScale::Sequential { min: 0.0, max };
     let p = SIDE / ACROSS as f32;

@@ -74,3 +74,68 @@ fn the_calculator_shows_the_notes_numbers() {
     h.get_by_label_contains("14 × 8 = 112 patches");
     h.get_by_label_contains("2 row(s) and 4 column(s) of pixels (512 pixels)");
 }
+
+/// The CNN section from a link: the words under the map, the shapes, a click picking the query
+/// pixel, and the link's weights round trip. The numbers are the lesson page's.
+#[test]
+fn the_cnn_section_shows_a_pixels_attention_over_the_whole_image() {
+    use crate::train::vision::{CnnAttention, CnnWeights};
+    let mut h = open("view=vision&vimg=0&vcw=ink&vcs=3&vcq=67");
+    h.run_steps(2);
+    let image = crate::train::vision::example(VisionTask::Larger, 0)
+        .unwrap()
+        .0;
+    let trace = CnnAttention::new(CnnWeights::Ink, 3.0).forward(image.view());
+    let beyond = format!("{:.2}", trace.weight_beyond_kernel(67));
+    // The small square of gallery image 1: rows 9–10, columns 12–13.
+    let small: f32 = [9 * 16 + 12, 9 * 16 + 13, 10 * 16 + 12, 10 * 16 + 13]
+        .iter()
+        .map(|&p| trace.weights[[67, p]])
+        .sum();
+    // A stack of 3×3 convolutions reaches one pixel further per layer: from row 4, column 3
+    // to the small square's nearest pixel (row 9, column 12) takes max(5, 9) layers.
+    let (query, nearest) = ([4usize, 3], [9usize, 12]);
+    let layers = (nearest[0] - query[0]).max(nearest[1] - query[1]);
+    let said = format!("The pixel at row 4, column 3 puts {beyond} of its weight outside");
+    h.get_by_label_contains(&said);
+    h.get_by_label_contains("S and A are 256 × 256 = 65,536 numbers");
+    h.get_by_label_contains("hold 42 numbers");
+    h.get_by_label("attention of the pixel at row 4, column 3 over the 256 pixels of the image");
+    let page =
+        crate::i18n::format_in("en", "lesson-page-attention-inside-a-cnn-text", &[]).unwrap();
+    let flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for claim in [
+        format!("puts {beyond} of its weight outside"),
+        format!("{small:.2} of it on the small square"),
+        format!("{layers} stacked 3 × 3 convolutions"),
+        "256 × 256 = 65,536 scores".to_string(),
+        "hold 42 numbers".to_string(),
+    ] {
+        assert!(flat.contains(&claim), "the page does not say {claim:?}");
+    }
+    // The edges: from row 2, column 3 (the large square's top row), the small square's top
+    // row (row 9) outweighs the large square's own bottom row (row 6) many times.
+    let edges = CnnAttention::new(CnnWeights::Edges, 3.0).forward(image.view());
+    let row_weight = |r: usize, cols: std::ops::Range<usize>| -> f32 {
+        cols.map(|c| edges.weights[[2 * 16 + 3, r * 16 + c]]).sum()
+    };
+    let (small_top, own_bottom) = (row_weight(9, 12..14), row_weight(6, 1..6));
+    assert!(small_top > 10.0 * own_bottom, "{small_top} {own_bottom}");
+    h.get_by_label_contains("the query pixel row 4, column 3 is outlined")
+        .scroll_to_me();
+    h.run_steps(3);
+    h.get_by_label_contains("the query pixel row 4, column 3 is outlined")
+        .click();
+    h.run_steps(2);
+    let lab = h.state_mut().lab_mut::<VisionLab>();
+    assert_ne!(
+        lab.cnn_query, 67,
+        "a click on the image picks the pixel under it"
+    );
+    for code in ["ink", "edges", "r5"] {
+        let w = convolution::parse_weights(code).unwrap();
+        assert_eq!(convolution::weights_code(w), code);
+    }
+    assert_eq!(convolution::parse_weights("r0"), None);
+    assert_eq!(convolution::parse_weights("r"), None);
+}
