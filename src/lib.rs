@@ -197,6 +197,22 @@ pub fn glimpse_train_benchmark(steps: u32) -> String {
     }
 }
 
+/// Browser benchmark: train the Vision tab's ViT on `task` (`larger`, `count`) for `steps`
+/// steps inside this call (`train::vision::train::measure`, as `glimpse bench-vision`) and
+/// return the timing as JSON (`web/bench_vision.mjs` calls it).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn glimpse_vision_benchmark(task: String, steps: u32) -> String {
+    use train::vision::VisionTask;
+    let Some(task) = VisionTask::from_code(&task) else {
+        return serde_json::json!({ "error": format!("unknown task {task}") }).to_string();
+    };
+    match train::vision::train::measure(task, 1, u64::from(steps)) {
+        Ok(t) => serde_json::to_string(&t).unwrap_or_default(),
+        Err(e) => serde_json::json!({ "error": e }).to_string(),
+    }
+}
+
 /// Browser benchmark: open the checkpoint in `paths`/`contents` (as `glimpse_open_files` does)
 /// and time its forward pass on `tokens` tokens of English (`model::bench::time_checkpoint`,
 /// like `glimpse bench-forward --model`); `peak_rss_mb` is the wasm memory afterwards. JSON.

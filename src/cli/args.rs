@@ -69,6 +69,18 @@ pub enum Command {
         #[arg(long, default_value_t = 64)]
         tokens: usize,
     },
+    /// Train the Vision tab's ViT from a fresh model, timed (the same loop as the browser's
+    /// `web/bench_vision.mjs`); prints JSON with the held-out accuracy on 1,000 images.
+    BenchVision {
+        /// `larger` (which square is larger) or `count` (count the squares).
+        #[arg(long, default_value = "larger")]
+        task: String,
+        /// Steps (default: the tab's, 1,600 for larger and 400 for count).
+        #[arg(long)]
+        steps: Option<u64>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// List the built-in models.
     Models {
         #[arg(long)]

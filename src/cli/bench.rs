@@ -1,4 +1,4 @@
-//! `glimpse bench-forward` and `glimpse bench-gpu`: timings as JSON on stdout, each naming the
+//! `glimpse bench-forward`, `bench-gpu` and `bench-vision`: timings as JSON on stdout, each naming the
 //! CPU it ran on (`cpu`), and that CPU as a line on stderr for whoever watches the run.
 
 use super::{checkpoints, use_threads};
@@ -22,6 +22,25 @@ pub(super) fn bench_forward(
             serde_json::to_string_pretty(&timings).map_err(|e| e.to_string())
         }
     }
+}
+
+/// `bench-vision`: the Vision tab's training, timed from a fresh model.
+pub(super) fn bench_vision(task: &str, steps: Option<u64>, seed: u64) -> Result<String, String> {
+    use crate::train::vision::VisionTask;
+    let task = VisionTask::from_code(task)
+        .ok_or_else(|| format!("unknown --task `{task}`; one of larger, count"))?;
+    let steps = steps.unwrap_or(task.steps());
+    if !(1..=100_000).contains(&steps) || seed == 0 {
+        return Err(format!(
+            "--steps {steps} must be 1 to 100000 and --seed {seed} positive"
+        ));
+    }
+    announce_cpu();
+    let timing = crate::train::vision::train::measure(task, seed, steps)?;
+    let mut json = serde_json::to_value(&timing).map_err(|e| e.to_string())?;
+    json["task"] = task.code().into();
+    json["cpu"] = serde_json::to_value(crate::util::machine::cpu()).map_err(|e| e.to_string())?;
+    serde_json::to_string_pretty(&json).map_err(|e| e.to_string())
 }
 
 /// `bench-gpu`: the sweep of sizes and lengths, or one model with `--model`.

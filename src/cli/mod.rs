@@ -107,6 +107,7 @@ pub fn run(cmd: Command) -> Result<String, String> {
             model,
             tokens,
         } => bench::bench_gpu(max_d_model, max_tokens, runs, model.as_deref(), tokens),
+        Command::BenchVision { task, steps, seed } => bench::bench_vision(&task, steps, seed),
         Command::Beam {
             model,
             table,

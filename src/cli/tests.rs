@@ -135,3 +135,21 @@ fn attn_reports_unknown_models_and_empty_input() {
         .unwrap_err()
         .contains("temperature"));
 }
+
+/// `bench-vision` refuses what it cannot run, and a short run reports what it trained.
+#[test]
+fn bench_vision_checks_its_arguments_and_reports_a_run() {
+    assert!(bench::bench_vision("cats", None, 1)
+        .unwrap_err()
+        .contains("unknown --task"));
+    assert!(bench::bench_vision("count", Some(0), 1).is_err());
+    assert!(bench::bench_vision("count", Some(5), 0).is_err());
+    let out: serde_json::Value =
+        serde_json::from_str(&bench::bench_vision("count", Some(3), 1).unwrap()).unwrap();
+    assert_eq!(out["steps"], 3);
+    assert_eq!(out["task"], "count");
+    let accuracy = out["held_out_accuracy"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&accuracy));
+    assert!(out["seconds"].as_f64().unwrap() > 0.0);
+    assert!(out["cpu"]["logical_cpus"].as_u64().unwrap() >= 1);
+}

@@ -178,10 +178,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
         "chard" => app.lab::<ContrastiveLab>().hard_negative.clone(),
         "cuse" => (app.lab::<ContrastiveLab>().use_hard as u8).to_string(),
         "ctau" => app.lab::<ContrastiveLab>().tau.to_string(),
-        "vtask" => match app.lab::<VisionLab>().task {
-            crate::train::vision::VisionTask::Larger => "larger".to_string(),
-            crate::train::vision::VisionTask::Count => "count".to_string(),
-        },
+        "vtask" => app.lab::<VisionLab>().task.code().to_string(),
         "vseed" => app.lab::<VisionLab>().seed.to_string(),
         "vtrain" => (app.lab::<VisionLab>().run.running as u8).to_string(),
         "vimg" => {

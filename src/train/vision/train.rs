@@ -253,6 +253,32 @@ impl VisionTrainer {
     }
 }
 
+/// A timed training run from a fresh model: the figures in docs/labs/vision.md, natively
+/// (`glimpse bench-vision`) and in the browser (`web/bench_vision.mjs`), one loop for both.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct VisionTiming {
+    pub steps: u64,
+    pub seconds: f64,
+    pub steps_per_second: f64,
+    /// On the 1,000 held-out images the app's final figure uses.
+    pub held_out_accuracy: f32,
+}
+
+pub fn measure(task: VisionTask, seed: u64, steps: u64) -> Result<VisionTiming, String> {
+    let mut trainer = VisionTrainer::new(VitConfig::for_task(task), task, seed)?;
+    let start = web_time::Instant::now();
+    for _ in 0..steps {
+        trainer.step();
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    Ok(VisionTiming {
+        steps,
+        seconds,
+        steps_per_second: steps as f64 / seconds.max(1e-9),
+        held_out_accuracy: trainer.evaluate(1000),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

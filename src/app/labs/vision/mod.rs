@@ -73,13 +73,6 @@ impl Default for VisionLab {
     }
 }
 
-fn task_code(task: VisionTask) -> &'static str {
-    match task {
-        VisionTask::Larger => "larger",
-        VisionTask::Count => "count",
-    }
-}
-
 /// Drawn cells as 64 hex digits, four pixels a digit, row by row.
 fn cells_code(cells: &[bool]) -> String {
     cells
@@ -152,7 +145,7 @@ impl Lab for VisionLab {
     }
 
     fn save(&self, w: &mut LinkWriter) {
-        w.put("vtask", task_code(self.task));
+        w.put("vtask", self.task.code());
         w.put("vseed", self.seed.max(1));
         w.put("vtrain", u8::from(self.run.running));
         match self.gallery {
@@ -175,11 +168,7 @@ impl Lab for VisionLab {
     }
 
     fn load(&mut self, r: &mut LinkReader) {
-        if let Some(t) = r.read("vtask", |v| match v {
-            "larger" => Some(VisionTask::Larger),
-            "count" => Some(VisionTask::Count),
-            _ => None,
-        }) {
+        if let Some(t) = r.read("vtask", VisionTask::from_code) {
             self.task = t;
         }
         if let Some(x) = r.number("vseed", 1..=u32::MAX as u64) {

@@ -16,14 +16,6 @@ const EVAL_IMAGES: usize = 200;
 pub const FINAL_IMAGES: usize = 1000;
 const EVAL_EVERY: u64 = 100;
 
-/// Steps a task trains for: where seed 1 passes 90 % held-out (`train::vision`'s tests).
-pub fn steps_for(task: VisionTask) -> u64 {
-    match task {
-        VisionTask::Larger => 1600,
-        VisionTask::Count => 400,
-    }
-}
-
 #[derive(Default)]
 pub struct VisionRun {
     /// Train when the page is drawn (the button, or a link).
@@ -82,7 +74,7 @@ impl VisionRun {
         if !self.running || self.final_accuracy.is_some() {
             return;
         }
-        let total = steps_for(task);
+        let total = task.steps();
         let start = web_time::Instant::now();
         let (mut losses, mut evals, mut final_accuracy) = (Vec::new(), Vec::new(), None);
         let Ok(t) = self.trainer(task, seed) else {
@@ -140,7 +132,7 @@ impl VisionLab {
                 return;
             }
         };
-        let total = steps_for(task);
+        let total = task.steps();
         let (done, steps, spent) = (run.final_accuracy.is_some(), run.steps(), run.spent);
         train_controls(
             ui,
