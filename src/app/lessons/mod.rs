@@ -8,7 +8,11 @@ mod influence;
 #[cfg(test)]
 mod influence_tests;
 #[cfg(test)]
+mod lab_numbers_tests;
+#[cfg(test)]
 mod notes_examples_tests;
+#[cfg(test)]
+mod real_model_tests;
 #[cfg(test)]
 mod tests;
 

@@ -1,7 +1,7 @@
 //! The numbers of the worked-examples pages added for the notes' routing example, the original
 //! Transformer's parameters and its training memory, computed by the labs at the pages' links.
 
-use super::tests::{apply, page, page_text};
+use super::tests::{apply, page, page_text, says};
 use crate::app::labs::cost::whole_model::{
     encoder_decoder, original_models, training_memory, SHARED_VOCAB,
 };
@@ -230,4 +230,173 @@ fn the_infonce_page_quotes_minilm() {
         sim[[0, 4]] > sim[[0, 0]],
         "the hard negative outscores the positive"
     );
+}
+
+/// The worked-examples lesson: the weights and the beam search the pages describe are what the
+/// labs compute for the pages' settings.
+#[test]
+fn the_worked_examples_show_the_notes_numbers() {
+    use crate::app::labs::decoding::session::{replay, Models};
+    use crate::app::labs::decoding::DecodingLab;
+    use crate::app::labs::softmax::{maths, SoftmaxLab};
+    let mut app = GlimpseApp::default();
+
+    let title = "0.45, 0.45, 0.05, 0.05";
+    apply(page(title), &mut app);
+    let s = maths::softmax_steps(&app.lab::<SoftmaxLab>().scaled_scores().unwrap());
+    let shown: Vec<String> = s.weights.iter().map(|w| format!("{w:.5}")).collect();
+    assert_eq!(shown, ["0.45000", "0.45000", "0.05000", "0.05000"]);
+    assert!(page_text(title).contains("0.45, 0.45, 0.05"));
+
+    let title = "softmax([0, 2, 1])";
+    apply(page(title), &mut app);
+    for w in maths::softmax_steps(&app.lab::<SoftmaxLab>().scaled_scores().unwrap()).weights {
+        says(title, w);
+    }
+
+    let title = "[START] Big cat";
+    apply(page(title), &mut app);
+    let trace = app.bench.trace().expect("the decoder's trace");
+    let tokens = &trace
+        .attention(crate::model::AttentionKind::DecoderSelf, 0)
+        .expect("decoder self-attention")
+        .query_tokens;
+    assert_eq!(tokens, &["<bos>", "big", "cat"]);
+    let layers = app.bench.model.as_ref().unwrap().config.n_layers;
+    for layer in 0..layers {
+        let w = trace
+            .weights(crate::model::AttentionKind::DecoderSelf, layer)
+            .unwrap();
+        for head in w.outer_iter() {
+            assert_eq!(head[[0, 0]], 1.0, "[START] reads only itself");
+            for i in 0..3 {
+                for j in i + 1..3 {
+                    assert_eq!(head[[i, j]], 0.0, "layer {layer}: above the diagonal");
+                }
+                assert!((head.row(i).sum() - 1.0).abs() < 1e-6);
+            }
+        }
+    }
+    assert!(page_text(title).contains("1.00 then zeros"));
+
+    let title = "d = 4: I Can Buy";
+    apply(page(title), &mut app);
+    let panel = &app
+        .lab::<crate::app::labs::positions::PositionsLab>()
+        .sinusoidal;
+    assert_eq!(panel.d, 4);
+    let pe = crate::model::position::sinusoidal(&[0, 1, 2], panel.d, panel.base);
+    let text = page_text(title);
+    for row in pe.rows() {
+        let v: Vec<String> = row
+            .iter()
+            .map(|x| format!("{x:.2}").replace('-', "−"))
+            .collect();
+        // Written as the page writes them: "[0.84, 0.54, 0.01, 1.00]"; t = 0 as [0, 1, 0, 1].
+        let plain: Vec<String> = v.iter().map(|x| x.trim_end_matches(".00").into()).collect();
+        let ok = text.contains(&format!("[{}]", v.join(", ")))
+            || text.contains(&format!("[{}]", plain.join(", ")));
+        assert!(ok, "{title}: no {v:?}");
+    }
+    for k in 0..2 {
+        let w = crate::model::position::sinusoidal_wavelength(k, panel.d, panel.base);
+        assert!(
+            text.contains(&format!("{w:.2}")),
+            "{title}: no wavelength {w:.2}"
+        );
+    }
+
+    let title = "RoPE on \"the dog slept\"";
+    apply(page(title), &mut app);
+    let rope = &app.lab::<crate::app::labs::positions::PositionsLab>().rope;
+    assert!(rope.shows_notes_example());
+    let out = crate::app::labs::positions::rope::maths::table_rotate(
+        &rope.table,
+        &rope.table_positions,
+        rope.table_base,
+    )
+    .unwrap();
+    let text = page_text(title);
+    for row in &out {
+        let v: Vec<String> = row
+            .iter()
+            .map(|x| format!("{x:.3}").replace('-', "−"))
+            .collect();
+        assert!(
+            text.contains(&format!("[{}]", v.join(", "))),
+            "{title}: no {v:?}"
+        );
+    }
+    // "Set the first position to 0 and "the" does not move at all."
+    let mut at_zero = rope.table_positions.clone();
+    at_zero[0] = 0;
+    let moved = crate::app::labs::positions::rope::maths::table_rotate(
+        &rope.table,
+        &at_zero,
+        rope.table_base,
+    )
+    .unwrap();
+    assert_eq!(moved[0], rope.table[0]);
+
+    let title = "Je suis étudiant, B = 2";
+    apply(page(title), &mut app);
+    let settings = app.lab::<DecodingLab>().settings.clone();
+    assert_eq!(settings.text(), super::content::JE_SUIS_TABLE);
+    assert_eq!(settings.width, 2);
+    let models = Models::from_store(&app.store);
+    let text = page_text(title);
+    let p = |s: &crate::app::labs::decoding::session::Search, n: usize| s.beam.nodes[n].cum.exp();
+    for (steps, kept) in [
+        (1, [("I", 0.60), ("Me", 0.30)]),
+        (2, [("I am", 0.54), ("Me too", 0.18)]),
+        (3, [("I am a", 0.378), ("I am …", 0.108)]),
+    ] {
+        let s = replay(&settings, &models, steps).unwrap();
+        let mut live: Vec<(String, f32)> = s
+            .beam
+            .live()
+            .into_iter()
+            .map(|n| (s.hypothesis(n), p(&s, n)))
+            .collect();
+        live.sort_by(|a, b| b.1.total_cmp(&a.1));
+        assert_eq!(live.len(), 2, "step {steps}: {live:?}");
+        for ((got, gp), (want, wp)) in live.iter().zip(kept) {
+            assert_eq!(got, want, "step {steps}");
+            assert!((gp - wp).abs() < 1e-4, "step {steps}: {got} {gp}");
+            assert!(text.contains(&format!("({wp})")) || text.contains(&format!("({wp:.2})")));
+        }
+        if steps == 3 {
+            // "Me too"'s best continuation, pruned at this step.
+            let best = s
+                .beam
+                .nodes
+                .iter()
+                .filter(|n| s.hypothesis(n.id).starts_with("Me too "))
+                .map(|n| n.cum.exp())
+                .fold(0.0f32, f32::max);
+            assert!((best - 0.054).abs() < 1e-4, "{best}");
+            assert!(text.contains("only 0.054"));
+        }
+    }
+    let mut s = replay(&settings, &models, 0).unwrap();
+    s.run_to_end();
+    let best = s.beam.ranking()[0];
+    assert_eq!(s.hypothesis(best), "I am a student <eos>");
+    let cum = s.beam.nodes[best].cum;
+    assert!(text.contains(&format!("{:.4}", cum.exp())));
+    assert!(text.contains(&format!("{cum:.3}").replace('-', "−")));
+    assert_eq!(
+        s.greedy.as_ref().unwrap().as_ref().unwrap().0.join(" "),
+        "I am a student <eos>"
+    );
+
+    let title = "L = 100, D = 512";
+    apply(page(title), &mut app);
+    let text = page_text(title);
+    let sizes = app.lab::<crate::app::labs::cost::CostLab>().sizes;
+    for c in crate::app::labs::cost::maths::layer_costs(&sizes) {
+        assert!(text.contains(&crate::app::labs::cost::maths::count(c.mixing)));
+    }
+    let w = crate::app::labs::cost::maths::attention_work(&sizes);
+    assert!(text.contains(&crate::app::labs::cost::maths::count(w.projections)));
 }
