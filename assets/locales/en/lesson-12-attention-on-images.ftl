@@ -61,5 +61,6 @@ lesson-page-attention-inside-a-cnn-text =
     weight than any bottom edge.
 
     The price is the N × N matrix: 256 × 256 = 65,536 scores for this 16 × 16 map, while the
-    four 1 × 1 convolutions hold 42 numbers. Such blocks are placed where the feature map is
-    small, and a Vision Transformer makes tokens of patches rather than of pixels.
+    four 1 × 1 convolutions hold 42 numbers. On a 224 × 224 map it would be 50,176 × 50,176 =
+    2,517,630,976 scores for every block, one reason a Vision Transformer makes tokens of patches
+    rather than of pixels.

@@ -65,6 +65,6 @@ lesson-page-attention-inside-a-cnn-text =
     inferior.
 
     El precio es la matriz N × N: 256 × 256 = 65,536 puntuaciones para este mapa de 16 × 16,
-    mientras que las cuatro convoluciones 1 × 1 guardan 42 números. Por eso estos bloques se
-    ponen donde el mapa es pequeño, y un Vision Transformer hace tokens de parches y no de
-    píxeles.
+    mientras que las cuatro convoluciones 1 × 1 guardan 42 números. Con un mapa de 224 × 224
+    serían 50,176 × 50,176 = 2,517,630,976 puntuaciones en cada bloque, una de las razones por
+    las que un Vision Transformer hace tokens de parches y no de píxeles.

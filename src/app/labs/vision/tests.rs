@@ -109,6 +109,11 @@ fn the_cnn_section_shows_a_pixels_attention_over_the_whole_image() {
         format!("{small:.2} of it on the small square"),
         format!("{layers} stacked 3 × 3 convolutions"),
         "256 × 256 = 65,536 scores".to_string(),
+        {
+            let n: u128 = 224 * 224;
+            let g = crate::util::grouped;
+            format!("{} × {} = {} scores", g(n), g(n), g(n * n))
+        },
         "hold 42 numbers".to_string(),
     ] {
         assert!(flat.contains(&claim), "the page does not say {claim:?}");
