@@ -7,7 +7,7 @@
 // OUT_DIR/bench_training.json with it, every run and the browser's user agent.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST, OUT, launchChromium, machineInfo, printMachine, serveDist } from './harness.mjs';
+import { OUT, machineInfo, openBenchmarkPage, printMachine } from './harness.mjs';
 
 const STEPS = Number(process.env.STEPS ?? 400);
 const RUNS = Number(process.env.RUNS ?? 3);
@@ -16,13 +16,8 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const machine = machineInfo();
 printMachine(machine);
 
-const server = await serveDist(DIST);
-const { context, profile } = await launchChromium(1);
+const { page, close } = await openBenchmarkPage('glimpse_train_benchmark');
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
-  await page.waitForFunction(() => typeof window.wasmBindings?.glimpse_train_benchmark === 'function',
-    null, { timeout: 60000 });
   const run = (steps) => page.evaluate((n) => JSON.parse(window.wasmBindings.glimpse_train_benchmark(n)), steps);
   await run(20); // warm-up: compile paths, grow the heap
   const rates = [];
@@ -41,7 +36,5 @@ try {
     JSON.stringify({ machine, user_agent: ua, steps: STEPS, runs }, null, 2));
   console.log(`wrote ${path.join(OUT, 'bench_training.json')}`);
 } finally {
-  await context.close();
-  server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close();
 }

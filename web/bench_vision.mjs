@@ -8,7 +8,7 @@
 // OUT_DIR/bench_vision.json with it, every run and the browser's user agent.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST, OUT, launchChromium, machineInfo, printMachine, serveDist } from './harness.mjs';
+import { OUT, machineInfo, openBenchmarkPage, printMachine } from './harness.mjs';
 
 const TASK = process.env.TASK ?? 'larger';
 const STEPS = Number(process.env.STEPS ?? (TASK === 'count' ? 400 : 1600));
@@ -17,13 +17,8 @@ const RUNS = Number(process.env.RUNS ?? 2);
 const machine = machineInfo();
 printMachine(machine);
 
-const server = await serveDist(DIST);
-const { context, profile } = await launchChromium(1);
+const { page, close } = await openBenchmarkPage('glimpse_vision_benchmark');
 try {
-  const page = context.pages()[0] ?? (await context.newPage());
-  await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
-  await page.waitForFunction(() => typeof window.wasmBindings?.glimpse_vision_benchmark === 'function',
-    null, { timeout: 60000 });
   const run = (steps) => page.evaluate(([t, n]) => JSON.parse(window.wasmBindings.glimpse_vision_benchmark(t, n)),
     [TASK, steps]);
   await run(10); // warm-up: compile paths, grow the heap
@@ -42,7 +37,5 @@ try {
     JSON.stringify({ machine, user_agent: ua, task: TASK, steps: STEPS, runs }, null, 2));
   console.log(`wrote ${path.join(OUT, 'bench_vision.json')}`);
 } finally {
-  await context.close();
-  server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  await close();
 }

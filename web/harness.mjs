@@ -285,3 +285,25 @@ export function recorder(prefix) {
   };
   return { record, finish };
 }
+
+/** A benchmark's page: DIST served, Chromium at scale 1, the app loaded until its wasm export
+ * `name` can be called. `close()` shuts the browser and the server down. */
+export async function openBenchmarkPage(name) {
+  const server = await serveDist(DIST);
+  const { context, profile } = await launchChromium(1);
+  const close = async () => {
+    await context.close();
+    server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`http://127.0.0.1:${server.address().port}/`, { waitUntil: 'load' });
+    await page.waitForFunction((n) => typeof window.wasmBindings?.[n] === 'function', name,
+      { timeout: 60000 });
+    return { page, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

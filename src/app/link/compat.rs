@@ -208,11 +208,7 @@ fn observed(app: &GlimpseApp, key: &str) -> String {
             let [h, w, c, p] = app.lab::<VisionLab>().sizes;
             format!("{h}x{w}x{c}/{p}")
         }
-        "vcw" => match app.lab::<VisionLab>().cnn_weights {
-            crate::train::vision::CnnWeights::Ink => "ink".to_string(),
-            crate::train::vision::CnnWeights::Edges => "edges".to_string(),
-            crate::train::vision::CnnWeights::Random(seed) => format!("r{seed}"),
-        },
+        "vcw" => app.lab::<VisionLab>().cnn_weights.code(),
         "vcs" => app.lab::<VisionLab>().cnn_scale.to_string(),
         "vcq" => app.lab::<VisionLab>().cnn_query.to_string(),
         "sxc" => softmax.stack_scale.to_string(),

@@ -96,6 +96,30 @@ pub enum CnnWeights {
     Random(u64),
 }
 
+impl CnnWeights {
+    /// The short name links use: `ink`, `edges`, or `r` and a seed.
+    pub fn code(&self) -> String {
+        match self {
+            CnnWeights::Ink => "ink".into(),
+            CnnWeights::Edges => "edges".into(),
+            CnnWeights::Random(seed) => format!("r{seed}"),
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Self> {
+        match code {
+            "ink" => Some(CnnWeights::Ink),
+            "edges" => Some(CnnWeights::Edges),
+            _ => code
+                .strip_prefix('r')?
+                .parse::<u64>()
+                .ok()
+                .filter(|&s| s >= 1)
+                .map(CnnWeights::Random),
+        }
+    }
+}
+
 /// The four 1×1 convolutions of the block.
 #[derive(Debug, Clone)]
 pub struct CnnAttention {

@@ -253,6 +253,9 @@ impl VisionTrainer {
     }
 }
 
+/// Held-out images of a run's final accuracy (the tab's figure and the benchmark's).
+pub const FINAL_EVAL_IMAGES: usize = 1000;
+
 /// A timed training run from a fresh model: the figures in docs/labs/vision.md, natively
 /// (`glimpse bench-vision`) and in the browser (`web/bench_vision.mjs`), one loop for both.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -260,7 +263,7 @@ pub struct VisionTiming {
     pub steps: u64,
     pub seconds: f64,
     pub steps_per_second: f64,
-    /// On the 1,000 held-out images the app's final figure uses.
+    /// On [`FINAL_EVAL_IMAGES`] held-out images, as the tab's final figure.
     pub held_out_accuracy: f32,
 }
 
@@ -275,7 +278,7 @@ pub fn measure(task: VisionTask, seed: u64, steps: u64) -> Result<VisionTiming, 
         steps,
         seconds,
         steps_per_second: steps as f64 / seconds.max(1e-9),
-        held_out_accuracy: trainer.evaluate(1000),
+        held_out_accuracy: trainer.evaluate(FINAL_EVAL_IMAGES),
     })
 }
 

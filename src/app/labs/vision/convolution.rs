@@ -16,28 +16,6 @@ use ndarray::ArrayView2;
 const SIDE: f32 = 208.0;
 const SMALL: f32 = 96.0;
 
-/// The link's code for a choice of weights: `ink`, `edges`, or `r` and a seed.
-pub fn weights_code(w: CnnWeights) -> String {
-    match w {
-        CnnWeights::Ink => "ink".into(),
-        CnnWeights::Edges => "edges".into(),
-        CnnWeights::Random(seed) => format!("r{seed}"),
-    }
-}
-
-pub fn parse_weights(code: &str) -> Option<CnnWeights> {
-    match code {
-        "ink" => Some(CnnWeights::Ink),
-        "edges" => Some(CnnWeights::Edges),
-        _ => code
-            .strip_prefix('r')?
-            .parse::<u64>()
-            .ok()
-            .filter(|&s| s >= 1)
-            .map(CnnWeights::Random),
-    }
-}
-
 /// "row 5, column 6" for a pixel's row-major index.
 fn pixel_name(p: usize) -> String {
     t!(

@@ -162,7 +162,7 @@ impl Lab for VisionLab {
         w.put("vu", format!("{:.3}", self.draw_u));
         let [h, wd, c, p] = self.sizes;
         w.put("vsize", format!("{h}x{wd}x{c}/{p}"));
-        w.put("vcw", convolution::weights_code(self.cnn_weights));
+        w.put("vcw", self.cnn_weights.code());
         w.put("vcs", format!("{:.2}", self.cnn_scale));
         w.put("vcq", self.cnn_query);
     }
@@ -211,7 +211,7 @@ impl Lab for VisionLab {
         if let Some(s) = r.read("vsize", arithmetic::parse) {
             self.sizes = s;
         }
-        if let Some(w) = r.read("vcw", convolution::parse_weights) {
+        if let Some(w) = r.read("vcw", CnnWeights::from_code) {
             self.cnn_weights = w;
         }
         if let Some(s) = r.read("vcs", |v| {

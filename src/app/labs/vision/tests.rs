@@ -138,9 +138,9 @@ fn the_cnn_section_shows_a_pixels_attention_over_the_whole_image() {
         "a click on the image picks the pixel under it"
     );
     for code in ["ink", "edges", "r5"] {
-        let w = convolution::parse_weights(code).unwrap();
-        assert_eq!(convolution::weights_code(w), code);
+        let w = CnnWeights::from_code(code).unwrap();
+        assert_eq!(w.code(), code);
     }
-    assert_eq!(convolution::parse_weights("r0"), None);
-    assert_eq!(convolution::parse_weights("r"), None);
+    assert_eq!(CnnWeights::from_code("r0"), None);
+    assert_eq!(CnnWeights::from_code("r"), None);
 }

@@ -5,6 +5,7 @@ use super::VisionLab;
 use crate::app::labs::race::train_controls;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::t;
+use crate::train::vision::train::FINAL_EVAL_IMAGES;
 use crate::train::vision::{VisionTask, VisionTrainer, Vit, VitConfig};
 use egui::{RichText, Ui};
 use egui_plot::Plot;
@@ -13,7 +14,6 @@ use egui_plot::Plot;
 const FRAME_BUDGET_MS: u128 = 30;
 /// Held-out images per evaluation along the way, and at the end.
 const EVAL_IMAGES: usize = 200;
-pub const FINAL_IMAGES: usize = 1000;
 const EVAL_EVERY: u64 = 100;
 
 #[derive(Default)]
@@ -27,7 +27,7 @@ pub struct VisionRun {
     evals: Vec<(u64, f32)>,
     /// Seconds spent training and the steps they bought.
     spent: (f64, u64),
-    /// Held-out accuracy on [`FINAL_IMAGES`] after the last step.
+    /// Held-out accuracy on [`FINAL_EVAL_IMAGES`] after the last step.
     pub final_accuracy: Option<f32>,
 }
 
@@ -87,7 +87,7 @@ impl VisionRun {
             }
         }
         if t.steps_done() >= total {
-            final_accuracy = Some(t.evaluate(FINAL_IMAGES));
+            final_accuracy = Some(t.evaluate(FINAL_EVAL_IMAGES));
         }
         self.spent.0 += start.elapsed().as_secs_f64();
         self.spent.1 += losses.len() as u64;
@@ -161,7 +161,7 @@ impl VisionLab {
                     "vision-train-done",
                     steps = run.steps(),
                     accuracy = format!("{:.1}", 100.0 * a),
-                    images = FINAL_IMAGES,
+                    images = FINAL_EVAL_IMAGES,
                     seconds = format!("{:.1}", run.spent.0)
                 ))
                 .strong(),
