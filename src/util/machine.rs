@@ -15,6 +15,9 @@ pub struct Cpu {
     pub avx2: bool,
     pub fma: bool,
     pub avx512f: bool,
+    /// The matrix product's kernel that runs here ("avx512", "avx2", "simd128"); `None` where
+    /// none does or only /proc/cpuinfo was read.
+    pub product_kernel: Option<&'static str>,
 }
 
 impl Cpu {
@@ -47,6 +50,7 @@ impl Cpu {
             avx2: has("avx2"),
             fma: has("fma"),
             avx512f: has("avx512f"),
+            product_kernel: None,
         }
     }
 }
@@ -65,7 +69,11 @@ impl std::fmt::Display for Cpu {
             sign(self.avx2),
             sign(self.fma),
             sign(self.avx512f)
-        )
+        )?;
+        match self.product_kernel {
+            Some(kernel) => write!(f, " · products {kernel}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -84,11 +92,13 @@ pub fn cpu() -> Cpu {
                 avx2,
                 fma,
                 avx512f,
+                product_kernel: None,
             }
         });
     if cpu.logical_cpus == 0 {
         cpu.logical_cpus = threads;
     }
+    cpu.product_kernel = glimpse_kernels::matmul::kernel().map(|k| k.name());
     cpu
 }
 
@@ -107,6 +117,7 @@ pub fn cpu() -> Cpu {
         avx2: false,
         fma: false,
         avx512f: false,
+        product_kernel: glimpse_kernels::matmul::kernel().map(|k| k.name()),
     }
 }
 
@@ -150,6 +161,7 @@ mod tests {
                 avx2: true,
                 fma: true,
                 avx512f: false,
+                product_kernel: None,
             }
         );
         assert_eq!(
