@@ -63,8 +63,8 @@ lesson-page-what-does-it-read-text =
     weight on "animal" falls to 0.28, but it does not move to "street" (0.12). Most of it goes
     to [CLS] instead.
 
-    So a 22-million-parameter model does not resolve the pronoun the way a person does, and no
-    single head is the model's reasoning. Attention weights show where information flows, not
+    So this head does not follow the pronoun's referent the way a reader does, and no single
+    head is the model's reasoning. Attention weights show where information flows, not
     why the model decides.
 
 lesson-page-relevance-is-not-symmetric = Relevance is not symmetric

@@ -65,10 +65,12 @@ lesson-page-the-kv-cache-text =
 lesson-page-greedy-and-beam-disagree-on = Greedy and beam disagree on English
 lesson-page-greedy-and-beam-disagree-on-text =
     sotu-lm continues "The state of the Union is". Greedy decoding takes " the", its likeliest
-    next token, and ends with " the only sure foundation for the future." Beam search with B = 3
-    keeps sentences that start with " a" and finds " a subject of great importance."
+    next token, and its 12 tokens begin " the only sure foundation for the future." Beam search
+    with B = 3 keeps sentences that start with " a", and its 12 tokens begin " a subject of great
+    importance."
 
-    Over the 12 tokens the beam's sentence has log-probability −15.4, and greedy's has −23.2.
+    Counting all 12 tokens of each, the beam's continuation has log-probability −15.4, and
+    greedy's has −23.2.
     Greedy's first step was the better word, but it led to a worse sentence. Step through the
     tree and watch the lead change.
 

@@ -67,8 +67,8 @@ lesson-page-what-does-it-read-text =
     es la calle. El peso de esta cabeza en "animal" baja a 0.28, pero no pasa a "street" (0.12).
     La mayor parte va en cambio a [CLS].
 
-    Así que un modelo de 22 millones de parámetros no resuelve el pronombre como lo hace una
-    persona, y ninguna cabeza por sí sola es el razonamiento del modelo. Los pesos de atención
+    Así que esta cabeza no sigue al referente del pronombre como lo hace un lector, y ninguna
+    cabeza por sí sola es el razonamiento del modelo. Los pesos de atención
     muestran por dónde fluye la información, no por qué decide el modelo lo que decide.
 
 lesson-page-relevance-is-not-symmetric = La relevancia no es simétrica

@@ -60,8 +60,10 @@ lesson-page-sharing-keys-and-values-mqa-text =
     cabezas de consulta con 4, 2 y 1 cabezas de clave/valor. La caché por token baja de 128 a 64
     y a 32 números. Ejecutado de forma nativa, con la semilla 1, las traducciones exactas pasan
     del 100 % al 97.9 % y al 93.8 %; en el navegador el redondeo difiere ligeramente y el
-    entrenamiento lo amplifica, y otras semillas alteran el orden en unos pocos puntos. En una
-    tarea tan pequeña compartir cuesta poco: por eso comparten los modelos grandes.
+    entrenamiento lo amplifica, y otras semillas alteran el orden en unos pocos puntos. Los
+    modelos grandes comparten porque, a su tamaño, es la caché y no la aritmética lo que limita
+    la decodificación, y se ha medido que la calidad que pierden al compartir es pequeña; una
+    tarea de juguete no puede mostrarlo por sí sola.
 
 lesson-page-induction-on-real-words = Inducción con palabras reales
 lesson-page-induction-on-real-words-text =

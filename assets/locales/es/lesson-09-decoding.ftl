@@ -66,12 +66,12 @@ lesson-page-the-kv-cache-text =
 lesson-page-greedy-and-beam-disagree-on = Voraz y haz no coinciden en inglés
 lesson-page-greedy-and-beam-disagree-on-text =
     sotu-lm continúa "The state of the Union is". La decodificación voraz toma " the", su
-    siguiente token más probable, y termina con " the only sure foundation for the future." La
-    búsqueda en haz con B = 3 conserva frases que empiezan por " a" y encuentra " a subject of
-    great importance."
+    siguiente token más probable, y sus 12 tokens empiezan por " the only sure foundation for
+    the future." La búsqueda en haz con B = 3 conserva frases que empiezan por " a", y sus 12
+    tokens empiezan por " a subject of great importance."
 
-    A lo largo de los 12 tokens, la frase del haz tiene log-probabilidad −15.4, y la de la
-    voraz, −23.2. El primer paso de la voraz era la mejor palabra, pero llevó a una frase peor.
+    Contando los 12 tokens de cada una, la continuación del haz tiene log-probabilidad −15.4, y
+    la de la voraz, −23.2. El primer paso de la voraz era la mejor palabra, pero llevó a una frase peor.
     Recorre el árbol paso a paso y observa cómo cambia quién va en cabeza.
 
     La normalización por longitud (α) no cambia nada aquí. Todas las hipótesis llegan al límite
