@@ -70,14 +70,14 @@ lesson-page-what-does-it-read-text =
 lesson-page-relevance-is-not-symmetric = Relevance is not symmetric
 lesson-page-relevance-is-not-symmetric-text =
     The score of query i against key j is qᵢ·kⱼ, with q = x W_Q and k = x W_K. W_Q and W_K are
-    different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are in general different numbers: they always agree
-    only if W_Q W_Kᵀ is symmetric.
+    different matrices, so qᵢ·kⱼ and qⱼ·kᵢ are in general different numbers: leaving out the
+    biases MiniLM's projections also carry, they always agree only if W_Q W_Kᵀ is symmetric.
 
     In "He sat on the bank of the river", layer 0, head 4 of MiniLM gives "bank" (its row) 0.71
     of its attention on "river": the word that says which bank is meant. "river" gives only 0.17
     to "bank".
 
-    These weights would differ even if the two scores were equal: the softmax normalises each
+    These weights could still differ if the two scores were equal: the softmax normalises each
     row over its own keys, so one score weighs more in a row whose other scores are low. To
     compare the scores themselves, switch the heatmap to “before softmax (scaled scores)”.
 

@@ -65,12 +65,12 @@ lesson-page-sharing-keys-and-values-mqa-text =
 lesson-page-induction-on-real-words = Induction on real words
 lesson-page-induction-on-real-words-text =
     The lab reads 20 random tokens of SmolLM2's vocabulary (words and pieces of words), then the
-    same 20 again. Nothing predicts the first copy. SmolLM2-135M's loss falls from 12.95 nats
+    same 20 again. Nothing predicts the first copy. SmolLM2-135M-Instruct's loss falls from 12.95 nats
     per token on the first copy to 3.02 on the second: it copies.
 
     The copying is done by induction heads. Layer 18, head 6 puts on average 0.87 of the
-    attention of each word of the second copy on the word that followed its first occurrence,
-    which is the word to predict next. An earlier head has written "my previous token was x"
+    attention of each token of the second copy on the token that followed its first occurrence,
+    which is the token to predict next. An earlier head has written "my previous token was x"
     into every position, so two heads in two layers form a copy mechanism.
 
     Pick sotu-lm in the top bar. Glimpse trained it for 97 minutes on 2.7 M tokens, and it has

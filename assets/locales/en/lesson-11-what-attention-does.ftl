@@ -10,7 +10,8 @@ lesson-page-what-each-layer-predicts-text =
 
     On "The Eiffel Tower is in the city of", SmolLM2's last position shows punctuation and
     filler for most of its depth. " Paris" becomes the top token only at depth 29, with p =
-    0.07, and leaves the last block at p = 0.66: the fact is assembled in the last few blocks.
+    0.07, and leaves the last block at p = 0.66: the answer becomes readable through
+    the output layer only in the last few blocks.
 
     Click another column to follow that position, or type another answer token: the line under
     the grid is its probability depth by depth.

@@ -74,14 +74,14 @@ lesson-page-what-does-it-read-text =
 lesson-page-relevance-is-not-symmetric = La relevancia no es simétrica
 lesson-page-relevance-is-not-symmetric-text =
     La puntuación de la consulta i frente a la clave j es qᵢ·kⱼ, con q = x W_Q y k = x W_K. W_Q
-    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general números distintos: solo
-    coinciden siempre si W_Q W_Kᵀ es simétrica.
+    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general números distintos: dejando aparte los sesgos que
+    también llevan las proyecciones de MiniLM, solo coinciden siempre si W_Q W_Kᵀ es simétrica.
 
     En "He sat on the bank of the river", la cabeza 4 de la capa 0 de MiniLM pone 0.71 de la
     atención de "bank" (su fila) en "river": la palabra que dice de qué "bank" se trata (orilla,
     no banco). "river" solo da 0.17 a "bank".
 
-    Estos pesos serían distintos aunque las dos puntuaciones fueran iguales: la softmax normaliza
+    Estos pesos podrían seguir siendo distintos aunque las dos puntuaciones fueran iguales: la softmax normaliza
     cada fila sobre sus propias claves, así que una misma puntuación pesa más en una fila cuyas
     otras puntuaciones son bajas. Para comparar las puntuaciones mismas, cambia el mapa de calor
     a “antes del softmax (puntuaciones escaladas)”.

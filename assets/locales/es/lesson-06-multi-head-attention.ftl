@@ -69,11 +69,11 @@ lesson-page-induction-on-real-words = Inducción con palabras reales
 lesson-page-induction-on-real-words-text =
     El laboratorio lee 20 tokens aleatorios del vocabulario de SmolLM2 (palabras y piezas de
     palabras) y después los mismos 20 otra vez. Nada predice la primera copia. La pérdida de
-    SmolLM2-135M baja de 12.95 nats por token en la primera copia a 3.02 en la segunda: copia.
+    SmolLM2-135M-Instruct baja de 12.95 nats por token en la primera copia a 3.02 en la segunda: copia.
 
     La copia la hacen las cabezas de inducción. La cabeza 6 de la capa 18 pone en promedio 0.87
-    de la atención de cada palabra de la segunda copia en la palabra que siguió a su primera
-    aparición, que es la palabra que hay que predecir a continuación. Una cabeza anterior ha
+    de la atención de cada token de la segunda copia en el token que siguió a su primera
+    aparición, que es el token que hay que predecir a continuación. Una cabeza anterior ha
     escrito "mi token anterior era x" en cada posición, así que dos cabezas en dos capas forman
     un mecanismo de copia.
 

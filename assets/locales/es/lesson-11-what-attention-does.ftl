@@ -11,7 +11,8 @@ lesson-page-what-each-layer-predicts-text =
     Con "The Eiffel Tower is in the city of", la última posición de SmolLM2 muestra signos de
     puntuación y palabras de relleno durante la mayor parte de su profundidad. " Paris" pasa a
     ser el token más probable solo a la profundidad 29, con p = 0.07, y sale del último bloque
-    con p = 0.66: el dato se ensambla en los últimos bloques.
+    con p = 0.66: la respuesta solo se vuelve legible
+    a través de la capa de salida en los últimos bloques.
 
     Haz clic en otra columna para seguir esa posición, o escribe otro token de respuesta: la
     línea bajo la cuadrícula es su probabilidad, profundidad a profundidad.
