@@ -5,6 +5,8 @@
 # Needs: apt-get install fonts-dejavu-core; pip install fonttools.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-glyphs="ᵀᵗₖᵢⱼₜₒₙₘₚₐₑₓ₀₁₂₃₄₅₆₇₈₉⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺␣⏎ℝ∑∏√∞≤≥≈≠±×÷−→←↑↓↔⇒∈∉⊙⊕⟨⟩‖∝∂∇·…αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ"
+# Every sub- and superscript letter Unicode has, so a plot's axis can write d_k as dₖ.
+scripts="₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢⱼᵣᵤᵥᵦᵧᵨᵩᵪ⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱᵃᵇᶜᵈᵉᶠᵍʰʲᵏˡᵐᵒᵖʳˢᵗᵘᵛʷˣʸᶻᴬᴮᴰᴱᴳᴴᴵᴶᴷᴸᴹᴺᴼᴾᴿᵀᵁⱽᵂᵝᵞᵟᶿᵠᵡ"
+glyphs="${scripts}␣⏎ℝ∑∏√∞≤≥≈≠±×÷−→←↑↓↔⇒∈∉⊙⊕⟨⟩‖∝∂∇·…αβγδεζηθικλμνξπρστυφχψωΓΔΘΛΞΠΣΦΨΩ"
 pyftsubset /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf --text="$glyphs" \
   --output-file=assets/fonts/glimpse-math.ttf --no-hinting --desubroutinize

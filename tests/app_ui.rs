@@ -234,7 +234,10 @@ fn the_softmax_toggle_switches_to_scores() {
     h.get_by_label("before softmax (scaled scores)").click();
     h.run_steps(2);
     assert!(h.state().lab::<AttentionLab>().explorer.pre_softmax);
-    h.get_by_label_contains("Softmax input: QKᵀ/√d_k");
+    // The name a screen reader hears, the formula in words.
+    h.get_by_label_contains(&glimpse::app::widgets::math_text::spoken(
+        "Softmax input: QKᵀ/√d_k",
+    ));
     assert_ne!(colors(&h), before, "the heatmap still shows the weights");
     h.get_by_label("after softmax (weights)").click();
     h.run_steps(2);
@@ -250,7 +253,9 @@ fn the_walkthrough_steps_with_buttons_and_arrow_keys() {
     h.get_by_label_contains("Step 1 of 16");
     h.get_by_label("Next ▶").click();
     h.run_steps(2);
-    h.get_by_label_contains("Step 2 of 16: Q = X W_Qᵀ");
+    h.get_by_label_contains(&glimpse::app::widgets::math_text::spoken(
+        "Step 2 of 16: Q = X W_Qᵀ",
+    ));
     h.key_press(egui::Key::ArrowRight);
     h.run_steps(2);
     h.get_by_label_contains("Step 3 of 16: S = QKᵀ");

@@ -5,6 +5,9 @@
 
 pub mod a11y;
 pub mod export;
+pub mod formulas;
+#[cfg(test)]
+mod formulas_tests;
 pub mod labs;
 pub mod lessons;
 pub mod link;

@@ -5,17 +5,19 @@ lesson-why-attention = Why attention
 lesson-page-the-bottleneck = The bottleneck
 lesson-page-the-bottleneck-text =
     Before attention, a recurrent encoder–decoder squeezed its whole input into the encoder's
-    last state, a vector of one size whatever the sentence's length, and generated every output
-    word from that vector alone. The longer the sentence, the more of it is lost in that one
-    vector: this is the bottleneck.
+    last state, a vector of one size whatever the sentence's length: the decoder saw the source
+    only through that vector, at every output word. The longer the sentence, the more of it is
+    lost in that one vector: this is the bottleneck.
 
     With attention, every output step t may consult all of the encoder's states hᵢ, not only the
     last. In the additive (Bahdanau) form the decoder's previous state s_{"{"}t−1{"}"} scores
     each source position: e_{"{"}t,i{"}"} = vᵀ tanh(W s_{"{"}t−1{"}"} + U hᵢ).
 
     The scores become weights a_{"{"}t,i{"}"} = softmax_i(e_{"{"}t,i{"}"}), which are positive
-    and sum to 1, and the decoder reads the context c_t = Σᵢ a_{"{"}t,i{"}"} hᵢ: a fresh mixture
-    of the source for every output word.
+    and sum to 1, and the decoder reads the context, a fresh mixture of the source for every
+    output word:
+
+    $$bahdanau-context$$
 
     On the right is the cross-attention of a small trained translation model. Rows are target
     words (queries), columns are source words (keys); each row is one a_{"{"}t,·{"}"}. This
@@ -56,12 +58,12 @@ lesson-page-the-bottleneck-trained-text =
     last state, a single vector of 8 numbers; the other scores every encoder state at every step
     with Bahdanau's additive attention, e = vᵀ tanh(W s_{"{"}t−1{"}"} + U hᵢ).
 
-    Natively, after 1,500 steps, both translate every 2-word phrase; at 7 words the fixed vector
-    gets 4 of 39 held-out sentences right and attention 32: the longer the sentence, the less
-    fits through one vector.
+    In the desktop app (the browser rounds slightly differently), after 1,500 steps, both
+    translate every 2-word phrase; at 7 words the fixed vector gets 4 of 39 held-out sentences
+    right and attention 32: the longer the sentence, the less fits through one vector.
 
     Below the plots both translate "je vois la voiture verte rapide .": the fixed vector says "i
     see the small car .", attention "i see the fast green car .". Drag the decoder step t: each
-    row of the map is one α_{"{"}t,·{"}"}; at step 3, producing "fast", it looks at "rapide".
+    row of the map is one a_{"{"}t,·{"}"}; at step 3, producing "fast", it looks at "rapide".
     The table gives the step's scores e and weights. Widen the state to 32 and the bottleneck
     loosens on sentences this short.

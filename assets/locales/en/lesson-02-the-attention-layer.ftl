@@ -20,11 +20,18 @@ lesson-page-queries-keys-and-values-text =
 
 lesson-page-scaled-dot-product-attention = Scaled dot-product attention
 lesson-page-scaled-dot-product-attention-text =
-    For all queries at once: E = QKᵀ/√d_k, A = softmax(E) row by row, Y = A·V. With N_Q queries
-    and N_K keys, E and A are N_Q×N_K and Y is N_Q×d_v.
+    For all queries at once:
 
-    Row i of A holds the weights of query i; output i is Σⱼ A_{"{"}ij{"}"} vⱼ, a weighted
-    average of the value rows. One matrix product handles every query in parallel.
+    $$attention$$
+
+    In steps: E = QKᵀ/√d_k, A = softmax(E) row by row, Y = A·V. With N_Q queries and N_K keys,
+    E and A are N_Q×N_K and Y is N_Q×d_v.
+
+    Row i of A holds the weights of query i; output i is a weighted average of the value rows:
+
+    $$weighted-sum$$
+
+    One matrix product handles every query in parallel.
 
     The walkthrough now stands at ÷√d_k. Step on through softmax and A·V, and select a query to
     see its weighted sum written out.
@@ -47,8 +54,11 @@ lesson-page-temperature-and-entropy-text =
     Scaling is a temperature: softmax(e/τ). As τ → 0 the weights approach a one-hot choice (hard
     attention); as τ → ∞ they become uniform.
 
-    The entropy H = −Σ α log α measures how spread a row is: 0 when one key takes everything,
-    log T when all T keys share equally.
+    The entropy measures how spread a row is:
+
+    $$entropy$$
+
+    It is 0 when one key takes everything, log T when all T keys share equally.
 
     This page runs the model at τ = 0.3, sharper than it was trained. Open “Input and attention
     controls” below this text, drag the temperature slider and watch the heatmap and the entropy
@@ -58,13 +68,18 @@ lesson-page-softmax-by-hand = Softmax by hand
 lesson-page-softmax-by-hand-text =
     The notes' worked example: a query scores three keys e = [0, 2, 1]. Softmax gives them the
     weights 0.09, 0.67 and 0.24, so the output is 0.09·v₁ + 0.67·v₂ + 0.24·v₃: mostly the second
-    value, a little of the others.
+    value, a little of the others. Each weight is
+
+    $$softmax$$
 
     The table shows each step: subtract the largest score (nothing changes, but no exponential
     can overflow), exponentiate, divide by the sum. The entropy of these weights is 1.20 bits,
     of at most log₂ 3 = 1.58.
 
-    The Jacobian below is how each weight moves when a score is nudged: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ).
+    The Jacobian below is how each weight moves when a score is nudged:
+
+    $$softmax-jacobian$$
+
     Each column sums to 0: the weights always sum to 1, so nudging any score eⱼ leaves their
     total unchanged (Σᵢ ∂αᵢ/∂eⱼ = 0). J = diag(α) − ααᵀ is symmetric, so its rows sum to 0 as
     well. Type your own scores in the box.

@@ -11,8 +11,9 @@ lesson-page-every-token-sees-every-token-text =
     and the softmax.
 
     On the right is a real model: all-MiniLM-L6-v2, a BERT-style sentence encoder (6 layers × 12
-    heads, 22 M parameters) that reads in both directions. It is small enough to download during
-    a lesson, and it knows English. Its 72 heads read a sentence teachers use for attention.
+    heads, 22.7 M parameters) that reads in both directions. It is small enough to download
+    during a lesson, and it knows English. Its 72 heads read a sentence teachers use for
+    attention.
 
     Above the grid, the app's head classifier lists the head that shows each pattern most
     strongly on this input. Layer 0, head 2 looks at the previous token (score 1.00). Layer 4,
@@ -41,8 +42,8 @@ lesson-page-what-it-costs-text =
     The pairwise term L²·D is smaller than the recurrence's L·D² exactly when L < D, as in a
     sentence of L = 100 with D = 512. That rule compares these two terms only, not whole layers:
     with its projections, an attention layer does about twice the work of a plain RNN layer at
-    these sizes, and less than an LSTM's (the last page counts them). At L = 10⁴ the L² term
-    dominates and the L×L weight matrix fills memory.
+    these sizes, and less than an LSTM's (the page “The cost calculator” counts them). At L =
+    10⁴ the L² term dominates and the L×L weight matrix fills memory.
 
     In exchange, all positions are computed at once: O(1) sequential operations instead of the
     RNN's O(L).
@@ -50,8 +51,8 @@ lesson-page-what-it-costs-text =
     On the right, the character model's attention on a longer text. It computes all L² scores;
     its causal mask then sets those above the diagonal (hatched) to −∞ before the softmax, so
     only the cells on and below it get weight. The mask saves no multiplications here, and an
-    encoder uses the whole square. The last page of this lesson computes these costs for any L
-    and D.
+    encoder uses the whole square. “The cost calculator”, later in this lesson, computes these
+    costs for any L and D.
 
 lesson-page-what-does-it-read = What does "it" read?
 lesson-page-what-does-it-read-text =

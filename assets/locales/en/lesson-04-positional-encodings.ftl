@@ -12,17 +12,21 @@ lesson-page-naive-positions-text =
 
 lesson-page-sinusoidal-encodings = Sinusoidal encodings
 lesson-page-sinusoidal-encodings-text =
-    PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), with ω_k = 10000^(−2k/d). Each pair is a
-    point on the unit circle turning at its own speed. The wavelengths 2π·10000^(2k/d) run from
-    2π for the fastest pair to 2π·10000^((d−2)/d) for the slowest: about 35,300 positions at d =
-    32 (the translation model) and 47,100 at d = 64 (the lab's default). 2π·10000 ≈ 62,800 is
-    only the limit as d grows.
+    $$sinusoidal$$
+
+    Each pair is a point on the unit circle turning at its own speed, ω_k = 10000^(−2k/d). The
+    wavelengths 2π·10000^(2k/d) run from 2π for the fastest pair to 2π·10000^((d−2)/d) for the
+    slowest: about 35,300 positions at d = 32 (the translation model) and 47,100 at d = 64 (the
+    lab's default). 2π·10000 ≈ 62,800 is only the limit as d grows.
 
     Down the dimensions, the pairs tick like the digits of an odometer, but smoothly: fast pairs
     change every step, while the slowest take tens of thousands of positions to come round once.
 
-    p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depends only on the offset o, and PE(t+o) is PE(t)
-    rotated by a matrix that depends only on o. It is defined for any t.
+    The dot product of two encodings depends only on the offset o between them:
+
+    $$sinusoidal-offset$$
+
+    and PE(t+o) is PE(t) rotated by a matrix that depends only on o. It is defined for any t.
 
 lesson-page-rope-rotate-queries-and-keys = RoPE: rotate queries and keys
 lesson-page-rope-rotate-queries-and-keys-text =
@@ -65,17 +69,17 @@ lesson-page-a-band-on-the-unit-circle-text =
 
 lesson-page-does-position-survive-depth = Does position survive depth?
 lesson-page-does-position-survive-depth-text =
-    A model adds its positions once, at the bottom; a block's attention and feed-forward layer
-    then write into the same residual stream. Is the position still there at the top? Here it is
-    measured, not asserted: a linear probe fitted on the stream of 72 passages names the position
-    of each token in 24 others.
+    A model with absolute positions (learned or sinusoidal) adds them once, at the bottom; a
+    block's attention and feed-forward layer then write into the same residual stream. Is the
+    position still there at the top? Here it is measured, not asserted: a linear probe fitted on
+    the stream of 72 passages names the position of each token in 24 others.
 
     On all-MiniLM-L6-v2 (learned positions added at the bottom) the probe names 82.9 % of the
     positions exactly at the embeddings and 18.1 % after the sixth layer, against 3.1 % by
     chance; the positional share of the stream falls from 0.103 to 0.024. Position fades as the
     layers mix the tokens.
 
-    Pick SmolLM2: RoPE adds no position vector, so the probe is at chance at the embeddings
-    (2.3 %), and attention writes some position in (at most 13.5 % exact). Pick reverse: a
-    trained encoder whose task needs position keeps it, and its positional share grows with
-    depth.
+    Pick SmolLM2: RoPE adds no position vector, so the probe is near chance at the embeddings
+    (2.3 %, chance 3.1 %), and attention writes some position in (at most 13.5 % exact). Pick
+    reverse: a trained encoder whose task needs position keeps it, and its positional share
+    grows with depth.

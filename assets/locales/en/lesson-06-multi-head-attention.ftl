@@ -42,7 +42,7 @@ lesson-page-an-induction-head-text =
 
     This is a toy: a 2-layer model trained only on repeated random letters (its vocabulary is
     the 26 letters). Type another repeated string in the controls and watch the off-diagonal
-    stripe move with the period; the last page of this lesson finds the same heads in a real
+    stripe move with the period; the page “Induction on real words” finds the same heads in a real
     model.
 
 lesson-page-sharing-keys-and-values-mqa = Sharing keys and values: MQA and GQA
@@ -65,8 +65,8 @@ lesson-page-sharing-keys-and-values-mqa-text =
 lesson-page-induction-on-real-words = Induction on real words
 lesson-page-induction-on-real-words-text =
     The lab reads 20 random tokens of SmolLM2's vocabulary (words and pieces of words), then the
-    same 20 again. Nothing predicts the first copy. SmolLM2-135M-Instruct's loss falls from 12.95 nats
-    per token on the first copy to 3.02 on the second: it copies.
+    same 20 again. Nothing predicts the first copy. SmolLM2-135M-Instruct's loss falls from
+    12.95 nats per token on the first copy to 3.02 on the second: it copies.
 
     The copying is done by induction heads. Layer 18, head 6 puts on average 0.87 of the
     attention of each token of the second copy on the token that followed its first occurrence,

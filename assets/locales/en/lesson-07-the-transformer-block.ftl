@@ -20,8 +20,13 @@ lesson-page-add-norm-and-the-feed-text =
     = 4·d_model in the original (2048 for 512). Attention mixes tokens; the FFN transforms each
     one.
 
-    LayerNorm normalises each token over its features, so it does not depend on the batch or on
-    other positions (BatchNorm would, which suits variable-length sequences badly).
+    LayerNorm normalises each token over its features, with the token's mean μ and variance σ²,
+    a small ε, and a learned scale γ and shift β:
+
+    $$layer-norm$$
+
+    so it does not depend on the batch or on other positions (BatchNorm would, which suits
+    variable-length sequences badly).
 
     The original transformer normalises after the residual sum (post-norm); most modern models
     normalise the input of each sublayer (pre-norm), so that the residual stream itself is never

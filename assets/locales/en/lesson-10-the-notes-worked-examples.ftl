@@ -9,7 +9,11 @@ lesson-page-0-45-0-45-0-text =
     context is mostly "we are".
 
     Softmax gives exactly these weights when the scores of "we" and "are" stand ln 9 ≈ 2.1972
-    above the other two: e^2.1972 / (2·e^2.1972 + 2) = 0.45. Those are the scores in the box.
+    above the other two:
+
+    $$estamos$$
+
+    Those are the scores in the box.
 
     Change them: raise one score and watch the weight move, and the Jacobian say by how much.
 
@@ -47,7 +51,10 @@ lesson-page-d-4-i-can-buy-text =
 
 lesson-page-rope-on-the-dog-slept = RoPE on "the dog slept"
 lesson-page-rope-on-the-dog-slept-text =
-    The notes rotate three 4-dimensional embeddings of "the dog slept". They count positions
+    The notes rotate three 4-dimensional vectors of "the dog slept". (They rotate the
+    embeddings themselves; RoPE in a real model rotates each query and key after its
+    projection and never the values, as the Positions lesson shows. The arithmetic is the
+    same.) They count positions
     from 1, so "the" turns by θ = 1 in its first pair and 0.01 in its second, "dog" by 2 and
     0.02, "slept" by 3 and 0.03.
 
@@ -66,8 +73,9 @@ lesson-page-je-suis-tudiant-b-2-text =
     it.
 
     Step 1 keeps "I" (0.60) and "Me" (0.30). Step 2 keeps "I am" (0.54) and "Me too" (0.18).
-    Step 3 drops "Me too": its best continuation reaches only 0.054, below "I am a" (0.378) and
-    "I am …" (0.108). The beam ends on "I am a student" with probability 0.3024 (log p −1.196).
+    Step 3 drops "Me too". The notes only call its continuations unlikely; the table here gives
+    "!" and "." 0.30 each, so its best continuation reaches only 0.054, below "I am a" (0.378)
+    and "I am …" (0.108). The beam ends on "I am a student" with probability 0.3024 (log p −1.196).
 
     Greedy decoding finds the same sentence: at every step the likeliest word is also on the
     best path, so delaying the choice changes nothing. On the table of the Decoding lesson's
@@ -87,7 +95,11 @@ lesson-page-infonce-classify-the-positive = InfoNCE: classify the positive
 lesson-page-infonce-classify-the-positive-text =
     The Contrastive tab embeds four pairs of paraphrases with all-MiniLM-L6-v2 and compares
     every anchor with every pair's positive. InfoNCE is the cross-entropy of picking the right
-    one, here at τ = 0.05: the other pairs' positives are the negatives, for free.
+    one:
+
+    $$infonce$$
+
+    here at τ = 0.05: the other pairs' positives are the negatives, for free.
 
     The two music anchors confuse each other's positives: only 2 of 4 anchors rank their own
     first, and the mean loss is 0.506. Then the hard negative "A man is selling a guitar." joins
@@ -95,4 +107,5 @@ lesson-page-infonce-classify-the-positive-text =
     positive at 0.68, so anchor 1's loss rises from 0.772 to 1.822 and the mean from 0.506 to
     0.769.
 
-    Training on such a negative pushes it away from the anchor: the same words, another meaning.
+    Training on such a negative pushes it away from the anchor: nearly the same words, another
+    meaning. (Once it joins, the sum under the fraction has its term exp(s/τ) as well.)

@@ -35,7 +35,7 @@ lesson-page-who-says-the-name = Who says the name?
 lesson-page-who-says-the-name-text =
     Patching finds what carries an answer. The clean text asks for " Mary"; the corrupted one
     says "Mary gave a drink to", so it asks for " John". logit(" Mary") − logit(" John") is 6.12
-    clean and -5.49 corrupted.
+    clean and −5.49 corrupted.
 
     Copy one activation of the clean run into the corrupted one and score how much of the clean
     answer returns (1 = all of it). The residual stream at the second " John" restores it fully

@@ -322,9 +322,9 @@ positions-rope-animate = animate: i and j step together
 # $omega and $turn are numbers already formatted
 positions-rope-pair-speed = Pair { $pair } turns by ω = base^(−2p/d_head) = { $omega } rad per position (a full turn every { $turn } positions).
 # a line in a monospace font; the numbers are already formatted
-positions-rope-angles-now = θ_i = { $theta_i } rad   θ_j = { $theta_j } rad   angle from q_i to k_j: φ = { $phi } rad ({ $degrees }°)
+positions-rope-angles-now = θᵢ = { $theta_i } rad   θⱼ = { $theta_j } rad   angle from qᵢ to kⱼ: φ = { $phi } rad ({ $degrees }°)
 # monospace, aligned with positions-rope-score-by-offset on the next line: pad with spaces so both “=” line up
-positions-rope-score-by-positions = score q_iᵀ k_j (both rotated)         = { $score }
+positions-rope-score-by-positions = score qᵢᵀ kⱼ (both rotated)           = { $score }
 # monospace, aligned with positions-rope-score-by-positions; $offset is padded to 3 characters
 positions-rope-score-by-offset = qᵀ R(j−i) k (offset j − i = { $offset } only) = { $score }
 positions-rope-agree = They agree: R(θ_i)ᵀ R(θ_j) = R(θ_j − θ_i), and θ_j − θ_i depends on j − i only. Animate: both arrows spin, φ and the score stay put.

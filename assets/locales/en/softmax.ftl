@@ -33,7 +33,8 @@ softmax-preset-soft = soft: gradients reach both scores
 softmax-preset-saturated = ×10 = [20, 10]: saturated, the gradient vanishes
 softmax-preset-far = one score far above the rest
 
-softmax-scores-intro = Softmax turns any scores e into weights α that are positive and sum to 1: αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Type scores, or pick an example.
+# followed by the formula, drawn as a display formula
+softmax-scores-intro = Softmax turns any scores e into weights α that are positive and sum to 1. Type scores, or pick an example.
 # Label of the box where the scores are typed.
 softmax-scores-label = scores e =
 softmax-scale = multiply every score by s (s = 1/τ)

@@ -45,3 +45,13 @@ widgets-heatmap-caption-part = (the first { $rows_shown } of { $rows } rows and 
 math-sub = sub
 math-super = super
 math-comma = comma
+# Display formulas: a fraction whose parts are one word each, and one whose parts are longer
+# (the end is said, so the listener hears where the denominator stops)
+math-fraction = { $numerator } over { $denominator }
+math-fraction-long = the fraction { $numerator }, over { $denominator }, end of fraction
+math-root = square root of { $radicand }
+math-root-long = square root of { $radicand }, end of root
+# A sum with both limits, with only the one below, and with none
+math-sum = sum from { $from } to { $to } of
+math-sum-over = sum over { $over } of
+math-sum-plain = sum of

@@ -6,8 +6,9 @@ lesson-page-the-bottleneck = El cuello de botella
 lesson-page-the-bottleneck-text =
     Antes de la atención, un codificador–decodificador recurrente comprimía toda su entrada en
     el último estado del codificador, un vector del mismo tamaño fuera cual fuera la longitud de
-    la frase, y generaba cada palabra de salida solo a partir de ese vector. Cuanto más larga la
-    frase, más se pierde en ese único vector: ese es el cuello de botella.
+    la frase: el decodificador solo veía el origen a través de ese vector, en cada palabra de
+    salida. Cuanto más larga la frase, más se pierde en ese único vector: ese es el cuello de
+    botella.
 
     Con la atención, cada paso de salida t puede consultar todos los estados del codificador hᵢ,
     no solo el último. En la forma aditiva (Bahdanau), el estado anterior del decodificador
@@ -15,8 +16,10 @@ lesson-page-the-bottleneck-text =
     + U hᵢ).
 
     Las puntuaciones se convierten en pesos a_{"{"}t,i{"}"} = softmax_i(e_{"{"}t,i{"}"}), que
-    son positivos y suman 1, y el decodificador lee el contexto c_t = Σᵢ a_{"{"}t,i{"}"} hᵢ: una
-    mezcla nueva del origen para cada palabra de salida.
+    son positivos y suman 1, y el decodificador lee el contexto, una mezcla nueva del origen
+    para cada palabra de salida:
+
+    $$bahdanau-context$$
 
     A la derecha está la atención cruzada de un pequeño modelo de traducción entrenado. Las
     filas son palabras de destino (consultas) y las columnas, palabras de origen (claves); cada
@@ -64,12 +67,13 @@ lesson-page-the-bottleneck-trained-text =
     puntúa cada estado del codificador en cada paso con la atención aditiva de Bahdanau, e = vᵀ
     tanh(W s_{"{"}t−1{"}"} + U hᵢ).
 
-    Ejecutados de forma nativa, tras 1,500 pasos ambos traducen todas las frases de 2 palabras;
-    con 7 palabras, el vector fijo acierta 4 de 39 frases reservadas y la atención, 32: cuanto
-    más larga es la frase, menos cabe por un solo vector.
+    En la aplicación de escritorio (el navegador redondea de forma algo distinta), tras 1,500
+    pasos ambos traducen todas las frases de 2 palabras; con 7 palabras, el vector fijo acierta
+    4 de 39 frases reservadas y la atención, 32: cuanto más larga es la frase, menos cabe por un
+    solo vector.
 
     Debajo de las gráficas, ambos traducen "je vois la voiture verte rapide .": el vector fijo
     dice "i see the small car .", la atención "i see the fast green car .". Arrastra el paso t
-    del decodificador: cada fila del mapa es un α_{"{"}t,·{"}"}; en el paso 3, al producir
+    del decodificador: cada fila del mapa es un a_{"{"}t,·{"}"}; en el paso 3, al producir
     "fast", mira "rapide". La tabla da las puntuaciones e y los pesos del paso. Ensancha el
     estado a 32 y el cuello de botella se afloja en frases así de cortas.

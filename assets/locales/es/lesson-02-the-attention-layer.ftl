@@ -22,12 +22,19 @@ lesson-page-queries-keys-and-values-text =
 
 lesson-page-scaled-dot-product-attention = Atención de producto escalar escalado
 lesson-page-scaled-dot-product-attention-text =
-    Para todas las consultas a la vez: E = QKᵀ/√d_k, A = softmax(E) fila a fila, Y = A·V. Con
-    N_Q consultas y N_K claves, E y A son N_Q×N_K e Y es N_Q×d_v.
+    Para todas las consultas a la vez:
 
-    La fila i de A contiene los pesos de la consulta i; la salida i es Σⱼ A_{"{"}ij{"}"} vⱼ, una
-    media ponderada de las filas de valores. Un solo producto de matrices trata todas las
-    consultas en paralelo.
+    $$attention$$
+
+    Por pasos: E = QKᵀ/√d_k, A = softmax(E) fila a fila, Y = A·V. Con N_Q consultas y N_K
+    claves, E y A son N_Q×N_K e Y es N_Q×d_v.
+
+    La fila i de A contiene los pesos de la consulta i; la salida i es una media ponderada de
+    las filas de valores:
+
+    $$weighted-sum$$
+
+    Un solo producto de matrices trata todas las consultas en paralelo.
 
     El recorrido está ahora en ÷√d_k. Sigue avanzando por softmax y A·V, y selecciona una
     consulta para ver su suma ponderada desarrollada.
@@ -53,8 +60,12 @@ lesson-page-temperature-and-entropy-text =
     Escalar equivale a una temperatura: softmax(e/τ). Cuando τ → 0, los pesos se acercan a una
     elección one-hot (atención dura); cuando τ → ∞, se vuelven uniformes.
 
-    La entropía H = −Σ α log α mide cuán repartida está una fila: 0 cuando una clave se lo lleva
-    todo, log T cuando las T claves se reparten a partes iguales.
+    La entropía mide cuán repartida está una fila:
+
+    $$entropy$$
+
+    Vale 0 cuando una clave se lo lleva todo, log T cuando las T claves se reparten a partes
+    iguales.
 
     Esta página ejecuta el modelo con τ = 0.3, más concentrado que en su entrenamiento. Abre
     “Controles de entrada y de atención” debajo de este texto, arrastra el deslizador de
@@ -64,14 +75,20 @@ lesson-page-softmax-by-hand = Softmax a mano
 lesson-page-softmax-by-hand-text =
     El ejemplo resuelto de las notas: una consulta puntúa tres claves con e = [0, 2, 1]. La
     softmax les da los pesos 0.09, 0.67 y 0.24, así que la salida es 0.09·v₁ + 0.67·v₂ +
-    0.24·v₃: sobre todo el segundo valor, un poco de los demás.
+    0.24·v₃: sobre todo el segundo valor, un poco de los demás. Cada peso es
+
+    $$softmax$$
 
     La tabla muestra cada paso: restar la puntuación mayor (no cambia nada, pero ninguna
     exponencial puede desbordarse), exponenciar y dividir por la suma. La entropía de estos
     pesos es 1.20 bits, de un máximo de log₂ 3 = 1.58.
 
     El jacobiano de abajo indica cómo se mueve cada peso cuando se empuja un poco una
-    puntuación: ∂αᵢ/∂eⱼ = αᵢ(δᵢⱼ − αⱼ). Cada columna suma 0: los pesos siempre suman 1, así que
+    puntuación:
+
+    $$softmax-jacobian$$
+
+    Cada columna suma 0: los pesos siempre suman 1, así que
     empujar cualquier puntuación eⱼ deja su total sin cambios (Σᵢ ∂αᵢ/∂eⱼ = 0). J = diag(α) −
     ααᵀ es simétrica, así que sus filas también suman 0. Escribe tus propias puntuaciones en la
     casilla.

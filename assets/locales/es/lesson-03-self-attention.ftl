@@ -12,9 +12,9 @@ lesson-page-every-token-sees-every-token-text =
     y de la softmax.
 
     A la derecha hay un modelo real: all-MiniLM-L6-v2, un codificador de frases al estilo de
-    BERT (6 capas × 12 cabezas, 22 M de parámetros) que lee en ambas direcciones. Es lo bastante
-    pequeño para descargarlo durante una lección, y sabe inglés. Sus 72 cabezas leen una frase
-    que los profesores usan para explicar la atención.
+    BERT (6 capas × 12 cabezas, 22.7 M de parámetros) que lee en ambas direcciones. Es lo
+    bastante pequeño para descargarlo durante una lección, y sabe inglés. Sus 72 cabezas leen
+    una frase que los profesores usan para explicar la atención.
 
     Encima de la cuadrícula, el clasificador de cabezas de la aplicación indica la cabeza que
     muestra cada patrón con más fuerza en esta entrada. La cabeza 2 de la capa 0 mira el token
@@ -45,8 +45,9 @@ lesson-page-what-it-costs-text =
     El término por pares L²·D es menor que el L·D² de la recurrencia exactamente cuando L < D,
     como en una frase de L = 100 con D = 512. Esa regla compara solo estos dos términos, no
     capas enteras: con sus proyecciones, una capa de atención hace unas dos veces el trabajo de
-    una capa RNN simple con estos tamaños, y menos que una LSTM (la última página los cuenta).
-    Con L = 10⁴ domina el término L² y la matriz de pesos L×L llena la memoria.
+    una capa RNN simple con estos tamaños, y menos que una LSTM (la página “La calculadora de
+    costes” los cuenta). Con L = 10⁴ domina el término L² y la matriz de pesos L×L llena la
+    memoria.
 
     A cambio, todas las posiciones se calculan a la vez: O(1) operaciones secuenciales en lugar
     de las O(L) de la RNN.
@@ -55,7 +56,8 @@ lesson-page-what-it-costs-text =
     puntuaciones; después su máscara causal pone a −∞ las que quedan por encima de la diagonal
     (rayadas) antes de la softmax, así que solo las celdas de la diagonal y de debajo reciben
     peso. Aquí la máscara no ahorra ninguna multiplicación, y un codificador usa el cuadrado
-    entero. La última página de esta lección calcula estos costes para cualquier L y D.
+    entero. “La calculadora de costes”, más adelante en esta lección, calcula estos costes para
+    cualquier L y D.
 
 lesson-page-what-does-it-read = ¿Qué lee "it"?
 lesson-page-what-does-it-read-text =
@@ -74,17 +76,18 @@ lesson-page-what-does-it-read-text =
 lesson-page-relevance-is-not-symmetric = La relevancia no es simétrica
 lesson-page-relevance-is-not-symmetric-text =
     La puntuación de la consulta i frente a la clave j es qᵢ·kⱼ, con q = x W_Q y k = x W_K. W_Q
-    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general números distintos: dejando aparte los sesgos que
-    también llevan las proyecciones de MiniLM, solo coinciden siempre si W_Q W_Kᵀ es simétrica.
+    y W_K son matrices distintas, así que qᵢ·kⱼ y qⱼ·kᵢ son en general números distintos:
+    dejando aparte los sesgos que también llevan las proyecciones de MiniLM, solo coinciden
+    siempre si W_Q W_Kᵀ es simétrica.
 
     En "He sat on the bank of the river", la cabeza 4 de la capa 0 de MiniLM pone 0.71 de la
     atención de "bank" (su fila) en "river": la palabra que dice de qué "bank" se trata (orilla,
     no banco). "river" solo da 0.17 a "bank".
 
-    Estos pesos podrían seguir siendo distintos aunque las dos puntuaciones fueran iguales: la softmax normaliza
-    cada fila sobre sus propias claves, así que una misma puntuación pesa más en una fila cuyas
-    otras puntuaciones son bajas. Para comparar las puntuaciones mismas, cambia el mapa de calor
-    a “antes del softmax (puntuaciones escaladas)”.
+    Estos pesos podrían seguir siendo distintos aunque las dos puntuaciones fueran iguales: la
+    softmax normaliza cada fila sobre sus propias claves, así que una misma puntuación pesa más
+    en una fila cuyas otras puntuaciones son bajas. Para comparar las puntuaciones mismas,
+    cambia el mapa de calor a “antes del softmax (puntuaciones escaladas)”.
 
     Lee la matriz por filas, que muestran lo que reúne cada consulta. Después compara la celda
     (bank, river) con la celda (river, bank). Una columna muestra quién escucha a una clave.

@@ -13,8 +13,10 @@ lesson-page-naive-positions-text =
 
 lesson-page-sinusoidal-encodings = Codificaciones sinusoidales
 lesson-page-sinusoidal-encodings-text =
-    PE(t, 2k) = sin(ω_k t), PE(t, 2k+1) = cos(ω_k t), con ω_k = 10000^(−2k/d). Cada par es un
-    punto de la circunferencia unidad que gira a su propia velocidad. Las longitudes de onda
+    $$sinusoidal$$
+
+    Cada par es un punto de la circunferencia unidad que gira a su propia velocidad, ω_k =
+    10000^(−2k/d). Las longitudes de onda
     2π·10000^(2k/d) van de 2π para el par más rápido a 2π·10000^((d−2)/d) para el más lento:
     unas 35,300 posiciones con d = 32 (el modelo de traducción) y 47,100 con d = 64 (el valor
     por defecto del laboratorio). 2π·10000 ≈ 62,800 es solo el límite cuando d crece.
@@ -23,8 +25,12 @@ lesson-page-sinusoidal-encodings-text =
     pero de forma continua: los pares rápidos cambian en cada paso, mientras que los más lentos
     necesitan decenas de miles de posiciones para dar una vuelta.
 
-    p_t · p_{"{"}t+o{"}"} = Σ_k cos(ω_k o) depende solo del desplazamiento o, y PE(t+o) es PE(t)
-    rotado por una matriz que depende solo de o. Está definida para cualquier t.
+    El producto escalar de dos codificaciones depende solo del desplazamiento o entre ellas:
+
+    $$sinusoidal-offset$$
+
+    y PE(t+o) es PE(t) rotado por una matriz que depende solo de o. Está definida para cualquier
+    t.
 
 lesson-page-rope-rotate-queries-and-keys = RoPE: rotar consultas y claves
 lesson-page-rope-rotate-queries-and-keys-text =
@@ -68,8 +74,9 @@ lesson-page-a-band-on-the-unit-circle-text =
 
 lesson-page-does-position-survive-depth = ¿Sobrevive la posición a la profundidad?
 lesson-page-does-position-survive-depth-text =
-    Un modelo suma sus posiciones una vez, abajo; después la atención y la capa feed-forward de
-    cada bloque escriben en el mismo flujo residual. ¿Sigue ahí la posición arriba? Aquí se mide,
+    Un modelo con posiciones absolutas (aprendidas o sinusoidales) las suma una vez, abajo;
+    después la atención y la capa feed-forward de cada bloque escriben en el mismo flujo
+    residual. ¿Sigue ahí la posición arriba? Aquí se mide,
     no se afirma: una sonda lineal ajustada sobre el flujo de 72 pasajes da la posición de cada
     token en otros 24.
 
@@ -78,7 +85,7 @@ lesson-page-does-position-survive-depth-text =
     parte posicional del flujo baja de 0.103 a 0.024. La posición se desvanece a medida que las
     capas mezclan los tokens.
 
-    Elige SmolLM2: RoPE no suma ningún vector de posición, así que la sonda está al azar en los
-    embeddings (2.3 %), y la atención escribe algo de posición (como mucho 13.5 % exacta). Elige
-    reverse: un codificador entrenado cuya tarea necesita la posición la conserva, y su parte
-    posicional crece con la profundidad.
+    Elige SmolLM2: RoPE no suma ningún vector de posición, así que la sonda está cerca del azar
+    en los embeddings (2.3 %, azar 3.1 %), y la atención escribe algo de posición (como mucho
+    13.5 % exacta). Elige reverse: un codificador entrenado cuya tarea necesita la posición la
+    conserva, y su parte posicional crece con la profundidad.

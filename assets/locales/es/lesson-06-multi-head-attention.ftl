@@ -16,10 +16,10 @@ lesson-page-many-heads-same-cost-text =
     que la cabeza 0 de la capa 1 mira las otras piezas de la propia palabra del token (0.81), y
     que la cabeza 1 de la capa 1 es la cabeza de token anterior más clara (0.61).
 
-    Sin embargo, la leyenda bajo la cabeza 1 de la capa 1 dice “propia palabra” (0.70): dentro de una
-    palabra cortada en piezas, el token anterior es otra pieza de la misma palabra, así que una
-    cabeza puede puntuar en los dos patrones. Una etiqueta es el patrón que más muestra una
-    cabeza; pasa el ratón por una miniatura para ver todas sus puntuaciones.
+    Sin embargo, la leyenda bajo la cabeza 1 de la capa 1 dice “propia palabra” (0.70): dentro
+    de una palabra cortada en piezas, el token anterior es otra pieza de la misma palabra, así
+    que una cabeza puede puntuar en los dos patrones. Una etiqueta es el patrón que más muestra
+    una cabeza; pasa el ratón por una miniatura para ver todas sus puntuaciones.
 
 lesson-page-a-previous-token-head = Una cabeza de token anterior
 lesson-page-a-previous-token-head-text =
@@ -43,8 +43,8 @@ lesson-page-an-induction-head-text =
 
     Esto es un juguete: un modelo de 2 capas entrenado solo con letras aleatorias repetidas (su
     vocabulario son las 26 letras). Escribe otra cadena repetida en los controles y observa cómo
-    la franja fuera de la diagonal se desplaza con el periodo; la última página de esta lección
-    encuentra las mismas cabezas en un modelo real.
+    la franja fuera de la diagonal se desplaza con el periodo; la página “Inducción con palabras
+    reales” encuentra las mismas cabezas en un modelo real.
 
 lesson-page-sharing-keys-and-values-mqa = Compartir claves y valores: MQA y GQA
 lesson-page-sharing-keys-and-values-mqa-text =
@@ -69,7 +69,8 @@ lesson-page-induction-on-real-words = Inducción con palabras reales
 lesson-page-induction-on-real-words-text =
     El laboratorio lee 20 tokens aleatorios del vocabulario de SmolLM2 (palabras y piezas de
     palabras) y después los mismos 20 otra vez. Nada predice la primera copia. La pérdida de
-    SmolLM2-135M-Instruct baja de 12.95 nats por token en la primera copia a 3.02 en la segunda: copia.
+    SmolLM2-135M-Instruct baja de 12.95 nats por token en la primera copia a 3.02 en la segunda:
+    copia.
 
     La copia la hacen las cabezas de inducción. La cabeza 6 de la capa 18 pone en promedio 0.87
     de la atención de cada token de la segunda copia en el token que siguió a su primera

@@ -20,9 +20,13 @@ lesson-page-add-norm-and-the-feed-text =
     d_ff = 4·d_model en el original (2048 para 512). La atención mezcla tokens; la FFN
     transforma cada uno.
 
-    LayerNorm normaliza cada token sobre sus características, así que no depende del lote ni de
-    otras posiciones (BatchNorm sí dependería, lo que encaja mal con secuencias de longitud
-    variable).
+    LayerNorm normaliza cada token sobre sus características, con la media μ y la varianza σ²
+    del token, un ε pequeño, y una escala γ y un desplazamiento β aprendidos:
+
+    $$layer-norm$$
+
+    así que no depende del lote ni de otras posiciones (BatchNorm sí dependería, lo que encaja
+    mal con secuencias de longitud variable).
 
     El transformer original normaliza después de la suma residual (post-norm); la mayoría de los
     modelos modernos normalizan la entrada de cada subcapa (pre-norm), de modo que el propio

@@ -22,8 +22,11 @@ lesson-page-warmup-and-clipping = Calentamiento y recorte
 lesson-page-warmup-and-clipping-text =
     Los primeros gradientes son grandes y ruidosos, y las medias móviles de Adam aún no son
     fiables, así que la tasa de aprendizaje empieza pequeña y va subiendo (calentamiento). El
-    transformer original usaba lr = (1/√d) · min(1/√s, s/(w·√w)) en el paso s con w pasos de
-    calentamiento: una subida lineal durante w pasos y después un descenso como 1/√s.
+    transformer original usaba, en el paso s con w pasos de calentamiento,
+
+    $$warmup$$
+
+    una subida lineal durante w pasos y después un descenso como 1/√s.
 
     Este laboratorio calienta linealmente durante 200 pasos hasta 3·10⁻³ y después decae
     siguiendo un coseno: la curva bajo “Tasa de aprendizaje”. Elige ahí el programa de Noam o
@@ -53,7 +56,7 @@ lesson-page-without-warmup-text =
 
     Tras 600 pasos, la pérdida de esta ejecución sigue en 1.76 (la media de los últimos 50
     pasos) y no invierte ninguna secuencia reservada: los primeros pasos grandes lanzaron los
-    pesos a un lugar desde el que no puede aprender.
+    pesos a un lugar del que no se ha recuperado en 600 pasos.
 
     Ahora arrastra el calentamiento a 200 pasos, lo que inicia una nueva ejecución, y vuelve a
     pulsar Iniciar: las curvas anteriores se quedan en las gráficas. Con calentamiento, la misma
@@ -68,11 +71,12 @@ lesson-page-pre-training-by-filling-blanks = Preentrenamiento rellenando huecos
 lesson-page-pre-training-by-filling-blanks-text =
     Un decodificador aprende de texto plano prediciendo cada token siguiente a partir de los
     anteriores. BERT aprende del mismo tipo de texto de otra manera, el modelado de lenguaje
-    enmascarado: oculta el 15 % de los tokens y predice cada uno a partir de todo lo que lo
-    rodea, a ambos lados. De los tokens ocultos, el 80 % se sustituye por <mask>, el 10 % por un
-    token al azar y el 10 % se queda como estaba, para que el modelo no pueda suponer que solo
-    <mask> requiere pensar. La pérdida es la entropía cruzada solo en las posiciones ocultas: la
-    media sobre las posiciones ocultas i de −log p(x_i | la ventana alterada).
+    enmascarado: elige el 15 % de las posiciones y predice el token original de cada una a partir
+    de todo lo que la rodea, a ambos lados. De las posiciones elegidas, el 80 % se sustituye por
+    <mask>, el 10 % por un token al azar y el 10 % se queda como estaba, para que el modelo no
+    pueda suponer que solo <mask> requiere pensar. La pérdida es la entropía cruzada solo en las
+    posiciones elegidas: la media sobre las posiciones elegidas i de −log p(x_i | la ventana
+    alterada).
 
     sotu-mlm es un codificador que Glimpse entrenó así con los discursos del Estado de la Unión,
     sin máscara causal: cada token lee todos los demás. Partió de los pesos de sotu-lm (el mismo
@@ -116,15 +120,19 @@ lesson-page-training-memory-at-l-512-text =
 
 lesson-page-how-many-heads = ¿Cuántas cabezas?
 lesson-page-how-many-heads-text =
-    La ablación de los apuntes mantiene d_model = 512 y lo corta en 1, 2, 4, 8, 16 o 32 cabezas.
-    La calidad sube hasta 8 cabezas y baja después, mientras los parámetros y las
-    multiplicaciones-sumas no cambian: d_k = d_model / h se reduce al crecer h.
+    Los apuntes dan una ablación atribuida a Attention Is All You Need: d_model = 512 cortado en
+    1, 2, 4, 8, 16 o 32 cabezas, con la calidad subiendo hasta 8 cabezas y bajando después,
+    mientras los parámetros y las multiplicaciones-sumas no cambian: d_k = d_model / h se
+    reduce al crecer h. La tabla del propio artículo no tiene ninguna ejecución de 2 cabezas y
+    una cima más plana: 1 cabeza queda 0.9 BLEU por detrás de la mejor, 16 cabezas empatan con
+    8 en 25.8 y 32 cabezas pierden 0.4. Ambas ponen lo mejor en el centro del rango, pero en
+    el artículo las pérdidas en los extremos son pequeñas.
 
     Esta pestaña repite el experimento con el modelo de caracteres de Glimpse, de 64 de ancho:
     seis ejecuciones de 500 pasos desde la misma semilla, una por número de cabezas, entrenadas
     aquí una tras otra (unos minutos). Con la semilla 1 la pérdida en validación es 1.86 con una
-    cabeza, 1.79 con cuatro y 2.00 con treinta y dos, cada una de ellas comparando caracteres
-    con d_k = 2 números. Las treinta y dos cabezas además entrenan más despacio que la única,
-    con las mismas multiplicaciones-sumas.
+    cabeza, 1.79 con cuatro y 2.00 con treinta y dos, cuyas cabezas comparan cada una los
+    caracteres con solo d_k = 64 / 32 = 2 números. Las treinta y dos cabezas además entrenan más
+    despacio que la única, con las mismas multiplicaciones-sumas.
 
     Prueba la semilla 2: el centro del rango sigue ganando, por algo más o algo menos.

@@ -71,8 +71,8 @@ lesson-page-greedy-and-beam-disagree-on-text =
     tokens empiezan por " a subject of great importance."
 
     Contando los 12 tokens de cada una, la continuación del haz tiene log-probabilidad −15.4, y
-    la de la voraz, −23.2. El primer paso de la voraz era la mejor palabra, pero llevó a una frase peor.
-    Recorre el árbol paso a paso y observa cómo cambia quién va en cabeza.
+    la de la voraz, −23.2. El primer paso de la voraz era la mejor palabra, pero llevó a una
+    frase peor. Recorre el árbol paso a paso y observa cómo cambia quién va en cabeza.
 
     La normalización por longitud (α) no cambia nada aquí. Todas las hipótesis llegan al límite
     de 12 tokens, porque un modelo de discursos completos rara vez termina uno. α importa cuando

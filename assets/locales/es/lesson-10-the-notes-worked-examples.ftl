@@ -9,8 +9,11 @@ lesson-page-0-45-0-45-0-text =
     palabras de origen, así que su contexto es sobre todo "we are".
 
     Softmax da exactamente estos pesos cuando las puntuaciones de "we" y "are" están ln 9 ≈
-    2.1972 por encima de las otras dos: e^2.1972 / (2·e^2.1972 + 2) = 0.45. Esas son las
-    puntuaciones del cuadro.
+    2.1972 por encima de las otras dos:
+
+    $$estamos$$
+
+    Esas son las puntuaciones del cuadro.
 
     Cámbialas: sube una puntuación y observa cómo se mueve el peso, y cómo el jacobiano dice
     cuánto.
@@ -50,9 +53,11 @@ lesson-page-d-4-i-can-buy-text =
 
 lesson-page-rope-on-the-dog-slept = RoPE en "the dog slept"
 lesson-page-rope-on-the-dog-slept-text =
-    Los apuntes rotan tres embeddings de 4 dimensiones de "the dog slept". Cuentan las
-    posiciones desde 1, así que "the" gira θ = 1 en su primer par y 0.01 en el segundo, "dog" 2
-    y 0.02, "slept" 3 y 0.03.
+    Los apuntes rotan tres vectores de 4 dimensiones de "the dog slept". (Rotan los propios
+    embeddings; en un modelo real, RoPE rota cada consulta y cada clave tras su proyección y
+    nunca los valores, como muestra la lección de posiciones. La aritmética es la misma.)
+    Cuentan las posiciones desde 1, así que "the" gira θ = 1 en su primer par y 0.01 en el
+    segundo, "dog" 2 y 0.02, "slept" 3 y 0.03.
 
     Baja hasta la sección 4 de este panel, “Rota tus propios vectores”: contiene sus números.
     Las filas rotadas son las de los apuntes: [0.402, 0.811, 0.192, 0.802], [−0.845, 0.163,
@@ -69,9 +74,10 @@ lesson-page-je-suis-tudiant-b-2-text =
     palabra). Pulsa Paso para seguirla.
 
     El paso 1 conserva "I" (0.60) y "Me" (0.30). El paso 2 conserva "I am" (0.54) y "Me too"
-    (0.18). El paso 3 descarta "Me too": su mejor continuación solo llega a 0.054, por debajo de
-    "I am a" (0.378) y de "I am …" (0.108). El haz termina en "I am a student" con probabilidad
-    0.3024 (log p −1.196).
+    (0.18). El paso 3 descarta "Me too". Los apuntes solo dicen que sus continuaciones son poco
+    probables; la tabla de aquí da 0.30 a "!" y a ".", así que su mejor continuación solo llega
+    a 0.054, por debajo de "I am a" (0.378) y de "I am …" (0.108). El haz termina en "I am a
+    student" con probabilidad 0.3024 (log p −1.196).
 
     La decodificación voraz encuentra la misma frase: en cada paso la palabra más probable
     también está en el mejor camino, así que retrasar la elección no cambia nada. En la tabla de
@@ -92,7 +98,10 @@ lesson-page-l-100-d-512-text =
 lesson-page-infonce-classify-the-positive = InfoNCE: clasificar el positivo
 lesson-page-infonce-classify-the-positive-text =
     La pestaña Contrastivo representa cuatro pares de paráfrasis con all-MiniLM-L6-v2 y compara
-    cada ancla con el positivo de cada par. InfoNCE es la entropía cruzada de elegir el correcto,
+    cada ancla con el positivo de cada par. InfoNCE es la entropía cruzada de elegir el correcto:
+
+    $$infonce$$
+
     aquí con τ = 0.05: los positivos de los otros pares son los negativos, gratis.
 
     Las dos anclas de música confunden sus positivos: solo 2 de 4 anclas ponen el suyo en primer
@@ -101,4 +110,5 @@ lesson-page-infonce-classify-the-positive-text =
     del positivo de esa ancla, 0.68, así que la pérdida del ancla 1 sube de 0.772 a 1.822 y la
     media de 0.506 a 0.769.
 
-    Entrenar con un negativo así lo aleja del ancla: las mismas palabras, otro significado.
+    Entrenar con un negativo así lo aleja del ancla: casi las mismas palabras, otro significado.
+    (Una vez que se une, la suma bajo la fracción también tiene su término exp(s/τ).)

@@ -36,7 +36,7 @@ lesson-page-who-says-the-name = ¿Quién dice el nombre?
 lesson-page-who-says-the-name-text =
     El parcheo (patching) encuentra lo que transporta una respuesta. El texto limpio pide
     " Mary"; el corrupto dice "Mary gave a drink to", así que pide " John". logit(" Mary") −
-    logit(" John") es 6.12 en el limpio y -5.49 en el corrupto.
+    logit(" John") es 6.12 en el limpio y −5.49 en el corrupto.
 
     Copia una activación de la ejecución limpia en la corrupta y mide cuánto vuelve de la
     respuesta limpia (1 = toda). El flujo residual en el segundo " John" la restaura por

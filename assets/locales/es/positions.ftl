@@ -322,9 +322,9 @@ positions-rope-animate = animar: i y j avanzan juntas
 # $omega and $turn are numbers already formatted
 positions-rope-pair-speed = El par { $pair } gira ω = base^(−2p/d_head) = { $omega } rad por posición (una vuelta completa cada { $turn } posiciones).
 # a line in a monospace font; the numbers are already formatted
-positions-rope-angles-now = θ_i = { $theta_i } rad   θ_j = { $theta_j } rad   ángulo de q_i a k_j: φ = { $phi } rad ({ $degrees }°)
+positions-rope-angles-now = θᵢ = { $theta_i } rad   θⱼ = { $theta_j } rad   ángulo de qᵢ a kⱼ: φ = { $phi } rad ({ $degrees }°)
 # monospace, aligned with positions-rope-score-by-offset on the next line: pad with spaces so both “=” line up
-positions-rope-score-by-positions = puntuación q_iᵀ k_j (ambos rotados)    = { $score }
+positions-rope-score-by-positions = puntuación qᵢᵀ kⱼ (ambos rotados)      = { $score }
 # monospace, aligned with positions-rope-score-by-positions; $offset is padded to 3 characters
 positions-rope-score-by-offset = qᵀ R(j−i) k (solo desfase j − i = { $offset }) = { $score }
 positions-rope-agree = Coinciden: R(θ_i)ᵀ R(θ_j) = R(θ_j − θ_i), y θ_j − θ_i solo depende de j − i. Al animar, las dos flechas giran; φ y la puntuación no se mueven.

@@ -33,7 +33,8 @@ softmax-preset-soft = suave: los gradientes llegan a ambas puntuaciones
 softmax-preset-saturated = ×10 = [20, 10]: saturada, el gradiente se desvanece
 softmax-preset-far = una puntuación muy por encima del resto
 
-softmax-scores-intro = Softmax convierte cualquier puntuación e en pesos α positivos que suman 1: αᵢ = exp(eᵢ) / Σⱼ exp(eⱼ). Escribe puntuaciones o elige un ejemplo.
+# followed by the formula, drawn as a display formula
+softmax-scores-intro = Softmax convierte cualquier puntuación e en pesos α positivos que suman 1. Escribe puntuaciones o elige un ejemplo.
 # Etiqueta de la casilla donde se escriben las puntuaciones.
 softmax-scores-label = puntuaciones e =
 softmax-scale = multiplica cada puntuación por s (s = 1/τ)

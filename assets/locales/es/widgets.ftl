@@ -45,3 +45,13 @@ widgets-heatmap-caption-part = (las primeras { $rows_shown } de { $rows } filas 
 math-sub = subíndice
 math-super = superíndice
 math-comma = coma
+# Display formulas: a fraction whose parts are one word each, and one whose parts are longer
+# (the end is said, so the listener hears where the denominator stops)
+math-fraction = { $numerator } entre { $denominator }
+math-fraction-long = la fracción { $numerator }, entre { $denominator }, fin de la fracción
+math-root = raíz cuadrada de { $radicand }
+math-root-long = raíz cuadrada de { $radicand }, fin de la raíz
+# A sum with both limits, with only the one below, and with none
+math-sum = suma desde { $from } hasta { $to } de
+math-sum-over = suma sobre { $over } de
+math-sum-plain = suma de

@@ -9,7 +9,7 @@ use crate::app::widgets::series_key;
 use crate::t;
 use crate::train::compare::{Contender, Experiment, Race};
 use crate::train::tasks::TaskKind;
-use egui::{RichText, Ui};
+use egui::Ui;
 use egui_plot::Plot;
 
 /// How long one frame may train before it draws.
@@ -281,11 +281,11 @@ fn table(
                 t!("race-exact"),
                 extra.0.to_string(),
             ] {
-                ui.strong(title);
+                crate::app::widgets::math_text::strong(ui, &title);
             }
             ui.end_row();
             for c in &race.contenders {
-                ui.label(RichText::new(name(c)).strong());
+                crate::app::widgets::math_text::strong(ui, &name(c));
                 ui.label(c.steps().to_string());
                 match c.last_eval() {
                     Some(e) => {

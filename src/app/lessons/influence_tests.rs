@@ -2,7 +2,8 @@
 //! analysis the Influence lab runs (skipped when the model is not cached, except in CI).
 
 use super::tests::{apply, page, page_text, says};
-use crate::analysis::{ablation::Ablation, compare, lens, patching::Sweep, single_token};
+use crate::analysis::patching::{Patching, Sweep};
+use crate::analysis::{ablation::Ablation, compare, lens, single_token};
 use crate::app::labs::influence::InfluenceLab;
 use crate::app::GlimpseApp;
 use crate::model::{ForwardOptions, Model, Trace};
@@ -123,13 +124,45 @@ fn the_looking_page_names_a_looker_and_a_mover() {
     says(title, vr);
 }
 
-fn sweep(
-    model: &Model,
-    clean: &str,
-    corrupt: &str,
-    a: &str,
-    b: &str,
-) -> crate::analysis::patching::Patching {
+/// The first position where the clean and the corrupted text differ.
+fn changed_position(r: &Patching) -> usize {
+    (0..r.tokens_clean.len())
+        .find(|&p| r.tokens_clean[p] != r.tokens_corrupt[p])
+        .expect("the texts differ")
+}
+
+/// The residual sweep at one position, block by block.
+fn column(r: &Patching, p: usize) -> Vec<f64> {
+    r.resid.iter().map(|row| row[p]).collect()
+}
+
+/// The position whose residual stream restores most in `block`.
+fn top_position(r: &Patching, block: usize) -> usize {
+    crate::util::argmax(r.resid[block].iter().map(|&x| x as f32))
+        .unwrap()
+        .0
+}
+
+/// The first block from which, in every later block too, the last position restores most.
+fn last_from(r: &Patching) -> usize {
+    let last = r.tokens_clean.len() - 1;
+    let blocks = r.resid.len();
+    eprintln!(
+        "resid at the last position {:?}; top positions {:?}",
+        column(r, last),
+        (0..blocks).map(|l| top_position(r, l)).collect::<Vec<_>>()
+    );
+    (0..blocks)
+        .find(|&l| (l..blocks).all(|m| top_position(r, m) == last))
+        .expect("the last position restores most in the last block")
+}
+
+/// `text` with its line breaks and runs of spaces as single spaces.
+fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn sweep(model: &Model, clean: &str, corrupt: &str, a: &str, b: &str) -> Patching {
     let ids = |t: &str| model.prepare("", t).input.target;
     let s = Sweep::new(model, ids(clean), ids(corrupt), id(model, a), id(model, b)).unwrap();
     s.run_all(model).unwrap()
@@ -161,6 +194,29 @@ fn the_name_page_finds_the_heads_that_restore_the_answer() {
         r.resid[24][last],
     ] {
         says(title, x as f32);
+    }
+    // "The residual stream at the second " John" restores it fully up to block 19; from block
+    // 24 the answer sits at the last position instead": the blocks where patching that position
+    // restores all of it, and from where the last position is the one that restores most.
+    let second = changed_position(&r);
+    assert_eq!(r.tokens_clean[second], " John");
+    let fully = r.resid.iter().take_while(|row| row[second] >= 0.95).count();
+    assert!(
+        fully > 0 && fully < r.resid.len(),
+        "{:?}",
+        column(&r, second)
+    );
+    let from = last_from(&r);
+    assert!(
+        from > fully,
+        "the answer moves between blocks {fully} and {from}"
+    );
+    let text = flat(&page_text(title));
+    for said in [
+        format!("up to block {}", fully - 1),
+        format!("from block {from} the answer sits at the last position"),
+    ] {
+        assert!(text.contains(&said), "{title}: {said}");
     }
     let trace = traced(&model, IOI_CLEAN);
     let john =
@@ -208,6 +264,39 @@ fn the_induction_page_finds_the_previous_token_head_feeding_the_induction_head()
         r.resid[18][last],
     ] {
         says(title, x as f32);
+    }
+    // "The clean " copper" matters at its own position up to block 16, then at " velvet" in
+    // block 17 (0.53), then at the last position from block 18": the position that restores
+    // most, block by block.
+    let copper = changed_position(&r);
+    let velvet = copper + 1;
+    assert_eq!(
+        (
+            r.tokens_corrupt[copper].as_str(),
+            r.tokens_clean[velvet].as_str()
+        ),
+        (" stone", " velvet")
+    );
+    eprintln!("resid at copper {:?}", column(&r, copper));
+    let own = (0..r.resid.len())
+        .take_while(|&l| top_position(&r, l) == copper)
+        .count();
+    assert!(own > 0, "{:?}", column(&r, copper));
+    assert_eq!(top_position(&r, own), velvet, "block {own}");
+    let from = last_from(&r);
+    assert_eq!(from, own + 1, "only block {own} is at \" velvet\"");
+    says(title, r.resid[own][velvet] as f32);
+    says(title, r.resid[from][last] as f32);
+    let text = flat(&page_text(title));
+    for said in [
+        format!("at its own position up to block {}", own - 1),
+        format!(
+            "at \" velvet\" in block {own} ({:.2})",
+            r.resid[own][velvet]
+        ),
+        format!("at the last position from block {from}"),
+    ] {
+        assert!(text.contains(&said), "{title}: {said}");
     }
     // Head 16.0 reads the token before: from " velvet" (12) to " copper" (11).
     let trace = traced(&model, INDUCTION_CLEAN);

@@ -154,15 +154,24 @@ fn the_softmax_pages_show_what_they_say() {
     let text = page_text(title);
     let [q, k, v] = lab.matrices().unwrap();
     let a = maths::attention_steps(&q, &k, &v).unwrap();
-    let row: Vec<String> = a.scores.row(0).iter().map(|x| x.to_string()).collect();
-    assert!(
-        text.contains(&format!("[{}]", row.join(", "))),
-        "{title}: QKᵀ row"
-    );
-    for w in a.weights.row(0) {
+    // The outlined query and key, counted from 1 as the page counts them.
+    let (query, d_k) = (lab.query, q.ncols());
+    let row: Vec<String> = a.scores.row(query).iter().map(|x| x.to_string()).collect();
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        format!("width d_k = {d_k}"),
+        format!("Query {} scores the keys", query + 1),
+        format!("QKᵀ = [{}]", row.join(", ")),
+        format!("divided by √{d_k} = {}", (d_k as f64).sqrt()),
+        format!("so query {} gathers", query + 1),
+        format!("Key {} is read by all three queries", lab.key + 1),
+    ] {
+        assert!(flat.contains(&said), "{title}: {said}");
+    }
+    for w in a.weights.row(query) {
         says(title, *w);
     }
-    for c in a.context.row(0) {
+    for c in a.context.row(query) {
         says(title, *c);
     }
     assert_eq!(lab.key, 1);
@@ -315,7 +324,7 @@ fn the_output_layer_page_states_what_sotu_lm_computes() {
 #[test]
 fn the_heads_off_page_states_what_switching_heads_off_costs() {
     use crate::model::{AttentionKind, HeadId};
-    use crate::train::ablation::{every_head, score, Measure, Plan};
+    use crate::train::ablation::{every_head, score, Measure, Plan, TASK_EXAMPLES};
     use crate::train::tasks::TaskKind;
     let text = page_text("Switching heads off");
     let model = crate::model::builtin::load("translate").unwrap();
@@ -327,20 +336,24 @@ fn the_heads_off_page_states_what_switching_heads_off_costs() {
     let blind = score(&model, &measure, &cross).unwrap();
     let full = score(&model, &measure, &[]).unwrap();
     assert_eq!(full.exact, Some(1.0));
-    let right = (blind.exact.unwrap() * 48.0).round() as usize;
+    let all_on = 100.0 * full.exact.unwrap();
+    let right = (blind.exact.unwrap() * TASK_EXAMPLES as f32).round() as usize;
     let mut plan = Plan::new(full, every_head(&model));
     while !plan.done() {
         plan.step(&model, &measure).unwrap();
     }
     let removable = plan.removable(0.01);
-    assert!(
-        text.contains(&format!("gets {right} of them right")),
-        "{right}: {text}"
-    );
-    assert!(
-        text.contains(&format!("Yet {removable} of its 24 heads")),
-        "{removable}"
-    );
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        format!("measured on {TASK_EXAMPLES} held-out sentences"),
+        format!("with all {} cross-attention heads off", cross.len()),
+        format!("gets {right} of them right"),
+        format!("({all_on:.0} % with every head on)"),
+        format!("Yet {removable} of its {} heads", every_head(&model).len()),
+        format!("within {:.0} point", 0.01 * 100.0),
+    ] {
+        assert!(flat.contains(&said), "{said}: {text}");
+    }
 }
 
 /// The GQA page's cache sizes come from SmolLM2's config.
@@ -510,6 +523,13 @@ fn the_blank_reads_to_its_right_as_the_page_says() {
         "{}",
         tokens[key]
     );
+    let apart = ["no", "one", "two", "three", "four", "five"][key - q];
+    for said in [
+        format!("(query {q})"),
+        format!("{apart} tokens to its right"),
+    ] {
+        assert!(text.contains(&said), "{title}: {said}");
+    }
     says(title, w);
     let sel = app.bench.sel;
     assert!(text.contains(&format!("layer {}, head {}", sel.layer, sel.head)));

@@ -4,6 +4,8 @@
 //! There is no other way a lesson sets state.
 
 pub mod content;
+#[cfg(test)]
+mod formula_tests;
 mod influence;
 #[cfg(test)]
 mod influence_tests;
@@ -38,7 +40,8 @@ impl Lesson {
 
 /// One page: a title, a few short paragraphs, and the link that sets up the lab it shows. The
 /// title is the message `lesson-page-<id>`, the paragraphs `lesson-page-<id>-text`, one per
-/// block of lines.
+/// block of lines; a paragraph that is only `$$name$$` draws the display formula of that name
+/// (`crate::app::formulas`).
 pub struct Page {
     pub id: &'static str,
     /// A link fragment; its `view=` names the lab drawn beside the text.
@@ -251,10 +254,14 @@ fn text_column(app: &mut GlimpseApp, ui: &mut Ui) {
     let page = app.lessons.current();
     ui.separator();
     ui.label(RichText::new(format!("{}. {}", app.lessons.lesson + 1, lesson.title())).weak());
-    ui.heading(page.title());
+    crate::app::widgets::math_text::heading(ui, &page.title());
     for p in page.paragraphs() {
         ui.add_space(4.0);
-        crate::app::widgets::math_text::label(ui, &p);
+        // A paragraph that is only `$$name$$` is a display formula.
+        match crate::app::formulas::display_name(&p) {
+            Some(name) => crate::app::formulas::show(ui, name),
+            None => crate::app::widgets::math_text::label(ui, &p),
+        };
     }
     ui.add_space(8.0);
     if app
@@ -332,7 +339,8 @@ fn contents(app: &mut GlimpseApp, ui: &mut Ui) {
                     for (p, page) in lesson.pages.iter().enumerate() {
                         let current = here && app.lessons.page == p;
                         let label = format!("{}.{} {}", l + 1, p + 1, page.title());
-                        if ui.selectable_label(current, label).clicked() {
+                        let math = crate::app::widgets::math_text::selectable_label;
+                        if math(ui, current, &label).clicked() {
                             app.lessons.lesson = l;
                             app.lessons.page = p;
                         }

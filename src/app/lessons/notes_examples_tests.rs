@@ -83,6 +83,46 @@ fn the_training_memory_page_quotes_the_tabs_rows() {
         let said = format!("{:.2} GB{then}", bytes as f64 / 1e9);
         assert!(text.contains(&said), "{title}: {said}");
     }
+    // The notes' formulas by hand, at the L and B the page states and the base model's N, h
+    // and D: the bytes the page gives for them.
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let [(_, base, _), _] = original_models();
+    let (b, l) = (32u128, 512u128);
+    let (n, h, d) = (base.layers as u128, base.heads as u128, base.d as u128);
+    let gb = |bytes: u128| format!("{:.2} GB", bytes as f64 / 1e9);
+    let attention = b * n * h * l * l * 4;
+    let activations = b * n * l * d * 4;
+    assert_eq!(
+        (attention, 3 * attention, activations),
+        (m.attention, m.attention_all, m.activations)
+    );
+    for said in [
+        format!("base model at L = {l}, with a batch of {b}:"),
+        format!("B·N·h·L²·4 bytes is {}", gb(attention)),
+        format!("(3N of them) gives {}", gb(3 * attention)),
+        format!("B·N·L·D·4 bytes is {}", gb(activations)),
+    ] {
+        assert!(flat.contains(&said), "{title}: {said}");
+    }
+    // The notes' own rows, as the page quotes them; parameters, gradients and Adam's moments
+    // agree with the tab's to the notes' precision.
+    use crate::app::labs::cost::whole_model::{NOTES_TABLE_GB, NOTES_TOTAL_GB};
+    let [attn, act, params, grads, adam] = NOTES_TABLE_GB;
+    let notes = format!(
+        "attention matrices {attn:.1} GB, activations {act:.1} GB, parameters {params:.2} GB, \
+         gradients {grads:.2} GB and Adam's moments {adam:.1} GB, about {NOTES_TOTAL_GB:.1} GB"
+    );
+    assert!(flat.contains(&notes), "{title}: {notes}");
+    for (bytes, notes_gb) in [
+        (m.parameters, params),
+        (m.gradients, grads),
+        (m.optimizer, adam),
+    ] {
+        assert_eq!(
+            format!("{:.2}", bytes as f64 / 1e9),
+            format!("{notes_gb:.2}")
+        );
+    }
 }
 
 /// The unit-circle page: the link draws band 0 at position 2 with the notes' angles, and the
@@ -247,6 +287,15 @@ fn the_worked_examples_show_the_notes_numbers() {
     let shown: Vec<String> = s.weights.iter().map(|w| format!("{w:.5}")).collect();
     assert_eq!(shown, ["0.45000", "0.45000", "0.05000", "0.05000"]);
     assert!(page_text(title).contains("0.45, 0.45, 0.05"));
+    // 0.45 / 0.05 = 9 = e^(gap): the gap is ln 9, and the box's scores stand that far apart.
+    let ratio = (0.45f64 / 0.05).round();
+    let gap = format!("{:.4}", ratio.ln());
+    let scores = maths::parse_vector(&app.lab::<SoftmaxLab>().scores).unwrap();
+    assert_eq!(format!("{:.4}", scores[0] - scores[2]), gap);
+    assert!(
+        page_text(title).contains(&format!("ln {ratio} ≈ {gap}")),
+        "{gap}"
+    );
 
     let title = "softmax([0, 2, 1])";
     apply(page(title), &mut app);
@@ -389,6 +438,46 @@ fn the_worked_examples_show_the_notes_numbers() {
         s.greedy.as_ref().unwrap().as_ref().unwrap().0.join(" "),
         "I am a student <eos>"
     );
+
+    // "On the table of the Decoding lesson's beam page it does: greedy's "the" (0.5) leads to at
+    // most 0.20, beam's "a" (0.4) to 0.36": that page's search, run to the end.
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    apply(page("Beam search"), &mut app);
+    let settings = app.lab::<DecodingLab>().settings.clone();
+    let mut s = replay(&settings, &Models::from_store(&app.store), 0).unwrap();
+    s.run_to_end();
+    let first = |word: &str| {
+        let n = s.beam.nodes.iter().find(|n| s.beam.tokens(n.id) == [word]);
+        n.unwrap().cum.exp()
+    };
+    // The most any longer hypothesis through a first word keeps, among every child the tree
+    // expanded (a longer one keeps no more).
+    let best_after = |word: &str| {
+        s.beam
+            .nodes
+            .iter()
+            .filter(|n| n.length >= 2)
+            .filter(|n| s.beam.tokens(n.id).first().map(String::as_str) == Some(word))
+            .map(|n| n.cum.exp())
+            .fold(0.0f32, f32::max)
+    };
+    let greedy = s.greedy.as_ref().unwrap().as_ref().unwrap();
+    let beam = s.beam.tokens(s.beam.ranking()[0]);
+    assert_eq!((greedy.0[0].as_str(), beam[0].as_str()), ("the", "a"));
+    let greedy_p = greedy.1.exp();
+    assert!(
+        (greedy_p - best_after("the")).abs() < 1e-4,
+        "greedy {greedy_p}, best after \"the\" {}",
+        best_after("the")
+    );
+    let said = format!(
+        "greedy's \"the\" ({:.1}) leads to at most {:.2}, beam's \"a\" ({:.1}) to {:.2}",
+        first("the"),
+        best_after("the"),
+        first("a"),
+        best_after("a")
+    );
+    assert!(text.contains(&said), "{said}");
 
     let title = "L = 100, D = 512";
     apply(page(title), &mut app);

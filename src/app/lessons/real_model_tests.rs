@@ -101,6 +101,31 @@ fn the_minilm_pages_show_what_they_say() {
     says(title, w[[q, q - 1]]);
 }
 
+/// The self-attention page's size of all-MiniLM-L6-v2: the layers and heads of its config, and
+/// the parameters its checkpoint holds.
+#[test]
+fn the_self_attention_page_states_minilms_size() {
+    let title = "Every token sees every token";
+    assert_eq!(page_model(page(title)), Some("all-MiniLM-L6-v2"));
+    let Some(dir) = crate::util::real_models::minilm() else {
+        return;
+    };
+    let (model, info) = crate::model::import::open::open_path(&dir, &mut |_| {}).unwrap();
+    let c = &model.config;
+    let text = page_text(title);
+    for said in [
+        format!(
+            "({} layers × {} heads, {:.1} M parameters)",
+            c.n_layers,
+            c.n_heads,
+            info.parameters as f64 / 1e6
+        ),
+        format!("Its {} heads", c.n_layers * c.n_heads),
+    ] {
+        assert!(text.contains(&said), "{title}: {said}");
+    }
+}
+
 /// The toy induction page: the repeat model's head copies from the first "glimpsehow".
 #[test]
 fn the_toy_induction_page_shows_its_head() {
@@ -138,6 +163,9 @@ fn the_sotu_lm_grid_page_shows_what_it_says() {
     let title = "Many heads, same cost";
     apply(page(title), &mut app);
     assert_eq!(app.bench.model_name, "sotu-lm");
+    let c = &app.bench.model.as_ref().unwrap().config;
+    let size = format!("({} layers × {} heads)", c.n_layers, c.n_heads);
+    assert!(page_text(title).contains(&size), "{title}: {size}");
     for (pattern, at) in [
         (Pattern::PreviousToken, (1, 1)),
         (Pattern::SameWord, (1, 0)),
@@ -166,6 +194,12 @@ fn the_induction_page_shows_what_it_says() {
     says(title, run.second_half);
     assert!(run.best_head().unwrap().2 < 0.05, "{:?}", run.best_head());
     assert!(text.contains("above 0.05"));
+    let recipe: serde_json::Value =
+        serde_json::from_str(include_str!("../../../assets/models/sotu-lm.recipe.json")).unwrap();
+    let minutes = recipe["seconds"].as_f64().unwrap() / 60.0;
+    let tokens = recipe["data"]["train_tokens"].as_f64().unwrap() / 1e6;
+    let trained = format!("{minutes:.0} minutes on {tokens:.1} M tokens");
+    assert!(text.contains(&trained), "{title}: {trained}");
     if crate::util::real_models::smollm2().is_none() {
         return;
     }
@@ -331,5 +365,32 @@ fn greedy_and_beam_disagree_as_the_page_says() {
     ] {
         let written = format!("−{:.1}", -lp);
         assert!(page.contains(&written), "the text does not say {written}");
+    }
+    // "Length normalisation (α) changes nothing here. Every hypothesis runs to the 12-token
+    // limit": at α = 1 the same hypotheses in the same order, every one (and greedy's) as long
+    // as the limit.
+    assert_eq!(d.alpha, 0.0);
+    let normalised = beam_report("sotu-lm", d, 1.0);
+    let ranked = |r: &serde_json::Value| -> Vec<(String, usize)> {
+        r["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| (text_of(h), h["tokens"].as_array().unwrap().len()))
+            .collect()
+    };
+    let plain = ranked(&report);
+    assert_eq!(plain, ranked(&normalised));
+    assert!(plain.len() >= d.width);
+    assert!(plain.iter().all(|(_, n)| *n == d.max_len), "{plain:?}");
+    assert_eq!(greedy["tokens"].as_array().unwrap().len(), d.max_len);
+    let flat = page.split_whitespace().collect::<Vec<_>>().join(" ");
+    for said in [
+        format!("its {} tokens begin", d.max_len),
+        format!("with B = {} keeps", d.width),
+        format!("Counting all {} tokens of each", d.max_len),
+        format!("runs to the {}-token limit", d.max_len),
+    ] {
+        assert!(flat.contains(&said), "{title}: {said}");
     }
 }

@@ -1,6 +1,7 @@
 //! Fonts: egui's defaults, plus fallbacks so formulas and token labels never show boxes.
 //! Hack (bundled with egui) carries arrows and ⊙ ∈ ⟨⟩; `glimpse-math.ttf` (a subset of
-//! DejaVu Sans made by scripts/make_math_font.sh) carries ᵀ, subscripts, ␣ and ℝ.
+//! DejaVu Sans made by scripts/make_math_font.sh) carries every sub- and superscript letter
+//! Unicode has (ᵀ, dₖ, pₜ₊ₒ), the maths symbols (∑ √ ∂), Greek, ␣ and ℝ.
 
 use egui::{FontData, FontDefinitions, FontFamily};
 use std::sync::Arc;

@@ -147,7 +147,8 @@ pub fn legend(ui: &mut Ui, scale: ColorScale, height: f32, caption: &str) {
     painter.text(
         Pos2::new(bar.left(), bar.bottom() + 4.0),
         egui::Align2::LEFT_TOP,
-        caption,
+        // Painted text cannot be typeset: a formula's scripts in small characters.
+        super::math_unicode::unicode(caption),
         font,
         ui.visuals().weak_text_color(),
     );

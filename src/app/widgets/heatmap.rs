@@ -216,7 +216,8 @@ impl Heatmap<'_> {
         let spoken = keys.map(|k| heatmap_access::announcement(&self, k.cell.0, k.cell.1));
         // A name for screen readers and UI tests; focused, the keyboard's cell too.
         response.widget_info(|| {
-            let mut name = crate::t!("widgets-heatmap-name", context = self.context);
+            let context = super::math_text::spoken(self.context);
+            let mut name = crate::t!("widgets-heatmap-name", context = context);
             if let Some(k) = keys {
                 name.push_str(": ");
                 name.push_str(&heatmap_access::cell_words(&self, k.cell.0, k.cell.1));
@@ -355,7 +356,7 @@ impl Heatmap<'_> {
         }
         if !self.context.is_empty() {
             text.push('\n');
-            text.push_str(self.context);
+            text.push_str(&super::math_unicode::unicode(self.context));
         }
         text
     }

@@ -19,7 +19,7 @@ pub fn caption(map: &Heatmap<'_>) -> String {
     let what = if map.context.is_empty() {
         crate::t!("widgets-heatmap-values")
     } else {
-        map.context.to_string()
+        super::math_text::spoken(map.context)
     };
     let mut caption = crate::t!(
         "widgets-heatmap-caption",
@@ -149,7 +149,8 @@ pub fn announcement(map: &Heatmap<'_>, r: usize, c: usize) -> String {
     if map.context.is_empty() {
         cell_words(map, r, c)
     } else {
-        format!("{}, {}", map.context, cell_words(map, r, c))
+        let context = super::math_text::spoken(map.context);
+        format!("{context}, {}", cell_words(map, r, c))
     }
 }
 

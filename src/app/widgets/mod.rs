@@ -6,7 +6,9 @@ pub mod colormap;
 pub mod fit;
 pub mod heatmap;
 pub mod heatmap_access;
+pub mod math_display;
 pub mod math_text;
+pub mod math_unicode;
 pub mod plot_words;
 
 /// The name of the category at an axis tick: plots of bars per token label their whole-number
@@ -45,7 +47,7 @@ pub fn series_key<'a>(ui: &mut egui::Ui, names: impl IntoIterator<Item = &'a str
             // any theme (a yellow line's name in yellow is not).
             let dash = plot_words::series_style(i).1;
             ui.label(egui::RichText::new(dash).color(series_color(i)));
-            ui.label(name);
+            math_text::label(ui, name);
         }
     });
 }

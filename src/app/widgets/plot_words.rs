@@ -1,9 +1,11 @@
 //! A plot in words, for a screen reader and for anyone who wants the numbers: the plot records
 //! each line it draws, then gets a one-sentence summary (its accessible name) and a data table
 //! (`access_table`). Lines recorded here also get the chart palette and a dash pattern by
-//! their place, so no line is told from another by colour alone.
+//! their place, so no line is told from another by colour alone. Formulas in the names are
+//! read in words (`math_text::spoken`) and drawn with Unicode's small characters.
 
 use super::access_table::{self, AccessTable};
+use super::math_text::spoken;
 use super::series_color;
 use crate::t;
 use egui::{Rect, Response, Ui, Vec2};
@@ -72,11 +74,13 @@ impl PlotWords {
             .style(series_style(i).0)
     }
 
-    /// Records what the plot draws some other way (bars, a line drawn with its own colour).
+    /// Records what the plot draws some other way (bars, a line drawn with its own colour);
+    /// returns the name as the legend shows it (a formula's scripts in small characters).
     pub fn record(&mut self, name: impl Into<String>, points: &[[f64; 2]]) -> String {
         let name = name.into();
-        self.series.push((name.clone(), points.to_vec()));
-        name
+        let shown = super::math_unicode::unicode(&name);
+        self.series.push((name, points.to_vec()));
+        shown
     }
 
     /// A marker line: "L now at 2.00" (say in `what` which axis it marks).
@@ -94,7 +98,9 @@ impl PlotWords {
     /// highest and lowest points, then the markers.
     pub fn summary(&self) -> String {
         let mut parts = Vec::new();
+        let x_name = spoken(&self.x_name);
         for (name, points) in &self.series {
+            let name = &spoken(name);
             let finite: Vec<[f64; 2]> = points
                 .iter()
                 .copied()
@@ -117,7 +123,7 @@ impl PlotWords {
             parts.push(t!(
                 "widgets-plot-line",
                 name = name,
-                x = &self.x_name,
+                x = &x_name,
                 first = short(first[1]),
                 first_at = self.x_text(first[0]),
                 last = short(last[1]),
@@ -128,13 +134,14 @@ impl PlotWords {
                 low_at = self.x_text(low[0]),
             ));
         }
-        parts.extend(self.marks.iter().cloned());
+        parts.extend(self.marks.iter().map(|m| spoken(m)));
+        let title = spoken(&self.title);
         if parts.is_empty() {
-            t!("widgets-plot-empty", title = &self.title)
+            t!("widgets-plot-empty", title = &title)
         } else {
             t!(
                 "widgets-plot-summary",
-                title = &self.title,
+                title = &title,
                 parts = parts.join("; ")
             )
         }
@@ -143,7 +150,7 @@ impl PlotWords {
     /// The numbers: one column per line where all lines share their x values, else one row
     /// per point with its line named; at most `MAX_ROWS` rows per line.
     pub fn table(&self) -> AccessTable {
-        let caption = t!("widgets-plot-caption", title = &self.title);
+        let caption = t!("widgets-plot-caption", title = &spoken(&self.title));
         let shared = self.series.split_first().is_some_and(|((_, first), rest)| {
             rest.iter().all(|(_, p)| {
                 p.len() == first.len() && p.iter().zip(first).all(|(a, b)| a[0] == b[0])
@@ -159,8 +166,8 @@ impl PlotWords {
                 .collect();
             AccessTable {
                 caption,
-                corner: self.x_name.clone(),
-                columns: self.series.iter().map(|(n, _)| n.clone()).collect(),
+                corner: spoken(&self.x_name),
+                columns: self.series.iter().map(|(n, _)| spoken(n)).collect(),
                 rows,
             }
         } else {
@@ -170,13 +177,13 @@ impl PlotWords {
                 .iter()
                 .flat_map(|(name, p)| {
                     sample(p.len(), per_line)
-                        .map(move |i| (name.clone(), vec![self.x_text(p[i][0]), short(p[i][1])]))
+                        .map(move |i| (spoken(name), vec![self.x_text(p[i][0]), short(p[i][1])]))
                 })
                 .collect();
             AccessTable {
                 caption,
                 corner: t!("widgets-plot-line-header"),
-                columns: vec![self.x_name.clone(), t!("widgets-plot-value-header")],
+                columns: vec![spoken(&self.x_name), t!("widgets-plot-value-header")],
                 rows,
             }
         }
@@ -194,7 +201,7 @@ impl PlotWords {
         let place = |r: usize, c: usize| {
             Rect::from_min_size(rect.min + Vec2::new(c as f32, r as f32) * cell, cell)
         };
-        access_table::add(ui, &self.title, table, place);
+        access_table::add(ui, &spoken(&self.title), table, place);
     }
 }
 

@@ -60,10 +60,10 @@ pub fn show(
     // A short screen (a projector at 720 pixels in large type) keeps its height for the map:
     // the sentence goes to the hover of a one-line version.
     if ui.available_height() > 420.0 {
-        ui.label(explain);
+        crate::app::widgets::math_text::label(ui, &explain);
     } else {
         ui.label(t!("attention-head-short", what = &plural))
-            .on_hover_text(explain);
+            .on_hover_text(crate::app::widgets::math_unicode::unicode(&explain));
     }
     let context = sel.describe();
     // Two lines kept under the map for the selected query's numbers.

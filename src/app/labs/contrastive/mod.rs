@@ -178,7 +178,12 @@ mod tests {
         settle(&mut h);
         h.get_by_label_contains("translate was not trained to embed sentences");
         h.get_by_label_contains("over 4 candidates per anchor");
-        h.get_by_label_contains("s_ij = cos(anchor i, candidate j)");
+        h.get_by_label_contains("s sub ij = cos(anchor i, candidate j)");
+        // The loss as a display formula, read in words.
+        h.get_by_label_contains(
+            "L sub i = −log the fraction exp(s sub ii /τ), over sum over j of exp(s sub ij /τ), \
+             end of fraction; s sub ij = cos(z sub i, z sub j super +)",
+        );
         assert!(
             h.query_all_by_label_contains("heatmap anchor × candidate")
                 .count()

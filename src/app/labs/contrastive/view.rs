@@ -7,7 +7,7 @@ use crate::app::labs::softmax::{matrix_with_room, trim};
 use crate::app::widgets::colormap::ColorScale;
 use crate::model::transformer::Model;
 use crate::t;
-use egui::{RichText, Ui};
+use egui::Ui;
 use ndarray::Array2;
 
 /// A sentence shortened for an axis label.
@@ -28,10 +28,7 @@ impl ContrastiveLab {
     pub(super) fn show(&mut self, ui: &mut Ui, model: Result<&Model, &str>) {
         ui.heading(t!("contrastive-heading"));
         ui.label(t!("contrastive-intro"));
-        ui.label(
-            RichText::new("L_i = −log( exp(s_ii/τ) / Σ_j exp(s_ij/τ) ),   s_ij = cos(z_i, z_j⁺)")
-                .monospace(),
-        );
+        crate::app::formulas::show(ui, "infonce");
         self.controls(ui);
         let model = match model {
             Ok(m) => m,
@@ -107,7 +104,10 @@ impl ContrastiveLab {
             t!("contrastive-axis-candidate"),
         );
         crate::app::widgets::fit::columns(ui, 2, 380.0, |cols| {
-            cols[0].strong(t!("contrastive-similarity-title"));
+            crate::app::widgets::math_text::strong(
+                &mut cols[0],
+                &t!("contrastive-similarity-title"),
+            );
             grid(
                 &mut cols[0],
                 &sim,

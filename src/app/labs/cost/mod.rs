@@ -12,6 +12,7 @@ pub mod whole_model;
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::widgets::math_text;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::t;
 use egui::{RichText, Ui};
@@ -62,7 +63,10 @@ impl CostLab {
         let slider =
             |ui: &mut Ui, v: &mut u64, range: std::ops::RangeInclusive<u64>, text: &str| {
                 crate::app::widgets::fit::whole(ui, text.to_string(), |ui| {
-                    ui.add(egui::Slider::new(v, range).logarithmic(true).text(text));
+                    let label = math_text::widget_text(ui, text);
+                    let value = *v as f64;
+                    let slider = ui.add(egui::Slider::new(v, range).logarithmic(true).text(label));
+                    math_text::name_slider(&slider, text, value);
                 });
             };
         ui.horizontal_wrapped(|ui| {
@@ -139,7 +143,7 @@ fn layer_table(ui: &mut Ui, s: &Sizes) {
                     value
                 });
                 ui.monospace(grouped(c.sequential));
-                ui.label(&c.path);
+                math_text::label(ui, &c.path);
                 ui.end_row();
             }
         });
@@ -214,8 +218,8 @@ fn formula_table(
         .show(ui, |ui| {
             for (name, formula, n) in rows {
                 let (formula, n) = (*formula, *n);
-                ui.label(name);
-                ui.monospace(formula);
+                math_text::label(ui, name);
+                math_text::monospace(ui, formula);
                 ui.monospace(written(n));
                 if let Some(f) = extra {
                     ui.monospace(f(n));
@@ -351,11 +355,11 @@ fn model_table(ui: &mut Ui, shared: &Shared<'_>) {
             }
             ui.end_row();
             for row in &p.rows {
-                ui.label(row.part.name());
+                math_text::label(ui, &row.part.name());
                 ui.monospace(grouped(row.counted));
                 match &row.formula {
                     Some((f, n)) => {
-                        ui.monospace(f);
+                        math_text::monospace(ui, f);
                         let same = if *n == row.counted {
                             t!("cost-model-same")
                         } else {

@@ -129,7 +129,7 @@ pub fn original_table(ui: &mut Ui) {
             )
         })
         .collect();
-    ui.weak(sizes.join(" · "));
+    crate::app::widgets::math_text::weak(ui, &sizes.join(" · "));
     let counts = models.map(|(_, s, _)| encoder_decoder(&s, SHARED_VOCAB));
     egui::Grid::new("cost_original")
         .striped(true)

@@ -14,7 +14,7 @@ use crate::train::compare::{Contender, Experiment};
 use crate::train::depth::{at_init, residual_paths, stream_norms, DepthProbe, TASK};
 use crate::train::tasks::{Split, TaskKind};
 use crate::train::trainer::make_example;
-use egui::{RichText, Ui};
+use egui::Ui;
 use egui_plot::{Corner, Legend, Plot};
 
 /// Blocks the slider allows.
@@ -180,14 +180,12 @@ impl DepthLab {
             ui.add(egui::DragValue::new(&mut self.seed).prefix(format!("{} ", t!("depth-seed"))));
         });
         let n = self.layers as u32;
-        ui.label(
-            RichText::new(t!(
-                "depth-paths",
-                exponent = 2 * n,
-                paths = crate::util::grouped(residual_paths(n) as u128)
-            ))
-            .strong(),
+        let paths = t!(
+            "depth-paths",
+            exponent = 2 * n,
+            paths = crate::util::grouped(residual_paths(n) as u128)
         );
+        crate::app::widgets::math_text::strong(ui, &paths);
         let probes = match self.probes() {
             Ok(p) => p,
             Err(e) => {
@@ -442,13 +440,14 @@ mod tests {
     /// The lesson page *Deep stacks, trained* states what the lab's default pair gives (six
     /// blocks, seed 1, 1,000 steps, natively): without warmup pre-norm's held-out loss and
     /// post-norm's loss and share of letters right; with warmup post-norm's loss and exact
-    /// match.
+    /// match; and that two blocks post-norm train without warmup.
     #[test]
     fn the_deep_stacks_page_states_what_the_pair_gives() {
         use crate::train::compare::Race;
-        let trained = |warmup: bool| {
+        let trained_with = |warmup: bool, trained_layers: usize| {
             let lab = DepthLab {
                 warmup,
+                trained_layers,
                 ..DepthLab::default()
             };
             let spec = lab.race_spec();
@@ -460,11 +459,24 @@ mod tests {
             assert_eq!(labels, ["pre-norm", "post-norm"]);
             (out[0].eval.unwrap(), out[1].eval.unwrap())
         };
+        let trained = |warmup: bool| trained_with(warmup, DepthLab::default().trained_layers);
         let (pre, post) = trained(false);
         let (_, warm_post) = trained(true);
-        println!("no warmup: pre {pre:?}, post {post:?}; warmup: post {warm_post:?}");
+        let (_, shallow_post) = trained_with(false, 2);
+        println!(
+            "no warmup: pre {pre:?}, post {post:?}; warmup: post {warm_post:?}; \
+             2 blocks, no warmup: post {shallow_post:?}"
+        );
         let page = crate::i18n::format_in("en", "lesson-page-deep-stacks-trained-text", &[])
-            .expect("the page's text");
+            .expect("the page's text")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(page.contains("Drag the blocks to 2 and post-norm trains without warmup too"));
+        assert!(
+            shallow_post.exact_match >= 0.9,
+            "two blocks post-norm train without warmup: {shallow_post:?}"
+        );
         assert_eq!(TRAINED_STEPS, 1000);
         assert!(page.contains("After 1,000 steps"));
         assert_eq!(

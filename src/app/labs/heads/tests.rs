@@ -163,10 +163,10 @@ fn the_head_count_sweep_trains_six_widths_of_one_model() {
     let mut h = open("view=heads&hsec=2&hctrain=1");
     h.run_steps(8);
     for heads in [1, 2, 4, 8, 16, 32] {
-        let label = format!("{heads} × d_k {}", 64 / heads);
+        let label = format!("{heads} × d sub k {}", 64 / heads);
         assert!(h.query_all_by_label(&label).count() >= 1, "{label}");
     }
-    h.get_by_label("d_k · parameters · time");
+    h.get_by_label("d sub k · parameters · time");
     let lab = h.state_mut().labs.get_mut::<HeadsLab>().unwrap();
     assert!(lab.count_race.pending());
     let race = lab.count_race.race(super::count::count_spec(1)).unwrap();

@@ -116,11 +116,14 @@ impl BiasPanel {
                         crate::t!("positions-bias-slope", head = h, slope = format!("{m:.4}"))
                     })
                     .collect();
-                ui.label(crate::t!(
-                    "positions-bias-alibi-about",
-                    heads = heads,
-                    slopes = s.join(", "),
-                ))
+                crate::app::widgets::math_text::label(
+                    ui,
+                    &crate::t!(
+                        "positions-bias-alibi-about",
+                        heads = heads,
+                        slopes = s.join(", "),
+                    ),
+                )
             }
             Scheme::Relative => ui.label(crate::t!("positions-bias-relative-about")),
         };
@@ -237,7 +240,7 @@ fn added_to_scores(ui: &mut Ui, trace: &Trace, layer: usize, head: usize) {
     );
     crate::app::widgets::fit::columns(ui, 4, 180.0, |c| {
         for (col, (name, m, signed)) in c.iter_mut().zip(panels) {
-            col.strong(&name);
+            crate::app::widgets::math_text::strong(col, &name);
             let scale = if signed {
                 ColorScale::diverging_for(m.iter())
             } else {

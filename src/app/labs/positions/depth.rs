@@ -250,7 +250,7 @@ fn table(ui: &mut Ui, layers: &[LayerProbe]) {
                 "‖μ_t − μ‖".to_string(),
                 "‖x − μ‖".to_string(),
             ] {
-                ui.strong(title);
+                crate::app::widgets::math_text::strong(ui, &title);
             }
             ui.end_row();
             for (l, p) in layers.iter().enumerate() {

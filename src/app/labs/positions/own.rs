@@ -165,21 +165,24 @@ fn rope_view(ui: &mut Ui, rope: &Rope, d_head: usize) {
             crate::t!("positions-own-llama3-scaling", factor = format!("{factor}"))
         }
     };
-    ui.label(crate::t!(
-        "positions-own-rope",
-        base = format!("{}", rope.base),
-        d_head = d_head,
-        pairing = pairing,
-        scaling = scaling,
-    ));
+    crate::app::widgets::math_text::label(
+        ui,
+        &crate::t!(
+            "positions-own-rope",
+            base = format!("{}", rope.base),
+            d_head = d_head,
+            pairing = pairing,
+            scaling = scaling,
+        ),
+    );
     let bands = rope_bands(rope, d_head);
     egui::Grid::new("own_rope")
         .striped(true)
         .num_columns(3)
         .show(ui, |ui| {
             ui.strong(crate::t!("positions-own-col-pair"));
-            ui.strong(crate::t!("positions-own-col-theta"));
-            ui.strong(crate::t!("positions-own-col-wavelength"));
+            crate::app::widgets::math_text::strong(ui, &crate::t!("positions-own-col-theta"));
+            crate::app::widgets::math_text::strong(ui, &crate::t!("positions-own-col-wavelength"));
             ui.end_row();
             for (p, (theta, lambda)) in bands.iter().enumerate() {
                 ui.label(p.to_string());

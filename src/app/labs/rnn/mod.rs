@@ -14,7 +14,7 @@ use crate::app::widgets::plot_words::PlotWords;
 use crate::t;
 use crate::train::rnn::{ByLength, RnnTrainer, HELD_OUT, HIDDEN, STEPS};
 use crate::train::tasks::TaskKind;
-use egui::{RichText, Ui};
+use egui::Ui;
 use egui_plot::{Corner, Legend, Plot};
 
 const TASK: TaskKind = TaskKind::Translate;
@@ -279,13 +279,12 @@ impl RnnLab {
             .show(&mut cols[0]);
             let (e, a) = &steps[step];
             let ui = &mut cols[1];
-            ui.label(
-                RichText::new(t!("rnn-step-producing", step = step, word = &rows[step])).strong(),
-            );
-            ui.label("e_{t,i} = vᵀ tanh(W s_{t−1} + U hᵢ),  α = softmax(e),  c_t = Σᵢ α_{t,i} hᵢ");
+            let producing = t!("rnn-step-producing", step = step, word = &rows[step]);
+            crate::app::widgets::math_text::strong(ui, &producing);
+            crate::app::formulas::show(ui, "bahdanau");
             egui::Grid::new("rnn_step").striped(true).show(ui, |ui| {
                 for t in [t!("rnn-source-word-i"), "e_{t,i}".into(), "α_{t,i}".into()] {
-                    ui.strong(t);
+                    crate::app::widgets::math_text::strong(ui, &t);
                 }
                 ui.end_row();
                 for (i, w) in words.iter().enumerate() {

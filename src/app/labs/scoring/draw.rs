@@ -4,6 +4,8 @@ use super::maths::{
     all_finite, Column, ScoreKind, ScoreParams, VarianceCurve, D_K_EXPONENTS, SAMPLES,
 };
 use super::{key_names, ScoringInput, ScoringLab, TAU_MAX, TAU_MIN};
+use crate::app::widgets::math_text;
+use crate::app::widgets::math_unicode::unicode;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::softmax::{entropy_bits, softmax_with_temperature};
 use crate::t;
@@ -171,7 +173,7 @@ impl ScoringLab {
     }
 
     pub(super) fn scaling_view(&mut self, ui: &mut egui::Ui, head_width: Option<usize>) {
-        ui.strong(t!("scoring-scaling-title"));
+        math_text::strong(ui, &t!("scoring-scaling-title"));
         // The slider moves the exponent; the stored d_k is always a power of two in range.
         let mut e = (self.d_k.max(1) as f64)
             .log2()
@@ -182,7 +184,7 @@ impl ScoringLab {
             crate::app::widgets::fit::add(
                 ui,
                 egui::Slider::new(&mut e, D_K_EXPONENTS)
-                    .text("d_k")
+                    .text(unicode("d_k"))
                     .custom_formatter(|v, _| format!("{}", 1u64 << (v as u32)))
                     .custom_parser(|s| {
                         s.trim()
@@ -210,11 +212,11 @@ impl ScoringLab {
         }
         let Some(curve) = &self.curve else { return };
         if let Some(&(d, raw, scaled)) = curve.points.iter().find(|p| p.0 == self.d_k) {
-            ui.label(
-                RichText::new(format!(
+            math_text::monospace(
+                ui,
+                &format!(
                     "d_k = {d}:  var(q·k) = {raw:.2} (≈ d_k)   var(q·k/√d_k) = {scaled:.3} (≈ 1)"
-                ))
-                .monospace(),
+                ),
             );
         } else {
             ui.weak(t!(
@@ -223,7 +225,7 @@ impl ScoringLab {
                 widths = D_K_EXPONENTS.count()
             ));
         }
-        crate::app::widgets::math_text::weak(
+        math_text::weak(
             ui,
             &t!(
                 "scoring-variance-explain",
@@ -232,7 +234,7 @@ impl ScoringLab {
             ),
         );
         if let Some(h) = head_width {
-            crate::app::widgets::math_text::weak(
+            math_text::weak(
                 ui,
                 &t!(
                     "scoring-head-width",
@@ -260,14 +262,14 @@ impl ScoringLab {
             .legend(Legend::default().position(Corner::LeftTop))
             .include_y(-1.0)
             .include_y(hi + 0.5)
-            .x_axis_label(t!("scoring-d-k-axis"))
+            .x_axis_label(unicode(&t!("scoring-d-k-axis")))
             .y_axis_label(t!("scoring-variance-axis"))
             .x_axis_formatter(|m, _| pow2_tick(m.value))
             .y_axis_formatter(|m, _| pow2_tick(m.value))
             .show(ui, |plot| {
                 plot.line(
                     Line::new(
-                        t!("scoring-theory-raw"),
+                        unicode(&t!("scoring-theory-raw")),
                         PlotPoints::from(vec![[lo, lo], [hi, hi]]),
                     )
                     .style(LineStyle::dashed_dense())
@@ -287,13 +289,13 @@ impl ScoringLab {
                 words.record("log₂ var(q·k/√d_k)", &scaled);
                 plot.line(Line::new("var(q·k)", raw).width(2.0).color(BAR));
                 plot.line(
-                    Line::new("var(q·k/√d_k)", scaled)
+                    Line::new(unicode("var(q·k/√d_k)"), scaled)
                         .width(2.0)
                         .color(HIGHLIGHT)
                         .style(LineStyle::dashed_loose()),
                 );
                 plot.vline(
-                    VLine::new(t!("scoring-chosen-d-k"), (self.d_k as f64).log2())
+                    VLine::new(unicode(&t!("scoring-chosen-d-k")), (self.d_k as f64).log2())
                         .color(Color32::GRAY)
                         .style(LineStyle::dashed_loose()),
                 );

@@ -240,11 +240,13 @@ mod tests {
         let mut h = harness(q, k);
         h.run_steps(3);
         h.get_by_role_and_label(egui::accesskit::Role::Slider, "temperature τ");
-        h.get_by_role_and_label(egui::accesskit::Role::Slider, "d_k");
+        h.get_by_role_and_label(egui::accesskit::Role::Slider, "dₖ");
         h.get_by_label_contains("layer 2, head 1");
         h.get_by_label_contains("bilinear qᵀWk");
         let (raw, scaled64) = dot_variance(64, SAMPLES, 1);
-        let printed = format!("var(q·k) = {raw:.2} (≈ d_k)   var(q·k/√d_k) = {scaled64:.3}");
+        let printed = crate::app::widgets::math_text::spoken(&format!(
+            "var(q·k) = {raw:.2} (≈ d_k)   var(q·k/√d_k) = {scaled64:.3}"
+        ));
         assert!(h.query_all_by_label_contains(&printed).next().is_some());
         let at_one = entropy_bits(&softmax_with_temperature(&scaled, 1.0));
         h.get_by_label_contains(&format!("entropy at τ = 1.00: {at_one:.3} bits"));

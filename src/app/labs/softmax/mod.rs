@@ -179,6 +179,7 @@ impl SoftmaxLab {
 
     fn scores_ui(&mut self, ui: &mut Ui) {
         ui.label(t!("softmax-scores-intro"));
+        crate::app::formulas::show(ui, "softmax");
         ui.horizontal_wrapped(|ui| {
             let label = ui.label(t!("softmax-scores-label"));
             ui.add(egui::TextEdit::singleline(&mut self.scores).desired_width(180.0))
@@ -237,7 +238,7 @@ impl SoftmaxLab {
                 (t!("softmax-k-label"), &mut self.k),
                 (t!("softmax-v-label"), &mut self.v),
             ]) {
-                let label = col.label(name);
+                let label = crate::app::widgets::math_text::label(col, &name);
                 col.add(
                     egui::TextEdit::multiline(text)
                         .desired_rows(3)
@@ -251,9 +252,9 @@ impl SoftmaxLab {
             if ui.button(t!("softmax-worked-again")).clicked() {
                 (self.q, self.k, self.v) = (DEFAULT_Q.into(), DEFAULT_K.into(), DEFAULT_V.into());
             }
-            let routing = ui
-                .button(t!("softmax-routing"))
-                .on_hover_text(t!("softmax-routing-hover"));
+            let routing = ui.button(t!("softmax-routing")).on_hover_text(
+                crate::app::widgets::math_unicode::unicode(&t!("softmax-routing-hover")),
+            );
             if routing.clicked() {
                 (self.q, self.k, self.v) = (ROUTING_Q.into(), ROUTING_K.into(), ROUTING_V.into());
             }
@@ -288,7 +289,8 @@ impl SoftmaxLab {
                 (&query, &key),
                 None,
             );
-            cols[1].strong(format!("2. E = S / √d_k = S / {}", trim(a.sqrt_dk)));
+            let scaled = format!("2. E = S / √d_k = S / {}", trim(a.sqrt_dk));
+            crate::app::widgets::math_text::strong(&mut cols[1], &scaled);
             let scale = ColorScale::diverging_for(a.scaled.iter());
             matrix(
                 &mut cols[1],

@@ -5,7 +5,7 @@ use super::stacking::{Stack, Weights, D, T};
 use super::{matrix, trim};
 use crate::app::widgets::colormap::ColorScale;
 use crate::t;
-use egui::{RichText, Ui};
+use egui::Ui;
 use ndarray::Array2;
 
 /// Range of the "scale the input by c" slider.
@@ -49,7 +49,10 @@ pub(super) fn stacking_ui(ui: &mut Ui, seed: &mut u64, c: &mut f32) {
     let dims = names("", D);
     ui.separator();
     ui.strong(t!("softmax-stack-collapse-title"));
-    ui.label(RichText::new("Y₂ = A₂·(A₁·X·W_V1)·W_V2 = (A₂A₁)·X·(W_V1·W_V2)").monospace());
+    crate::app::widgets::math_text::monospace(
+        ui,
+        "Y₂ = A₂·(A₁·X·W_V1)·W_V2 = (A₂A₁)·X·(W_V1·W_V2)",
+    );
     let weights = ColorScale::Sequential { min: 0.0, max: 1.0 };
     crate::app::widgets::fit::columns(ui, 3, 220.0, |cols| {
         let a = (t!("softmax-axis-query"), t!("softmax-axis-key"));
@@ -87,7 +90,7 @@ pub(super) fn stacking_ui(ui: &mut Ui, seed: &mut u64, c: &mut f32) {
     });
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| {
-            ui.label("W_V1·W_V2");
+            crate::app::widgets::math_text::label(ui, "W_V1·W_V2");
             let v = f32s(&collapse.v_star);
             let limit = v.iter().fold(0.0f32, |m, x| m.max(x.abs())).max(1e-6);
             let axes = (t!("softmax-axis-dimension"), t!("softmax-axis-dimension"));

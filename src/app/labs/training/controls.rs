@@ -36,7 +36,7 @@ impl TrainingLab {
             ui.selectable_value(&mut c.norm, NormPlacement::Post, "post");
         });
         ui.horizontal_wrapped(|ui| {
-            ui.label("d_model");
+            crate::app::widgets::math_text::label(ui, "d_model");
             for d in [16, 32, 64] {
                 ui.selectable_value(&mut c.d_model, d, d.to_string());
             }

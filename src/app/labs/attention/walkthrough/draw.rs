@@ -4,6 +4,7 @@ use super::{weighted_sum, Chain};
 use crate::app::labs::attention::{Explorer, Selection};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::math_text;
 use crate::t;
 
 /// Panels wider than this many columns are drawn as strips, with the selected row's values
@@ -48,7 +49,7 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
             ex.step -= 1;
         }
         for (i, s) in chain.steps.iter().enumerate() {
-            let chip = ui.selectable_value(&mut ex.step, i, s.label());
+            let chip = math_text::selectable_value(ui, &mut ex.step, i, &s.label());
             crate::app::probe::control(&format!("step:{}", s.title), chip.rect);
         }
         if ui
@@ -69,13 +70,17 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
         }
     });
     let step = &chain.steps[ex.step];
-    ui.heading(t!(
+    let heading = t!(
         "attention-walk-heading",
         step = ex.step + 1,
         steps = n,
         formula = &step.formula
-    ));
-    ui.label(format!("{} ({})", step.explain, sel.describe()));
+    );
+    math_text::heading(ui, &heading);
+    math_text::label(ui, &format!("{} ({})", step.explain, sel.describe()));
+    if let Some(name) = step.display() {
+        crate::app::formulas::show(ui, name);
+    }
     if step.title == "A·V" {
         ui.monospace(weighted_sum(chain, sel.query));
     }
@@ -90,12 +95,8 @@ pub fn show(ui: &mut egui::Ui, chain: &Chain, sel: &mut Selection, ex: &mut Expl
         for p in &step.panels {
             ui.allocate_ui(egui::vec2(width, ui.available_height()), |ui| {
                 ui.vertical(|ui| {
-                    ui.strong(format!(
-                        "{}  ({} × {})",
-                        p.name,
-                        p.matrix.nrows(),
-                        p.matrix.ncols()
-                    ));
+                    let name = format!("{}  ({} × {})", p.name, p.matrix.nrows(), p.matrix.ncols());
+                    math_text::strong(ui, &name);
                     let scale = if p.signed {
                         ColorScale::diverging_for(p.matrix.iter())
                     } else {

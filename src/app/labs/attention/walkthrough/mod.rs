@@ -57,6 +57,20 @@ impl Step {
             formula => formula.to_string(),
         }
     }
+
+    /// The display formula drawn above the step's matrices (`crate::app::formulas`), where
+    /// the whole formula helps: the softmax, attention once A·V completes it, each norm.
+    pub fn display(&self) -> Option<&'static str> {
+        match self.title {
+            "softmax" | "softmax (vocab)" => Some("softmax"),
+            "A·V" => Some("attention"),
+            "norm₁" | "norm₂" | "final norm" if self.formula.contains("mean(x²)") => {
+                Some("rms-norm")
+            }
+            "norm₁" | "norm₂" | "final norm" => Some("layer-norm"),
+            _ => None,
+        }
+    }
 }
 
 /// The whole chain for one head, plus the pieces the query breakdown needs.

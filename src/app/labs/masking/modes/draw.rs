@@ -225,7 +225,7 @@ pub fn ui(
         let scale = ColorScale::diverging_for(e.iter().chain(logits.iter()));
         ui.vertical(|ui| {
             ui.set_width(width);
-            ui.strong(t!("masking-e-title"));
+            crate::app::widgets::math_text::strong(ui, &t!("masking-e-title"));
             Heatmap {
                 max_cell: cell,
                 axis_names,

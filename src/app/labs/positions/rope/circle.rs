@@ -8,9 +8,10 @@ use super::maths::{
 use super::{RopePanel, KEY, QUERY};
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::math_text;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::position;
-use egui::{Align2, Color32, FontId, Pos2, RichText, Sense, Shape, Stroke, Vec2};
+use egui::{Align2, Color32, FontId, Pos2, Sense, Shape, Stroke, Vec2};
 use egui_plot::{Corner, Legend, Line, LineStyle, Plot, VLine};
 
 impl RopePanel {
@@ -21,12 +22,14 @@ impl RopePanel {
                 ui.set_width(440.0);
                 pair_editor(ui, &crate::t!("positions-rope-query-q"), &mut self.q);
                 pair_editor(ui, &crate::t!("positions-rope-key-k"), &mut self.k);
-                crate::app::widgets::fit::add(
+                let width = crate::t!("positions-rope-head-width");
+                let slider = crate::app::widgets::fit::add(
                     ui,
                     egui::Slider::new(&mut self.d_head, 2..=64)
                         .step_by(2.0)
-                        .text(crate::t!("positions-rope-head-width")),
+                        .text(math_text::widget_text(ui, &width)),
                 );
+                math_text::name_slider(&slider, &width, self.d_head as f64);
                 self.pair = self.pair.min(self.d_head / 2 - 1);
                 crate::app::widgets::fit::add(
                     ui,
@@ -51,12 +54,15 @@ impl RopePanel {
                 );
                 ui.checkbox(&mut self.animate, crate::t!("positions-rope-animate"));
                 let omega = position::rope_angle(1, self.pair, self.d_head, self.base);
-                ui.weak(crate::t!(
-                    "positions-rope-pair-speed",
-                    pair = self.pair,
-                    omega = format!("{omega:.4}"),
-                    turn = format!("{:.1}", std::f64::consts::TAU / omega),
-                ));
+                math_text::weak(
+                    ui,
+                    &crate::t!(
+                        "positions-rope-pair-speed",
+                        pair = self.pair,
+                        omega = format!("{omega:.4}"),
+                        turn = format!("{:.1}", std::f64::consts::TAU / omega),
+                    ),
+                );
             });
             self.draw_circle(ui);
         });
@@ -68,25 +74,33 @@ impl RopePanel {
         let phi = angle_between(qi, kj);
         let by_positions = pair_score(self.q, self.k, self.i, self.j, p, d, b);
         let by_offset = offset_score(self.q, self.k, self.offset(), p, d, b);
-        let mono = |s: String| RichText::new(s).monospace();
-        ui.label(mono(crate::t!(
-            "positions-rope-angles-now",
-            theta_i = format!("{theta_i:.4}"),
-            theta_j = format!("{theta_j:.4}"),
-            phi = format!("{phi:.4}"),
-            degrees = format!("{:.1}", phi.to_degrees()),
-        )));
-        ui.label(mono(crate::t!(
-            "positions-rope-score-by-positions",
-            score = format!("{by_positions:.4}")
-        )));
-        ui.label(mono(crate::t!(
-            "positions-rope-score-by-offset",
-            offset = format!("{:>3}", self.offset()),
-            score = format!("{by_offset:.4}"),
-        )));
+        math_text::monospace(
+            ui,
+            &crate::t!(
+                "positions-rope-angles-now",
+                theta_i = format!("{theta_i:.4}"),
+                theta_j = format!("{theta_j:.4}"),
+                phi = format!("{phi:.4}"),
+                degrees = format!("{:.1}", phi.to_degrees()),
+            ),
+        );
+        math_text::monospace(
+            ui,
+            &crate::t!(
+                "positions-rope-score-by-positions",
+                score = format!("{by_positions:.4}")
+            ),
+        );
+        math_text::monospace(
+            ui,
+            &crate::t!(
+                "positions-rope-score-by-offset",
+                offset = format!("{:>3}", self.offset()),
+                score = format!("{by_offset:.4}"),
+            ),
+        );
         if scores_agree(by_positions, by_offset) {
-            ui.label(crate::t!("positions-rope-agree"));
+            math_text::label(ui, &crate::t!("positions-rope-agree"));
         } else {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
@@ -269,12 +283,15 @@ impl RopePanel {
             ),
             AngleView::Cos => (ColorScale::Diverging { limit: 1.0 }, "cos θ"),
         };
-        ui.label(crate::t!(
-            "positions-rope-angles-about",
-            last = self.n_positions - 1,
-            d_head = self.d_head,
-            base = format!("{}", self.base),
-        ));
+        math_text::label(
+            ui,
+            &crate::t!(
+                "positions-rope-angles-about",
+                last = self.n_positions - 1,
+                d_head = self.d_head,
+                base = format!("{}", self.base),
+            ),
+        );
         let rows: Vec<String> = (0..self.d_head / 2)
             .map(|p| crate::t!("positions-rope-pair", pair = p))
             .collect();

@@ -24,7 +24,7 @@ fn the_panel_draws_every_section() {
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "key position j");
     let p = RopePanel::default();
     let s = pair_score(p.q, p.k, p.i, p.j, p.pair, p.d_head, p.base);
-    h.get_by_label_contains(&format!("score q_iᵀ k_j (both rotated)         = {s:.4}"));
+    h.get_by_label_contains(&format!("score qᵢᵀ kⱼ (both rotated)           = {s:.4}"));
     h.get_by_label_contains(&format!("offset j − i =   3 only) = {s:.4}"));
     h.get_by_label_contains("They agree");
     h.get_by_label_contains("heatmap RoPE angles");
@@ -71,7 +71,7 @@ fn animation_moves_both_positions_and_keeps_the_score() {
     assert_eq!(j as i64 - i as i64, j0 as i64 - i0 as i64);
     let p = RopePanel::default();
     let s = pair_score(p.q, p.k, i0, j0, p.pair, p.d_head, p.base);
-    h.get_by_label_contains(&format!("(both rotated)         = {s:.4}"));
+    h.get_by_label_contains(&format!("(both rotated)           = {s:.4}"));
 }
 
 #[test]

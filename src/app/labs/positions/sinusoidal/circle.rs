@@ -5,8 +5,9 @@
 use super::draw::{COS_COLOR, SIN_COLOR};
 use super::maths::{band_point, confusions};
 use super::SinusoidalPanel;
+use crate::app::widgets::math_text;
 use crate::model::position::{sinusoidal_frequency, sinusoidal_wavelength};
-use egui::{Align2, Color32, FontId, Pos2, RichText, Sense, Shape, Stroke, Vec2};
+use egui::{Align2, Color32, FontId, Pos2, Sense, Shape, Stroke, Vec2};
 use std::f64::consts::{PI, TAU};
 
 /// How close two sines (or two points) must be for the view to call them the same.
@@ -58,21 +59,26 @@ impl SinusoidalPanel {
         ui.horizontal_top(|ui| {
             self.draw_circle(ui, (s, c));
             ui.vertical(|ui| {
-                let mono = |s: String| RichText::new(s).monospace();
-                ui.label(mono(crate::t!(
-                    "positions-sin-circle-angle",
-                    t = t,
-                    omega = format!("{omega:.4}"),
-                    theta = format!("{theta:.4}"),
-                    turned = format!("{:.4}", theta.rem_euclid(TAU)),
-                    turns = format!("{:.2}", theta / TAU),
-                )));
-                ui.label(mono(crate::t!(
-                    "positions-sin-circle-point",
-                    band = k,
-                    sin = number(s as f64),
-                    cos = number(c as f64),
-                )));
+                math_text::monospace(
+                    ui,
+                    &crate::t!(
+                        "positions-sin-circle-angle",
+                        t = t,
+                        omega = format!("{omega:.4}"),
+                        theta = format!("{theta:.4}"),
+                        turned = format!("{:.4}", theta.rem_euclid(TAU)),
+                        turns = format!("{:.2}", theta / TAU),
+                    ),
+                );
+                math_text::monospace(
+                    ui,
+                    &crate::t!(
+                        "positions-sin-circle-point",
+                        band = k,
+                        sin = number(s as f64),
+                        cos = number(c as f64),
+                    ),
+                );
                 ui.label(crate::t!(
                     "positions-sin-circle-mirror",
                     mirror = format!("{:.4}", (PI - theta).rem_euclid(TAU)),
@@ -80,29 +86,30 @@ impl SinusoidalPanel {
                     cos = number(-c as f64),
                 ));
                 ui.add_space(6.0);
-                ui.label(crate::t!(
-                    "positions-sin-circle-confused",
-                    last = n - 1,
-                    t = t,
-                    tolerance = format!("{TOLERANCE}"),
-                    by_sine = positions(&twins.by_sine),
-                    by_point = positions(&twins.by_point),
-                    wavelength = format!("{:.2}", sinusoidal_wavelength(k, d, base)),
-                ));
+                math_text::label(
+                    ui,
+                    &crate::t!(
+                        "positions-sin-circle-confused",
+                        last = n - 1,
+                        t = t,
+                        tolerance = format!("{TOLERANCE}"),
+                        by_sine = positions(&twins.by_sine),
+                        by_point = positions(&twins.by_point),
+                        wavelength = format!("{:.2}", sinusoidal_wavelength(k, d, base)),
+                    ),
+                );
                 ui.weak(crate::t!("positions-sin-circle-note"));
                 if self.notes_angles {
                     let [a, b] = NOTES_ANGLES;
                     ui.add_space(6.0);
-                    ui.colored_label(
-                        NOTES_COLOR,
-                        mono(crate::t!(
-                            "positions-sin-circle-notes",
-                            sin_a = format!("{:.4}", a.sin()),
-                            sin_b = format!("{:.4}", b.sin()),
-                            cos_a = number(a.cos()),
-                            cos_b = number(b.cos()),
-                        )),
+                    let notes = crate::t!(
+                        "positions-sin-circle-notes",
+                        sin_a = format!("{:.4}", a.sin()),
+                        sin_b = format!("{:.4}", b.sin()),
+                        cos_a = number(a.cos()),
+                        cos_b = number(b.cos()),
                     );
+                    math_text::styled(ui, &notes, egui::TextStyle::Monospace, NOTES_COLOR);
                 }
             });
         });

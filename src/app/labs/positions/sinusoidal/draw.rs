@@ -5,6 +5,7 @@ use super::{
 };
 use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::Heatmap;
+use crate::app::widgets::math_unicode::unicode;
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::position::{sinusoidal, sinusoidal_frequency, sinusoidal_wavelength};
 use egui::{Color32, RichText};
@@ -31,14 +32,17 @@ impl SinusoidalPanel {
         );
         let k = self.band;
         let omega = sinusoidal_frequency(k, d, base);
-        ui.label(crate::t!(
-            "positions-sin-band-about",
-            band = k,
-            dim_sin = 2 * k,
-            dim_cos = 2 * k + 1,
-            omega = format!("{omega:.4}"),
-            wavelength = format!("{:.2}", sinusoidal_wavelength(k, d, base)),
-        ));
+        crate::app::widgets::math_text::label(
+            ui,
+            &crate::t!(
+                "positions-sin-band-about",
+                band = k,
+                dim_sin = 2 * k,
+                dim_cos = 2 * k + 1,
+                omega = format!("{omega:.4}"),
+                wavelength = format!("{:.2}", sinusoidal_wavelength(k, d, base)),
+            ),
+        );
         ui.weak(crate::t!("positions-sin-band-note"));
         let column = |c: usize| -> Vec<[f64; 2]> {
             derived
@@ -73,9 +77,10 @@ impl SinusoidalPanel {
             .x_axis_label(position_t)
             .y_axis_label(crate::t!("positions-sin-axis-pe-value"))
             .show(ui, |plot| {
-                plot.line(Line::new(format!("sin(t·ω_{k})"), smooth(f64::sin)).color(SIN_COLOR));
+                let name = |f: &str| unicode(&format!("{f}(t·ω_{k})"));
+                plot.line(Line::new(name("sin"), smooth(f64::sin)).color(SIN_COLOR));
                 plot.line(
-                    Line::new(format!("cos(t·ω_{k})"), smooth(f64::cos))
+                    Line::new(name("cos"), smooth(f64::cos))
                         .color(COS_COLOR)
                         .style(LineStyle::dashed_loose()),
                 );
@@ -101,7 +106,7 @@ impl SinusoidalPanel {
     pub(super) fn wavelength_view(&self, ui: &mut egui::Ui) {
         let (d, base) = (self.d, self.base);
         ui.strong(crate::t!("positions-sin-wavelength-title"));
-        ui.weak(crate::t!("positions-sin-wavelength-note"));
+        crate::app::widgets::math_text::weak(ui, &crate::t!("positions-sin-wavelength-note"));
         let points: Vec<[f64; 2]> = (0..d / 2)
             .map(|k| [k as f64, sinusoidal_wavelength(k, d, base).log10()])
             .collect();
@@ -324,7 +329,7 @@ pub(super) fn binary_counter(ui: &mut egui::Ui) {
 
 pub(super) fn similarity_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
     let n = derived.sim.nrows();
-    ui.strong(crate::t!("positions-sin-similarity-title", n = n));
+    crate::app::widgets::math_text::strong(ui, &crate::t!("positions-sin-similarity-title", n = n));
     ui.weak(crate::t!("positions-sin-similarity-note", half = d / 2));
     let mut map = Heatmap::new(
         derived.sim.view(),
@@ -349,7 +354,7 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
     let offset_o = crate::t!("positions-offset-o");
     let strong = ui.visuals().strong_text_color();
     crate::app::widgets::math_text::colored(ui, &title, strong);
-    ui.weak(crate::t!("positions-sin-offset-note"));
+    crate::app::widgets::math_text::weak(ui, &crate::t!("positions-sin-offset-note"));
     let ink = ui.visuals().strong_text_color();
     let spoken = crate::app::widgets::math_text::spoken(&title);
     let mut words = PlotWords::new(spoken, offset_o.clone());
@@ -360,7 +365,7 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
         .include_y(0.0)
         .include_y(d as f64 / 2.0)
         .x_axis_label(offset_o)
-        .y_axis_label("p_t·p_{t+o}")
+        .y_axis_label(unicode("p_t·p_{t+o}"))
         .show(ui, |plot| {
             for (i, (t, curve)) in OFFSET_STARTS.iter().zip(&derived.offsets).enumerate() {
                 let points: Vec<[f64; 2]> = curve
@@ -400,10 +405,10 @@ pub(super) fn offset_view(ui: &mut egui::Ui, derived: &Derived, d: usize) {
                 .fold(0.0, f64::max)
         })
         .fold(0.0, f64::max);
-    ui.label(crate::t!(
-        "positions-sin-offset-gap",
-        gap = format!("{spread:.1e}")
-    ));
+    crate::app::widgets::math_text::label(
+        ui,
+        &crate::t!("positions-sin-offset-gap", gap = format!("{spread:.1e}")),
+    );
 }
 
 /// A bounded box for a heatmap inside the vertical scroll area (which would otherwise offer

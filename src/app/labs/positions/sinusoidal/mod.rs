@@ -18,7 +18,6 @@ pub use maths::{
 use crate::app::widgets::heatmap::Heatmap;
 use crate::model::position::{sinusoidal, sinusoidal_frequency, sinusoidal_wavelength};
 use draw::{binary_counter, matrix_view, offset_view, similarity_view};
-use egui::RichText;
 use ndarray::Array2;
 
 pub const D_RANGE: std::ops::RangeInclusive<usize> = 4..=128;
@@ -163,12 +162,7 @@ impl SinusoidalPanel {
 
     fn contents(&mut self, ui: &mut egui::Ui, store: &crate::app::models::store::ModelStore) {
         ui.heading(crate::t!("positions-sin-heading"));
-        ui.label(
-            RichText::new(
-                "PE(t, 2k) = sin(t·ω_k)    PE(t, 2k+1) = cos(t·ω_k)    ω_k = base^(−2k/d)",
-            )
-            .monospace(),
-        );
+        crate::app::formulas::show(ui, "sinusoidal-base");
         ui.horizontal_wrapped(|ui| {
             crate::app::widgets::fit::add(
                 ui,
