@@ -208,6 +208,10 @@ fn blocks_linear(
             }
             return;
         }
+        if expanded_product(q, x, start, block.view_mut()) {
+            block += &b.slice(s![first..first + block.ncols()]);
+            return;
+        }
         let mut band = Array2::<f32>::zeros((BAND.min(block.ncols()), d));
         let mut done = 0;
         while done < block.ncols() {
@@ -226,6 +230,41 @@ fn blocks_linear(
         }
     });
     y
+}
+
+/// `y = x · W[start..]ᵀ` through the product's kernel, each band of rows expanded from the
+/// blocks just before it is used and the tokens packed once for all bands. `false` (and `y`
+/// untouched) where the machine has no kernel or the rows are not contiguous.
+fn expanded_product(
+    q: &QuantizedTensor,
+    x: ArrayView2<f32>,
+    start: usize,
+    mut y: ndarray::ArrayViewMut2<f32>,
+) -> bool {
+    let d = q.cols();
+    let Some(rows) = x
+        .rows()
+        .into_iter()
+        .map(|r| r.to_slice())
+        .collect::<Option<Vec<_>>>()
+    else {
+        return false;
+    };
+    let cols = y.ncols();
+    let mut out: Vec<&mut [f32]> = y
+        .rows_mut()
+        .into_iter()
+        .filter_map(|r| r.into_slice())
+        .collect();
+    if out.len() != rows.len() {
+        return false;
+    }
+    let mut expand = |first: usize, band: &mut [f32]| {
+        for (i, row) in band.chunks_exact_mut(d).enumerate() {
+            let _ = q.dequantize_row(start + first + i, row);
+        }
+    };
+    glimpse_kernels::x_wt_expanded(&rows, (cols, d), BAND, &mut expand, &mut out)
 }
 
 #[cfg(test)]

@@ -13,4 +13,4 @@ pub mod matmul;
 pub mod rows;
 mod wide;
 
-pub use matmul::{x_wt, Matrix};
+pub use matmul::{x_wt, x_wt_expanded, Matrix};

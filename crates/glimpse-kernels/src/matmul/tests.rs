@@ -119,3 +119,47 @@ fn shapes_that_disagree_are_refused_untouched() {
     assert!(!x_wt(&rows, matrix(&w, 2, 3, 3), &mut short));
     assert_eq!(y, vec![7.0; 4]);
 }
+
+/// Rows made band by band give the bits of the product of the whole matrix, whatever the band:
+/// one row, a ragged band, every row at once, more rows than there are.
+#[test]
+fn expanded_bands_give_the_bits_of_the_whole_matrix() {
+    let Some(kernel) = kernel() else { return };
+    for &(t, k, n) in &SHAPES {
+        let (x, w) = (values(t * k, 5), values(n * k, 6));
+        let whole = product(kernel, &x, &w, (t, k, n));
+        for band in [1, 7, n, n + 5] {
+            let mut y = vec![f32::NAN; t * n];
+            let rows: Vec<&[f32]> = x.chunks(k).collect();
+            let mut out: Vec<&mut [f32]> = y.chunks_mut(n).collect();
+            let mut asked = Vec::new();
+            let mut expand = |first: usize, band: &mut [f32]| {
+                asked.push(first);
+                band.copy_from_slice(&w[first * k..first * k + band.len()]);
+            };
+            assert!(x_wt_expanded(&rows, (n, k), band, &mut expand, &mut out));
+            let bands: Vec<usize> = (0..n).step_by(band.min(n)).collect();
+            assert_eq!(asked, bands, "{t}×{k}×{n}, band {band}");
+            let same = whole
+                .iter()
+                .zip(&y)
+                .all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{t}×{k}×{n}, band {band}");
+        }
+    }
+}
+
+#[test]
+fn expanded_shapes_that_disagree_are_refused_without_expanding() {
+    let x = values(6, 1);
+    let rows: Vec<&[f32]> = x.chunks(3).collect();
+    let mut y = vec![7.0; 4];
+    let mut out: Vec<&mut [f32]> = y.chunks_mut(2).collect();
+    let mut called = false;
+    let mut expand = |_: usize, _: &mut [f32]| called = true;
+    // Rows of 3 values against a W of 4 columns; then 3 output columns against rows of 2.
+    assert!(!x_wt_expanded(&rows, (2, 4), 8, &mut expand, &mut out));
+    assert!(!x_wt_expanded(&rows, (3, 3), 8, &mut expand, &mut out));
+    assert!(!called);
+    assert_eq!(y, vec![7.0; 4]);
+}
