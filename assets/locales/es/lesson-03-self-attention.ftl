@@ -87,7 +87,8 @@ lesson-page-relevance-is-not-symmetric-text =
     Estos pesos podrían seguir siendo distintos aunque las dos puntuaciones fueran iguales: la
     softmax normaliza cada fila sobre sus propias claves, así que una misma puntuación pesa más
     en una fila cuyas otras puntuaciones son bajas. Para comparar las puntuaciones mismas,
-    cambia el mapa de calor a “antes del softmax (puntuaciones escaladas)”.
+    cambia el mapa de calor a “antes del softmax (puntuaciones escaladas)”: aquí también
+    difieren, 4.98 para (bank, river) frente a 3.08 para (river, bank).
 
     Lee la matriz por filas, que muestran lo que reúne cada consulta. Después compara la celda
     (bank, river) con la celda (river, bank). Una columna muestra quién escucha a una clave.
@@ -131,6 +132,13 @@ lesson-page-the-cost-calculator-text =
     atención con L = 100 (L² + L·D). Las tablas de abajo cuentan los parámetros de un bloque,
     4·D² para la atención y 2·D·d_ff para la capa feed-forward, y los del propio modelo elegido,
     tensor a tensor.
+
+    Mueve el control de cabezas: con h = 8 cabezas de d_k = D/h = 64, las proyecciones mantienen
+    4·D² = 1,048,576 parámetros y las puntuaciones L²·D = 5,120,000 multiplicaciones-sumas, como
+    con una cabeza de 512; solo los pesos de atención se multiplican por h, 480,000 números en la
+    pasada frente a 60,000 con una cabeza. La tabla de memoria da cada tamaño en unidades
+    decimales y en las binarias de los apuntes: una matriz L × L con L = 1,024 ocupa 4.2 MB, o
+    4.0 MiB.
 
 lesson-page-stacked-attention-without-a = Atención apilada sin capa feed-forward
 lesson-page-stacked-attention-without-a-text =

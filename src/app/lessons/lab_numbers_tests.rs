@@ -210,6 +210,34 @@ fn the_cost_page_states_the_calculators_numbers() {
     // LSTM's four gates, 8·L·D².
     let [_, rnn, _] = maths::layer_costs(&sizes);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // Heads: the same parameters and multiply-adds as one head, h times the weights; one
+    // L × L matrix at L = 1,024 in decimal and binary units.
+    let one_head = maths::Sizes { heads: 1, ..sizes };
+    assert_eq!(sizes.heads, 8);
+    assert_eq!(maths::block_params(&sizes), maths::block_params(&one_head));
+    assert_eq!(
+        maths::attention_work(&sizes),
+        maths::attention_work(&one_head)
+    );
+    let matrix = 4 * maths::memory(&maths::Sizes { l: 1024, ..sizes }).one_matrix;
+    for said in [
+        format!(
+            "4·D² = {}",
+            maths::grouped(maths::block_params(&sizes).attention)
+        ),
+        format!("{} numbers for the pass", maths::grouped(m.all_weights)),
+        format!(
+            "against {} with one head",
+            maths::grouped(maths::memory(&one_head).all_weights)
+        ),
+        format!(
+            "{}, or {}",
+            maths::bytes(matrix),
+            maths::binary_bytes(matrix)
+        ),
+    ] {
+        assert!(flat.contains(&said), "{title}: {said}");
+    }
     for said in [
         format!("2·L·D² = {}", maths::count(2 * rnn.mixing)),
         format!(

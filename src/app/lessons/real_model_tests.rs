@@ -50,6 +50,16 @@ fn the_minilm_pages_show_what_they_say() {
     says(title, w[[5, 8]]);
     says(title, w[[8, 5]]);
     assert!(w[[5, 8]] > 3.0 * w[[8, 5]]);
+    // The scaled scores before the softmax differ as well.
+    let sel = app.bench.sel;
+    let trace = app.bench.trace().unwrap();
+    let scaled = &trace.attention(sel.kind, sel.layer).unwrap().scaled;
+    let (there, back) = (scaled[[sel.head, 5, 8]], scaled[[sel.head, 8, 5]]);
+    assert!(there > back + 1.0, "{there} {back}");
+    let text = page_text(title);
+    assert!(text.contains(&format!(
+        "{there:.2} for (bank, river) against {back:.2} for"
+    )));
 
     // "the dog bit the man" against "the man bit the dog", positions off and on: the panel
     // the page opens reads the sentences from the link.

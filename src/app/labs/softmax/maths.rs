@@ -265,7 +265,16 @@ mod tests {
                 );
             }
         }
-        // Each row sums to 0: the weights always sum to 1, whatever the scores do.
+        // Each column sums to 0: nudging one score leaves the weights' total at 1. J is
+        // symmetric, so each row sums to 0 as well.
+        for col in j.columns() {
+            assert!(col.sum().abs() < 1e-6);
+        }
+        for i in 0..e.len() {
+            for jj in 0..e.len() {
+                assert!((j[[i, jj]] - j[[jj, i]]).abs() < 1e-7);
+            }
+        }
         for row in j.rows() {
             assert!(row.sum().abs() < 1e-6);
         }
