@@ -275,7 +275,10 @@ async function main() {
 
       // A longer text, cancelled part-way: the text whose numbers are shown comes back (the
       // probe's input is the text of the trace drawn).
-      const text2 = `${text1} The street was wide and the animal was small, so it waited.`;
+      // Three times as long again: the threaded build's products finish a pass this size in a
+      // few frames, and Cancel must land before it ends.
+      const more = ' The street was wide and the animal was small, so it waited by the wall.';
+      const text2 = `${text1}${more.repeat(6)} Then it waited.`;
       await open(`view=attention&src=${encodeURIComponent(text2)}`);
       const cancel = await poll(async () => {
         const c = await compute();
