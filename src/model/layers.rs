@@ -52,11 +52,7 @@ pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f3
                 cols: w.ncols(),
                 stride: w.ncols(),
             };
-            let mut out: Vec<&mut [f32]> = y
-                .rows_mut()
-                .into_iter()
-                .filter_map(|r| r.into_slice())
-                .collect();
+            let mut out = rows_as_mut_slices(&mut y);
             out.len() == rows.len() && glimpse_kernels::x_wt(&rows, w_rows, &mut out)
         }
         _ => false,
@@ -67,8 +63,16 @@ pub fn x_wt_into(x: ArrayView2<f32>, w: ArrayView2<f32>, mut y: ArrayViewMut2<f3
 }
 
 /// Each row of `x` as a slice, where every row is contiguous.
-fn rows_as_slices<'v>(x: &'v ArrayView2<f32>) -> Option<Vec<&'v [f32]>> {
+pub(crate) fn rows_as_slices<'v>(x: &'v ArrayView2<f32>) -> Option<Vec<&'v [f32]>> {
     x.rows().into_iter().map(|r| r.to_slice()).collect()
+}
+
+/// The rows of `y` that are contiguous, as slices (all of them for a row-major view).
+pub(crate) fn rows_as_mut_slices<'v>(y: &'v mut ArrayViewMut2<f32>) -> Vec<&'v mut [f32]> {
+    y.rows_mut()
+        .into_iter()
+        .filter_map(|r| r.into_slice())
+        .collect()
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -242,20 +242,11 @@ fn expanded_product(
     mut y: ndarray::ArrayViewMut2<f32>,
 ) -> bool {
     let d = q.cols();
-    let Some(rows) = x
-        .rows()
-        .into_iter()
-        .map(|r| r.to_slice())
-        .collect::<Option<Vec<_>>>()
-    else {
+    let Some(rows) = layers::rows_as_slices(&x) else {
         return false;
     };
     let cols = y.ncols();
-    let mut out: Vec<&mut [f32]> = y
-        .rows_mut()
-        .into_iter()
-        .filter_map(|r| r.into_slice())
-        .collect();
+    let mut out = layers::rows_as_mut_slices(&mut y);
     if out.len() != rows.len() {
         return false;
     }

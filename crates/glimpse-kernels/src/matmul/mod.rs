@@ -101,22 +101,38 @@ pub fn x_wt(x: &[&[f32]], w: Matrix, y: &mut [&mut [f32]]) -> bool {
 /// increasing order with fused multiply-adds where it has them, so the x86 kernels give the
 /// same bits.
 pub fn x_wt_with(kernel: Kernel, x: &[&[f32]], w: Matrix, y: &mut [&mut [f32]]) -> bool {
-    let shapes_agree = w.fits()
-        && x.len() == y.len()
-        && x.iter().all(|r| r.len() == w.cols)
-        && y.iter().all(|r| r.len() == w.rows);
-    if !shapes_agree {
+    if !w.fits() {
         return false;
     }
-    if x.is_empty() || w.rows == 0 {
-        return true;
-    }
-    if w.cols == 0 {
-        y.iter_mut().for_each(|r| r.fill(0.0));
-        return true;
+    if let Some(done) = refused_or_trivial(x, (w.rows, w.cols), y) {
+        return done;
     }
     drive(kernel, x, w, y);
     true
+}
+
+/// `Some(false)` where `x` (rows of `cols`) and `y` (rows of `rows`) do not agree, `Some(true)`
+/// once a product with nothing to sum is written (no tokens, no rows, or zeros for `cols = 0`),
+/// `None` where the kernel has work to do.
+fn refused_or_trivial(
+    x: &[&[f32]],
+    (rows, cols): (usize, usize),
+    y: &mut [&mut [f32]],
+) -> Option<bool> {
+    let shapes_agree = x.len() == y.len()
+        && x.iter().all(|r| r.len() == cols)
+        && y.iter().all(|r| r.len() == rows);
+    if !shapes_agree {
+        return Some(false);
+    }
+    if x.is_empty() || rows == 0 {
+        return Some(true);
+    }
+    if cols == 0 {
+        y.iter_mut().for_each(|r| r.fill(0.0));
+        return Some(true);
+    }
+    None
 }
 
 /// Whether [`x_wt`] multiplies on this machine.
@@ -141,18 +157,8 @@ pub fn x_wt_expanded(
     let Some(kernel) = kernel() else {
         return false;
     };
-    let shapes_agree = x.len() == y.len()
-        && x.iter().all(|r| r.len() == cols)
-        && y.iter().all(|r| r.len() == rows);
-    if !shapes_agree {
-        return false;
-    }
-    if x.is_empty() || rows == 0 {
-        return true;
-    }
-    if cols == 0 {
-        y.iter_mut().for_each(|r| r.fill(0.0));
-        return true;
+    if let Some(done) = refused_or_trivial(x, (rows, cols), y) {
+        return done;
     }
     let packed = pack_tokens(x, cols, kernel.nr);
     let band_rows = band_rows.clamp(1, rows);
