@@ -51,6 +51,9 @@ impl Source for WithoutEos<'_> {
     fn log_probs(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
         self.0.log_probs(prefix)
     }
+    fn log_probs_onward(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
+        self.0.log_probs_onward(prefix)
+    }
     fn model(&self) -> Option<&crate::model::Model> {
         self.0.model()
     }

@@ -269,7 +269,7 @@ pub fn greedy(
     let mut prefix = prompt.to_vec();
     let (mut out, mut cum) = (Vec::new(), 0.0f32);
     for _ in 0..max_len {
-        let Some((t, l)) = most_likely(&source.log_probs(&prefix)?) else {
+        let Some((t, l)) = most_likely(&source.log_probs_onward(&prefix)?) else {
             break;
         };
         out.push(t);

@@ -80,7 +80,7 @@ impl Sampler {
         let Some(prefix) = self.wants().map(<[u32]>::to_vec) else {
             return Ok(false);
         };
-        let log_probs = source.log_probs(&prefix)?;
+        let log_probs = source.log_probs_onward(&prefix)?;
         self.draw_from(&log_probs, source.eos())?;
         Ok(true)
     }

@@ -21,6 +21,12 @@ pub trait Source {
     }
     /// `log p(next | prefix)` for every token; `prefix` starts with `<bos>`.
     fn log_probs(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String>;
+    /// `log_probs` for a walk that only goes on (greedy decoding, sampling): no prefix shorter
+    /// than `prefix` is asked for again, so a source may hand its parent's state to the pass
+    /// instead of keeping a copy of it.
+    fn log_probs_onward(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
+        self.log_probs(prefix)
+    }
     /// The model behind it, if any (for attention views).
     fn model(&self) -> Option<&Model> {
         None
@@ -140,15 +146,23 @@ impl ModelSource {
     /// child adds one token; a prefix never seen, the prompt, is read into a fresh cache in one
     /// batched pass); without it, the whole prefix again.
     fn begin(&self, prefix: &[u32]) -> Result<Pass, String> {
+        let parent = prefix.split_last().ok_or("empty prefix")?.1;
+        let state = self.caches.get(parent).filter(|_| self.use_cache);
+        self.begin_from(prefix, state.cloned())
+    }
+
+    /// [`Self::begin`] from the parent's cache `state` (owned: copied, or moved out of the
+    /// map by a walk that does not come back to it), or from nothing.
+    fn begin_from(&self, prefix: &[u32], state: Option<DecodeState>) -> Result<Pass, String> {
         let max = self.model.config.max_len;
         if prefix.len() > max {
             return Err(format!("the model takes at most {max} tokens"));
         }
         let model = Arc::clone(&self.model);
         let parent = prefix.split_last().ok_or("empty prefix")?.1;
-        let (state, new) = match self.caches.get(parent).filter(|_| self.use_cache) {
-            Some(s) => (Some(s.clone()), &prefix[parent.len()..]),
-            None => (None, prefix),
+        let new = match state {
+            Some(_) => &prefix[parent.len()..],
+            None => prefix,
         };
         // The tokens this pass feeds: the source, and the target's new positions.
         let input = ModelInput {
@@ -214,6 +228,16 @@ impl Source for ModelSource {
         self.finish(prefix, passed)
     }
 
+    /// The parent's cache moves into the pass (each step had copied it, all its keys and
+    /// values, and kept every prefix's copy), and the prefixes before it are dropped.
+    fn log_probs_onward(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
+        let parent = prefix.split_last().ok_or("empty prefix")?.1;
+        let state = self.caches.remove(parent).filter(|_| self.use_cache);
+        self.caches.clear();
+        let passed = self.begin_from(prefix, state)?.run()?;
+        self.finish(prefix, passed)
+    }
+
     fn pass(&mut self, prefix: &[u32]) -> Option<Result<Pass, String>> {
         Some(self.begin(prefix))
     }
@@ -271,6 +295,33 @@ mod tests {
                 assert_eq!(positions, if use_cache { 4 } else { 1 + 2 + 3 + 4 });
             }
         }
+    }
+
+    /// A walk that only goes on moves each cache into the next pass instead of copying it:
+    /// the same log-probabilities to the bit and the same work as `log_probs`, and only the
+    /// last prefix's cache kept.
+    #[test]
+    fn going_onward_answers_as_log_probs_and_keeps_one_cache() {
+        for (name, text) in [("lm", "the cat "), ("translate", "la zone économique")] {
+            let model = Arc::new(builtin::load(name).unwrap());
+            let mut copying = ModelSource::new(Arc::clone(&model), text, 0.8, true).unwrap();
+            let mut moving = ModelSource::new(Arc::clone(&model), text, 0.8, true).unwrap();
+            let mut prefix = vec![copying.bos()];
+            for _ in 0..5 {
+                let expected = copying.log_probs(&prefix).unwrap();
+                let got = moving.log_probs_onward(&prefix).unwrap();
+                assert_eq!(got, expected, "{name}, {prefix:?}");
+                assert_eq!(moving.caches.len(), 1);
+                prefix.push(crate::decode::beam::most_likely(&got).unwrap().0);
+            }
+            assert_eq!(copying.caches.len(), 5);
+            let (w1, w2) = (copying.work(), moving.work());
+            assert_eq!((w1.calls, w1.positions), (w2.calls, w2.positions));
+        }
+    }
+
+    #[test]
+    fn a_prefix_longer_than_the_model_is_refused() {
         let long = vec![BOS; builtin::load("lm").unwrap().config.max_len + 1];
         let mut s = ModelSource::new(builtin::load("lm").unwrap(), "", 1.0, true).unwrap();
         assert!(

@@ -12,7 +12,10 @@ use super::softmax::masked_softmax_into;
 use super::weights::{AttentionWeights, Projection, ScoreWeights};
 use crate::util::nested;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{s, Array1, Array2, Array3, ArrayView2, ArrayViewMut2, ArrayViewMut3, Axis, Zip};
+use ndarray::{
+    s, Array1, Array2, Array3, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMut2, ArrayViewMut3,
+    Axis, Zip,
+};
 use serde::Serialize;
 
 mod masks;
@@ -154,14 +157,31 @@ pub fn merge_heads(x: &Array3<f32>) -> Array2<f32> {
 /// model or layer: that is an error, never a silently dropped cache.
 fn append(cache: &mut Option<Array3<f32>>, new: Array3<f32>) -> Result<Array3<f32>> {
     let all = match cache.take() {
-        Some(old) => ndarray::concatenate(Axis(1), &[old.view(), new.view()]).map_err(|_| {
-            ModelError::Input(format!(
+        Some(old) if (old.dim().0, old.dim().2) == (new.dim().0, new.dim().2) => {
+            // Row-major, so each head's keys lie one after another, as the product kernel
+            // reads them (`ndarray::concatenate` kept the positions outermost).
+            let (heads, width) = (old.dim().0, old.dim().2);
+            let positions = old.len_of(Axis(1)) + new.len_of(Axis(1));
+            let mut rows = Vec::with_capacity(heads * positions * width);
+            for (old, new) in old.outer_iter().zip(new.outer_iter()) {
+                for part in [old, new] {
+                    match part.as_slice() {
+                        Some(part) => rows.extend_from_slice(part),
+                        None => rows.extend(part.iter()),
+                    }
+                }
+            }
+            Array3::from_shape_vec((heads, positions, width), rows)
+                .map_err(|e| ModelError::Input(e.to_string()))?
+        }
+        Some(old) => {
+            return Err(ModelError::Input(format!(
                 "the key/value cache holds {:?} (heads, positions, width) but this step \
                  brings {:?}: it belongs to another model; start decoding again",
                 old.dim(),
                 new.dim()
-            ))
-        })?,
+            )))
+        }
         None => new,
     };
     *cache = Some(all.clone());
@@ -286,7 +306,15 @@ pub fn one_head_into(
     } = slots;
     // S = score(Q, K)
     match score.0 {
-        ScoreWeights::Dot => general_mat_mul(1.0, &q, &k.t(), 0.0, &mut scores),
+        // One query (a decoding step): a dot product per key, K read where it lies (a
+        // general product first copied all of K into panels, for every head and step).
+        ScoreWeights::Dot if q.nrows() == 1 => {
+            for (s, k) in scores.row_mut(0).iter_mut().zip(k.rows()) {
+                *s = q.row(0).dot(&k);
+            }
+        }
+        // Many: the product kernel, reading K's rows where they lie.
+        ScoreWeights::Dot => super::layers::x_wt_into(q, k, scores.view_mut()),
         other => scores.assign(&raw_scores(q, k, other, score.1)),
     }
     // E = S / divisor;  L = E + B, then −∞ where masked (one pass over the T² cells)
@@ -310,7 +338,17 @@ pub fn one_head_into(
     // O = A V
     match dropout {
         Some(m) => general_mat_mul(1.0, &(&weights * &m), &v, 0.0, &mut out),
+        None if weights.nrows() == 1 => weighted_rows(weights.row(0), v, out.row_mut(0)),
         None => general_mat_mul(1.0, &weights, &v, 0.0, &mut out),
+    }
+}
+
+/// `o = Σⱼ aⱼ vⱼ` for one query (a decoding step): V's rows added in order, each scaled by
+/// its weight, without copying V into panels as a general product does.
+fn weighted_rows(a: ArrayView1<f32>, v: ArrayView2<f32>, mut o: ArrayViewMut1<f32>) {
+    o.fill(0.0);
+    for (&a, v) in a.iter().zip(v.rows()) {
+        o.scaled_add(a, &v);
     }
 }
 

@@ -129,22 +129,28 @@ fn every_x86_kernel_agrees_with_the_portable_loop() {
     use std::arch::is_x86_feature_detected as has;
     let avx2 = has!("f16c") && has!("avx2") && has!("fma");
     let avx512 = has!("f16c") && has!("avx512f");
-    for kind in KINDS {
-        let cols = 7 * BLOCK;
-        let w = matrix(kind, 1, cols, 11);
+    // Rows shorter than, as long as, and longer than the AVX-512 kernel's group of 16 blocks
+    // whose scales it converts together, with odd and even counts (its two accumulators).
+    for (kind, blocks) in KINDS
+        .into_iter()
+        .flat_map(|k| [1, 7, 16, 18, 37].map(|b| (k, b)))
+    {
+        let cols = blocks * BLOCK;
+        let w = matrix(kind, 1, cols, 11 + blocks as u32);
         let x: Vec<f32> = (0..cols).map(|i| (i as f32 * 0.71).cos()).collect();
         let acts = Activations::new(&x);
         let want = dot_row_portable(kind, &w, &acts);
+        let name = format!("{} × {blocks} blocks", kind.name());
         let close = |got: f32| (got - want).abs() < 1e-5 * want.abs().max(1.0);
         if avx2 {
             // SAFETY: the features were detected just above.
             let got = unsafe { kernel::dot_avx2(kind, &w, &acts) };
-            assert!(close(got), "AVX2 {}: {got} against {want}", kind.name());
+            assert!(close(got), "AVX2 {name}: {got} against {want}");
         }
         if avx512 {
             // SAFETY: as above.
             let got = unsafe { kernel::dot_avx512(kind, &w, &acts) };
-            assert!(close(got), "AVX-512 {}: {got} against {want}", kind.name());
+            assert!(close(got), "AVX-512 {name}: {got} against {want}");
         }
     }
 }
