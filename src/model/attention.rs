@@ -5,7 +5,7 @@
 
 use super::config::{Positional, Scoring};
 use super::dropout::{Dropout, Site};
-use super::error::{ModelError, Result};
+use super::error::Result;
 use super::parallel::{self, Split};
 use super::position::{self, Rope};
 use super::softmax::masked_softmax_into;
@@ -18,7 +18,10 @@ use ndarray::{
 };
 use serde::Serialize;
 
+mod kv_cache;
 mod masks;
+pub use kv_cache::KvCache;
+use kv_cache::{keys_and_values, KeysValues};
 pub use masks::{block_keys, causal_mask, full_mask, prefix_mask, MaskChoice};
 
 // ---------------------------------------------------------------------------------------------
@@ -124,23 +127,6 @@ pub struct AttentionShape {
     pub rope: Option<Rope>,
 }
 
-/// Keys and values kept between decoding steps.
-#[derive(Debug, Clone, Default)]
-pub struct KvCache {
-    /// `[G, t, h]`, or `None` before the first step.
-    pub k: Option<Array3<f32>>,
-    pub v: Option<Array3<f32>>,
-}
-
-impl KvCache {
-    pub fn len(&self) -> usize {
-        self.k.as_ref().map_or(0, |k| k.len_of(Axis(1)))
-    }
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
 /// `[T, n·h]` → `[n, T, h]`.
 pub fn split_heads(x: ArrayView2<f32>, n: usize, h: usize) -> Array3<f32> {
     Array3::from_shape_fn((n, x.nrows(), h), |(head, t, c)| x[[t, head * h + c]])
@@ -150,42 +136,6 @@ pub fn split_heads(x: ArrayView2<f32>, n: usize, h: usize) -> Array3<f32> {
 pub fn merge_heads(x: &Array3<f32>) -> Array2<f32> {
     let (n, t, h) = x.dim();
     Array2::from_shape_fn((t, n * h), |(r, c)| x[[c / h, r, c % h]])
-}
-
-/// Appends this call's keys (or values) to the cache along the time axis and returns all of
-/// them. A cache whose head count or width differs from the new rows belongs to another
-/// model or layer: that is an error, never a silently dropped cache.
-fn append(cache: &mut Option<Array3<f32>>, new: Array3<f32>) -> Result<Array3<f32>> {
-    let all = match cache.take() {
-        Some(old) if (old.dim().0, old.dim().2) == (new.dim().0, new.dim().2) => {
-            // Row-major, so each head's keys lie one after another, as the product kernel
-            // reads them (`ndarray::concatenate` kept the positions outermost).
-            let (heads, width) = (old.dim().0, old.dim().2);
-            let positions = old.len_of(Axis(1)) + new.len_of(Axis(1));
-            let mut rows = Vec::with_capacity(heads * positions * width);
-            for (old, new) in old.outer_iter().zip(new.outer_iter()) {
-                for part in [old, new] {
-                    match part.as_slice() {
-                        Some(part) => rows.extend_from_slice(part),
-                        None => rows.extend(part.iter()),
-                    }
-                }
-            }
-            Array3::from_shape_vec((heads, positions, width), rows)
-                .map_err(|e| ModelError::Input(e.to_string()))?
-        }
-        Some(old) => {
-            return Err(ModelError::Input(format!(
-                "the key/value cache holds {:?} (heads, positions, width) but this step \
-                 brings {:?}: it belongs to another model; start decoding again",
-                old.dim(),
-                new.dim()
-            )))
-        }
-        None => new,
-    };
-    *cache = Some(all.clone());
-    Ok(all)
 }
 
 /// Where keys and values come from.
@@ -352,9 +302,6 @@ fn weighted_rows(a: ArrayView1<f32>, v: ArrayView2<f32>, mut o: ArrayViewMut1<f3
     }
 }
 
-/// Keys and values `[G, T_k, h]` of the key/value heads.
-type KeysValues = (Array3<f32>, Array3<f32>);
-
 /// This call's queries `[H, T_q, h]` and, where new ones are computed, keys and values
 /// `[G, T_k, h]`, with RoPE applied to queries and keys of self-attention.
 pub(crate) fn project(
@@ -408,28 +355,6 @@ pub(crate) fn project(
             let empty = Array3::zeros((n_kv_heads, 0, h));
             (split_heads(x, n_heads, h), Some((empty.clone(), empty)))
         }
-    }
-}
-
-/// The keys and values attended over: this call's own, or with a cache, everything cached so
-/// far (self-attention appends; cross-attention computes the memory's once and reuses them).
-fn keys_and_values(
-    new: Option<KeysValues>,
-    cache: Option<&mut KvCache>,
-    is_self: bool,
-    empty: (usize, usize),
-) -> Result<KeysValues> {
-    let nothing = || Array3::zeros((empty.0, 0, empty.1));
-    match (cache, new) {
-        (Some(c), Some((k, v))) if is_self || c.is_empty() => {
-            Ok((append(&mut c.k, k)?, append(&mut c.v, v)?))
-        }
-        (Some(c), _) => Ok((
-            c.k.clone().unwrap_or_else(nothing),
-            c.v.clone().unwrap_or_else(nothing),
-        )),
-        (None, Some(kv)) => Ok(kv),
-        (None, None) => Ok((nothing(), nothing())),
     }
 }
 
