@@ -1,6 +1,6 @@
 //! The x86 kernels of [`super`]: AVX-512 or AVX2 with F16C, chosen at run time.
 
-use super::{dequantize_portable, dot_row_portable, outside, Activations, Dot, QuantKind, BLOCK};
+use super::{dequantize_portable, dot_row_portable, Activations, Dot, QuantKind, BLOCK};
 use std::arch::x86_64::*;
 
 /// How far ahead the weights are asked for: 2 KiB (about 100 blocks of Q4_1) streamed
@@ -53,9 +53,9 @@ pub fn dot() -> Dot {
 /// Asks for the weights a few blocks on: a product of one vector streams the whole matrix
 /// once, and waiting for each block's bytes was the largest share of its time.
 #[inline(always)]
-unsafe fn prefetch_ahead(block: &[u8]) {
+unsafe fn prefetch_ahead(block: *const u8) {
     // A hint only: an address past the matrix is not read, so no bounds apply.
-    _mm_prefetch::<_MM_HINT_T0>(block.as_ptr().wrapping_add(PREFETCH_BYTES) as *const i8);
+    _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_BYTES) as *const i8);
 }
 
 /// d and m of a block through F16C (the two halves are adjacent in a Q4_1 block).
@@ -105,25 +105,58 @@ unsafe fn ints32(kind: QuantKind, ints: *const u8) -> [__m256i; 4] {
 
 #[target_feature(enable = "avx2,fma,f16c")]
 pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
-    let mut acc = _mm256_setzero_ps();
-    let mut rest = 0.0f32;
-    let blocks = row.chunks_exact(kind.block_bytes()).zip(&x.sums);
-    for (b, (block, &sum)) in blocks.enumerate() {
-        prefetch_ahead(block);
-        let (d, m) = scale_and_min(kind, block);
-        let q = ints32(kind, block.as_ptr().add(kind.ints_at()));
-        let xs = x.values.as_ptr().add(b * BLOCK);
-        let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
-        for (i, q) in q.iter().enumerate().skip(1) {
-            s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
-        }
-        acc = _mm256_fmadd_ps(_mm256_set1_ps(d), s, acc);
-        rest += outside(kind, d, m, sum);
+    if row.len() != x.sums.len() * kind.block_bytes() {
+        return dot_row_portable(kind, row, x);
     }
-    let half = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
-    let mut lanes = [0.0f32; 4];
-    _mm_storeu_ps(lanes.as_mut_ptr(), half);
-    lanes.iter().sum::<f32>() + rest
+    match kind {
+        QuantKind::Q8_0 => dot_avx2_of(QuantKind::Q8_0, row, x),
+        QuantKind::Q4_0 => dot_avx2_of(QuantKind::Q4_0, row, x),
+        QuantKind::Q4_1 => dot_avx2_of(QuantKind::Q4_1, row, x),
+    }
+}
+
+/// The loop of [`dot_avx2`], as [`dot_avx512_of`]'s with eight lanes: scales sixteen blocks
+/// at a time, even and odd blocks in two accumulators.
+#[inline(always)]
+unsafe fn dot_avx2_of(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
+    let (mut even, mut odd) = (_mm256_setzero_ps(), _mm256_setzero_ps());
+    let mut rest = _mm256_setzero_ps();
+    let blocks = x.sums.len();
+    for first in (0..blocks).step_by(GROUP) {
+        let count = (blocks - first).min(GROUP);
+        let (d, extra) = scales(kind, row.as_ptr(), first, count, &x.sums);
+        rest = _mm256_add_ps(rest, extra);
+        let mut i = 0;
+        while i + 1 < count {
+            let (b0, b1) = (first + i, first + i + 1);
+            even = _mm256_fmadd_ps(_mm256_set1_ps(d[i]), ints_times_x8(kind, row, x, b0), even);
+            odd = _mm256_fmadd_ps(
+                _mm256_set1_ps(d[i + 1]),
+                ints_times_x8(kind, row, x, b1),
+                odd,
+            );
+            i += 2;
+        }
+        if i < count {
+            let b = first + i;
+            even = _mm256_fmadd_ps(_mm256_set1_ps(d[i]), ints_times_x8(kind, row, x, b), even);
+        }
+    }
+    sum8(_mm256_add_ps(even, odd)) + sum8(rest)
+}
+
+/// Σᵢ nᵢxᵢ over block `b`'s 32 values, as eight lanes (`row` holds block `b`).
+#[inline(always)]
+unsafe fn ints_times_x8(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> __m256 {
+    let block = row.as_ptr().add(b * kind.block_bytes());
+    prefetch_ahead(block);
+    let q = ints32(kind, block.add(kind.ints_at()));
+    let xs = x.values.as_ptr().add(b * BLOCK);
+    let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
+    for (i, q) in q.iter().enumerate().skip(1) {
+        s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
+    }
+    s
 }
 
 /// Blocks whose scales [`scales`] converts at once.
@@ -229,7 +262,7 @@ unsafe fn dot_avx512_of(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32
 #[inline(always)]
 unsafe fn ints_times_x(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> __m512 {
     let block = row.as_ptr().add(b * kind.block_bytes());
-    _mm_prefetch::<_MM_HINT_T0>(block.wrapping_add(PREFETCH_BYTES) as *const i8);
+    prefetch_ahead(block);
     let ints = block.add(kind.ints_at());
     // The 32 integers as two vectors of sixteen i32, in value order.
     let (q0, q1) = match kind {
