@@ -103,62 +103,6 @@ unsafe fn ints32(kind: QuantKind, ints: *const u8) -> [__m256i; 4] {
     ]
 }
 
-#[target_feature(enable = "avx2,fma,f16c")]
-pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
-    if row.len() != x.sums.len() * kind.block_bytes() {
-        return dot_row_portable(kind, row, x);
-    }
-    match kind {
-        QuantKind::Q8_0 => dot_avx2_of(QuantKind::Q8_0, row, x),
-        QuantKind::Q4_0 => dot_avx2_of(QuantKind::Q4_0, row, x),
-        QuantKind::Q4_1 => dot_avx2_of(QuantKind::Q4_1, row, x),
-    }
-}
-
-/// The loop of [`dot_avx2`], as [`dot_avx512_of`]'s with eight lanes: scales sixteen blocks
-/// at a time, even and odd blocks in two accumulators.
-#[inline(always)]
-unsafe fn dot_avx2_of(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
-    let (mut even, mut odd) = (_mm256_setzero_ps(), _mm256_setzero_ps());
-    let mut rest = _mm256_setzero_ps();
-    let blocks = x.sums.len();
-    for first in (0..blocks).step_by(GROUP) {
-        let count = (blocks - first).min(GROUP);
-        let (d, extra) = scales(kind, row.as_ptr(), first, count, &x.sums);
-        rest = _mm256_add_ps(rest, extra);
-        let mut i = 0;
-        while i + 1 < count {
-            let (b0, b1) = (first + i, first + i + 1);
-            even = _mm256_fmadd_ps(_mm256_set1_ps(d[i]), ints_times_x8(kind, row, x, b0), even);
-            odd = _mm256_fmadd_ps(
-                _mm256_set1_ps(d[i + 1]),
-                ints_times_x8(kind, row, x, b1),
-                odd,
-            );
-            i += 2;
-        }
-        if i < count {
-            let b = first + i;
-            even = _mm256_fmadd_ps(_mm256_set1_ps(d[i]), ints_times_x8(kind, row, x, b), even);
-        }
-    }
-    sum8(_mm256_add_ps(even, odd)) + sum8(rest)
-}
-
-/// Σᵢ nᵢxᵢ over block `b`'s 32 values, as eight lanes (`row` holds block `b`).
-#[inline(always)]
-unsafe fn ints_times_x8(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> __m256 {
-    let block = row.as_ptr().add(b * kind.block_bytes());
-    prefetch_ahead(block);
-    let q = ints32(kind, block.add(kind.ints_at()));
-    let xs = x.values.as_ptr().add(b * BLOCK);
-    let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
-    for (i, q) in q.iter().enumerate().skip(1) {
-        s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
-    }
-    s
-}
-
 /// Blocks whose scales [`scales`] converts at once.
 const GROUP: usize = 16;
 
@@ -210,23 +154,53 @@ unsafe fn sum8(v: __m256) -> f32 {
     lanes.iter().sum()
 }
 
+#[target_feature(enable = "avx2,fma,f16c")]
+pub(super) unsafe fn dot_avx2(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
+    dot_grouped::<Eight>(kind, row, x)
+}
+
 #[target_feature(enable = "avx512f,avx2,f16c")]
 pub(super) unsafe fn dot_avx512(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
+    dot_grouped::<Sixteen>(kind, row, x)
+}
+
+/// A kernel's vector of sums, for the loop both kernels share ([`dot_grouped`]).
+trait Lanes: Copy {
+    unsafe fn zero() -> Self;
+    /// Σᵢ nᵢxᵢ over block `b`'s 32 values, in lanes (`row` holds block `b`).
+    unsafe fn ints_times_x(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> Self;
+    /// `acc + d·s`, fused.
+    unsafe fn scaled_add(d: f32, s: Self, acc: Self) -> Self;
+    unsafe fn plus(self, other: Self) -> Self;
+    unsafe fn total(self) -> f32;
+}
+
+/// AVX2: eight lanes.
+#[derive(Clone, Copy)]
+struct Eight(__m256);
+
+/// AVX-512: sixteen lanes.
+#[derive(Clone, Copy)]
+struct Sixteen(__m512);
+
+/// One row's dot product: the scales of sixteen blocks at a time ([`scales`]), each block's
+/// sums scaled into one of two accumulators, even and odd blocks, so that no block waits on
+/// the last. Each kind gets its own loop (`kind` a constant once inlined).
+#[inline(always)]
+unsafe fn dot_grouped<L: Lanes>(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
     if row.len() != x.sums.len() * kind.block_bytes() {
         return dot_row_portable(kind, row, x);
     }
     match kind {
-        QuantKind::Q8_0 => dot_avx512_of(QuantKind::Q8_0, row, x),
-        QuantKind::Q4_0 => dot_avx512_of(QuantKind::Q4_0, row, x),
-        QuantKind::Q4_1 => dot_avx512_of(QuantKind::Q4_1, row, x),
+        QuantKind::Q8_0 => dot_grouped_of::<L>(QuantKind::Q8_0, row, x),
+        QuantKind::Q4_0 => dot_grouped_of::<L>(QuantKind::Q4_0, row, x),
+        QuantKind::Q4_1 => dot_grouped_of::<L>(QuantKind::Q4_1, row, x),
     }
 }
 
-/// The loop of [`dot_avx512`], inlined with `kind` a constant; `row` holds one block per
-/// sum of `x`. Two accumulators, even and odd blocks, so that no block waits on the last.
 #[inline(always)]
-unsafe fn dot_avx512_of(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
-    let (mut even, mut odd) = (_mm512_setzero_ps(), _mm512_setzero_ps());
+unsafe fn dot_grouped_of<L: Lanes>(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32 {
+    let (mut even, mut odd) = (L::zero(), L::zero());
     let mut rest = _mm256_setzero_ps();
     let blocks = x.sums.len();
     for first in (0..blocks).step_by(GROUP) {
@@ -235,51 +209,92 @@ unsafe fn dot_avx512_of(kind: QuantKind, row: &[u8], x: &Activations<'_>) -> f32
         rest = _mm256_add_ps(rest, extra);
         let mut i = 0;
         while i + 1 < count {
-            even = _mm512_fmadd_ps(
-                _mm512_set1_ps(d[i]),
-                ints_times_x(kind, row, x, first + i),
-                even,
-            );
-            odd = _mm512_fmadd_ps(
-                _mm512_set1_ps(d[i + 1]),
-                ints_times_x(kind, row, x, first + i + 1),
-                odd,
-            );
+            let (b0, b1) = (first + i, first + i + 1);
+            even = L::scaled_add(d[i], L::ints_times_x(kind, row, x, b0), even);
+            odd = L::scaled_add(d[i + 1], L::ints_times_x(kind, row, x, b1), odd);
             i += 2;
         }
         if i < count {
-            even = _mm512_fmadd_ps(
-                _mm512_set1_ps(d[i]),
-                ints_times_x(kind, row, x, first + i),
-                even,
-            );
+            even = L::scaled_add(d[i], L::ints_times_x(kind, row, x, first + i), even);
         }
     }
-    _mm512_reduce_add_ps(_mm512_add_ps(even, odd)) + sum8(rest)
+    even.plus(odd).total() + sum8(rest)
 }
 
-/// Σᵢ nᵢxᵢ over block `b`'s 32 values, as sixteen lanes (`row` holds block `b`).
-#[inline(always)]
-unsafe fn ints_times_x(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> __m512 {
-    let block = row.as_ptr().add(b * kind.block_bytes());
-    prefetch_ahead(block);
-    let ints = block.add(kind.ints_at());
-    // The 32 integers as two vectors of sixteen i32, in value order.
-    let (q0, q1) = match kind {
-        QuantKind::Q8_0 => (
-            _mm512_cvtepi8_epi32(_mm_loadu_si128(ints as *const __m128i)),
-            _mm512_cvtepi8_epi32(_mm_loadu_si128(ints.add(16) as *const __m128i)),
-        ),
-        // Each byte widened whole: its low nibble is value j, the rest value j + 16.
-        _ => {
-            let bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(ints as *const __m128i));
-            (
-                _mm512_and_si512(bytes, _mm512_set1_epi32(0x0f)),
-                _mm512_srli_epi32::<4>(bytes),
-            )
+impl Lanes for Eight {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        Eight(_mm256_setzero_ps())
+    }
+    #[inline(always)]
+    unsafe fn ints_times_x(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> Self {
+        let block = row.as_ptr().add(b * kind.block_bytes());
+        prefetch_ahead(block);
+        let q = ints32(kind, block.add(kind.ints_at()));
+        let xs = x.values.as_ptr().add(b * BLOCK);
+        let mut s = _mm256_mul_ps(_mm256_cvtepi32_ps(q[0]), _mm256_loadu_ps(xs));
+        for (i, q) in q.iter().enumerate().skip(1) {
+            s = _mm256_fmadd_ps(_mm256_cvtepi32_ps(*q), _mm256_loadu_ps(xs.add(8 * i)), s);
         }
-    };
-    let xs = x.values.as_ptr().add(b * BLOCK);
-    let s = _mm512_mul_ps(_mm512_cvtepi32_ps(q0), _mm512_loadu_ps(xs));
-    _mm512_fmadd_ps(_mm512_cvtepi32_ps(q1), _mm512_loadu_ps(xs.add(16)), s)
+        Eight(s)
+    }
+    #[inline(always)]
+    unsafe fn scaled_add(d: f32, s: Self, acc: Self) -> Self {
+        Eight(_mm256_fmadd_ps(_mm256_set1_ps(d), s.0, acc.0))
+    }
+    #[inline(always)]
+    unsafe fn plus(self, other: Self) -> Self {
+        Eight(_mm256_add_ps(self.0, other.0))
+    }
+    #[inline(always)]
+    unsafe fn total(self) -> f32 {
+        sum8(self.0)
+    }
+}
+
+impl Lanes for Sixteen {
+    #[inline(always)]
+    unsafe fn zero() -> Self {
+        Sixteen(_mm512_setzero_ps())
+    }
+    #[inline(always)]
+    unsafe fn ints_times_x(kind: QuantKind, row: &[u8], x: &Activations<'_>, b: usize) -> Self {
+        let block = row.as_ptr().add(b * kind.block_bytes());
+        prefetch_ahead(block);
+        let ints = block.add(kind.ints_at());
+        // The 32 integers as two vectors of sixteen i32, in value order.
+        let (q0, q1) = match kind {
+            QuantKind::Q8_0 => (
+                _mm512_cvtepi8_epi32(_mm_loadu_si128(ints as *const __m128i)),
+                _mm512_cvtepi8_epi32(_mm_loadu_si128(ints.add(16) as *const __m128i)),
+            ),
+            // Each byte widened whole: its low nibble is value j, the rest value j + 16.
+            _ => {
+                let bytes = _mm512_cvtepu8_epi32(_mm_loadu_si128(ints as *const __m128i));
+                (
+                    _mm512_and_si512(bytes, _mm512_set1_epi32(0x0f)),
+                    _mm512_srli_epi32::<4>(bytes),
+                )
+            }
+        };
+        let xs = x.values.as_ptr().add(b * BLOCK);
+        let s = _mm512_mul_ps(_mm512_cvtepi32_ps(q0), _mm512_loadu_ps(xs));
+        Sixteen(_mm512_fmadd_ps(
+            _mm512_cvtepi32_ps(q1),
+            _mm512_loadu_ps(xs.add(16)),
+            s,
+        ))
+    }
+    #[inline(always)]
+    unsafe fn scaled_add(d: f32, s: Self, acc: Self) -> Self {
+        Sixteen(_mm512_fmadd_ps(_mm512_set1_ps(d), s.0, acc.0))
+    }
+    #[inline(always)]
+    unsafe fn plus(self, other: Self) -> Self {
+        Sixteen(_mm512_add_ps(self.0, other.0))
+    }
+    #[inline(always)]
+    unsafe fn total(self) -> f32 {
+        _mm512_reduce_add_ps(self.0)
+    }
 }
