@@ -146,8 +146,10 @@ impl ModelSource {
     /// child adds one token; a prefix never seen, the prompt, is read into a fresh cache in one
     /// batched pass); without it, the whole prefix again.
     fn begin(&self, prefix: &[u32]) -> Result<Pass, String> {
-        let parent = prefix.split_last().ok_or("empty prefix")?.1;
-        let state = self.caches.get(parent).filter(|_| self.use_cache);
+        let state = self
+            .caches
+            .get(parent_of(prefix)?)
+            .filter(|_| self.use_cache);
         self.begin_from(prefix, state.cloned())
     }
 
@@ -159,7 +161,7 @@ impl ModelSource {
             return Err(format!("the model takes at most {max} tokens"));
         }
         let model = Arc::clone(&self.model);
-        let parent = prefix.split_last().ok_or("empty prefix")?.1;
+        let parent = parent_of(prefix)?;
         let new = match state {
             Some(_) => &prefix[parent.len()..],
             None => prefix,
@@ -204,6 +206,12 @@ impl ModelSource {
     }
 }
 
+/// The prefix a child continues: all of `prefix` but its last token (whose cache a step
+/// starts from).
+fn parent_of(prefix: &[u32]) -> Result<&[u32], String> {
+    Ok(prefix.split_last().ok_or("empty prefix")?.1)
+}
+
 impl Source for ModelSource {
     fn vocab_size(&self) -> usize {
         self.model.config.vocab_size()
@@ -231,8 +239,10 @@ impl Source for ModelSource {
     /// The parent's cache moves into the pass (each step had copied it, all its keys and
     /// values, and kept every prefix's copy), and the prefixes before it are dropped.
     fn log_probs_onward(&mut self, prefix: &[u32]) -> Result<Vec<f32>, String> {
-        let parent = prefix.split_last().ok_or("empty prefix")?.1;
-        let state = self.caches.remove(parent).filter(|_| self.use_cache);
+        let state = self
+            .caches
+            .remove(parent_of(prefix)?)
+            .filter(|_| self.use_cache);
         self.caches.clear();
         let passed = self.begin_from(prefix, state)?.run()?;
         self.finish(prefix, passed)
