@@ -240,7 +240,7 @@ async function main() {
         `pieces: ${frames.map((c) => `${c.longest_piece} ${c.longest_piece_ms?.toFixed(0)} ms`).join(', ')}; ` +
         `polled: ${[...stages.keys()].join(', ')}; ` +
         `${convertTimes.length} frames in ${((Date.now() - converting) / 1000).toFixed(1)} s, ` +
-        `longest ${Math.max(...convertTimes).toFixed(0)} ms (the tokenizer is built in three pieces)`);
+        `longest ${Math.max(...convertTimes).toFixed(0)} ms (the tokenizer is built in four pieces)`);
       await shot('smollm2');
 
       // Typing on SmolLM2: its 30 blocks run a slice per frame (or on the engine worker in the

@@ -143,10 +143,12 @@ pub fn text_score(ids: &[u32], logits: ArrayView2<f32>) -> Score {
     // Position t predicts token t + 1: loss = −log softmax(logits_t)[ids_{t+1}].
     let (mut loss, mut right) = (0.0f64, 0);
     for t in 0..ids.len().saturating_sub(1) {
-        let row = logits.row(t);
+        let row = logits.row(t).to_vec();
         let next = ids[t + 1] as usize;
-        let log_z = crate::model::softmax::log_sum_exp(row.iter().map(|&x| x as f64));
-        loss += log_z - row[next] as f64;
+        // log Z over the whole vocabulary: the kernels' row loop (a browser frame's worth
+        // of f64 `exp` calls for a 49,152-entry vocabulary otherwise).
+        let log_z = glimpse_kernels::rows::log_sum_exp_row(&row);
+        loss += log_z - row.get(next).map_or(f64::NAN, |&x| x as f64);
         right += (argmax(row.iter().copied()).map(|(i, _)| i) == Some(next)) as usize;
     }
     let n = ids.len().saturating_sub(1).max(1) as f32;

@@ -25,6 +25,48 @@ pub fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
     })
 }
 
+/// `log Σⱼ exp(xⱼ) = m + ln Σⱼ exp(xⱼ − m)` with `m = max xⱼ`: a next-token loss's normaliser
+/// over a whole vocabulary. The terms in f32 (eight lanes), each run of 1024 summed in f64, so
+/// a 49,152-entry row is within about 10⁻⁶ of the f64 formula. −∞ for an empty row or one of
+/// −∞; a row holding +∞ or NaN gives +∞ or NaN.
+pub fn log_sum_exp_row(xs: &[f32]) -> f64 {
+    wide(|| {
+        let mut lanes = [f32::NEG_INFINITY; 8];
+        let mut chunks = xs.chunks_exact(8);
+        for c in &mut chunks {
+            for (l, &x) in lanes.iter_mut().zip(c) {
+                // NaN does not compare greater: it is caught by the sum below.
+                *l = if x > *l { x } else { *l };
+            }
+        }
+        let max = chunks
+            .remainder()
+            .iter()
+            .chain(&lanes)
+            .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+        if !max.is_finite() {
+            return max as f64;
+        }
+        let mut sum = 0.0f64;
+        for run in xs.chunks(1024) {
+            let mut lanes = [0.0f32; 8];
+            let mut chunks = run.chunks_exact(8);
+            for c in &mut chunks {
+                for (l, &x) in lanes.iter_mut().zip(c) {
+                    *l += approx::exp(x - max);
+                }
+            }
+            let tail: f32 = chunks
+                .remainder()
+                .iter()
+                .map(|&x| approx::exp(x - max))
+                .sum();
+            sum += (lanes.iter().sum::<f32>() + tail) as f64;
+        }
+        max as f64 + sum.ln()
+    })
+}
+
 /// max xᵢ over allowed entries, in eight interleaved partial maxima (−∞ when none).
 #[inline(always)]
 fn lanes_max(xs: &[f32], allowed: &[bool]) -> f32 {
@@ -164,5 +206,29 @@ mod tests {
         relu_row(&z, None, &mut out);
         assert_eq!(out[0], 0.0);
         assert_eq!(out[20], 5.0);
+    }
+
+    #[test]
+    fn log_sum_exp_row_matches_the_f64_formula() {
+        let exact = |xs: &[f32]| {
+            let m = xs.iter().fold(f64::NEG_INFINITY, |m, &x| m.max(x as f64));
+            m + xs.iter().map(|&x| (x as f64 - m).exp()).sum::<f64>().ln()
+        };
+        // A vocabulary-sized row of spread logits, a confident one, short ragged ones.
+        for n in [1usize, 7, 9, 1023, 1025, 49_152] {
+            let spread: Vec<f32> = (0..n)
+                .map(|i| ((i * 7919 % 1000) as f32 - 500.0) / 40.0)
+                .collect();
+            let mut confident = spread.clone();
+            confident[n / 2] = 60.0;
+            for xs in [&spread, &confident] {
+                let (got, want) = (log_sum_exp_row(xs), exact(xs));
+                assert!((got - want).abs() < 2e-6, "n = {n}: {got} vs {want}");
+            }
+        }
+        assert_eq!(log_sum_exp_row(&[]), f64::NEG_INFINITY);
+        assert_eq!(log_sum_exp_row(&[f32::NEG_INFINITY; 9]), f64::NEG_INFINITY);
+        assert_eq!(log_sum_exp_row(&[0.0, f32::INFINITY]), f64::INFINITY);
+        assert!(log_sum_exp_row(&[0.0, f32::NAN, 1.0]).is_nan());
     }
 }

@@ -57,6 +57,7 @@ thread_local! {
 
 /// The layer over the canvas and what it shows.
 struct Page {
+    ctx: egui::Context,
     document: Document,
     root: HtmlElement,
     canvas: Option<HtmlElement>,
@@ -66,6 +67,10 @@ struct Page {
     elements: HashMap<u64, HtmlElement>,
     _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
 }
+
+/// Elements created in one frame at most: a view's first frame may bring a thousand (the
+/// 270-head grid), 30 ms of calls into the page; the rest follow in the next frames.
+const CREATED_PER_FRAME: usize = 250;
 
 /// Over the canvas, invisible (a filter, which leaves the elements in the accessibility tree)
 /// and letting the pointer through. Its own colours are white on black, so that tools that
@@ -89,6 +94,7 @@ impl Page {
             let _ = c.set_attribute("role", "application");
         }
         let mut listeners = Vec::new();
+        let page_ctx = ctx.clone();
         for (event, what) in [
             ("click", On::Click),
             ("input", On::Input),
@@ -106,6 +112,7 @@ impl Page {
             listeners.push(listener);
         }
         Some(Self {
+            ctx: page_ctx,
             document,
             root,
             canvas,
@@ -131,6 +138,8 @@ impl Page {
                 .zip(&mirror.elements)
                 .all(|(a, b)| a.id == b.id && tag(&a.kind) == tag(&b.kind));
         let mut kept = HashMap::new();
+        let mut created = 0;
+        let mut deferred = false;
         for e in &mirror.elements {
             let old = before.get(&e.id).filter(|o| tag(&o.kind) == tag(&e.kind));
             let node = match (old, self.elements.remove(&e.id)) {
@@ -139,6 +148,11 @@ impl Page {
                     if let Some(stale) = stale {
                         stale.remove();
                     }
+                    if created == CREATED_PER_FRAME {
+                        deferred = true;
+                        continue;
+                    }
+                    created += 1;
                     match self.create(e) {
                         Some(node) => node,
                         None => continue,
@@ -146,7 +160,7 @@ impl Page {
                 }
             };
             if old.is_none_or(|o| *o != e) {
-                self.update(&node, e);
+                self.update(&node, e, old.copied());
             }
             if !same_order {
                 let _ = self.root.append_child(&node);
@@ -165,7 +179,21 @@ impl Page {
                 None => canvas.remove_attribute("aria-activedescendant"),
             };
         }
-        self.shown = mirror;
+        // What was not created yet is not shown: the next frame creates it, and puts every
+        // element back in reading order.
+        if deferred {
+            self.shown = Mirror {
+                elements: mirror
+                    .elements
+                    .into_iter()
+                    .filter(|e| self.elements.contains_key(&e.id))
+                    .collect(),
+                focus: mirror.focus,
+            };
+            self.ctx.request_repaint();
+        } else {
+            self.shown = mirror;
+        }
     }
 
     /// The canvas's name, in the app's language (written again when that changes).
@@ -228,8 +256,10 @@ impl Page {
         Some(node)
     }
 
-    /// Writes `e`'s name, state, value and place into its element.
-    fn update(&self, node: &HtmlElement, e: &Element) {
+    /// Writes `e`'s name, state, value and place into its element: all of them for a new
+    /// element, only what differs from `old` otherwise (a view's first frames move hundreds of
+    /// elements, and each attribute written is a call into the page).
+    fn update(&self, node: &HtmlElement, e: &Element, old: Option<&Element>) {
         let set = |k: &str, v: &str| {
             let _ = node.set_attribute(k, v);
         };
@@ -241,16 +271,23 @@ impl Page {
             };
         };
         let [x, y, w, h] = e.rect;
-        set(
-            "style",
-            &format!(
-                "position:absolute;left:{x}px;top:{y}px;width:{w}px;height:{h}px;margin:0;\
-                 padding:0;border:0;overflow:hidden;font-size:12px;"
-            ),
-        );
-        flag("aria-disabled", e.disabled);
-        if e.live {
+        if old.is_none_or(|o| o.rect != e.rect) {
+            set(
+                "style",
+                &format!(
+                    "position:absolute;left:{x}px;top:{y}px;width:{w}px;height:{h}px;margin:0;\
+                     padding:0;border:0;overflow:hidden;font-size:12px;"
+                ),
+            );
+        }
+        if old.is_none_or(|o| o.disabled != e.disabled) {
+            flag("aria-disabled", e.disabled);
+        }
+        if e.live && old.is_none_or(|o| !o.live) {
             set("aria-live", "polite");
+        }
+        if old.is_some_and(|o| o.kind == e.kind && o.name == e.name && o.on == e.on) {
+            return;
         }
         let editing = self
             .document

@@ -371,8 +371,8 @@ mod tests {
                 .collect()
         };
         let counted = |n: usize| (0..n).map(|k| (k, n)).collect::<Vec<_>>();
-        // The tokenizer in three pieces (JSON, check, build), each its own step.
-        assert_eq!(steps("building the tokenizer"), counted(3));
+        // The tokenizer in four pieces (JSON, check, build, first encoding), each its own step.
+        assert_eq!(steps("building the tokenizer"), counted(4));
         // How the 49,152 ids are shown, 8,192 a step: 6 steps.
         assert_eq!(steps("listing the vocabulary"), counted(6));
         let whole = Tokenizer::subword(

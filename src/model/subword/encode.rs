@@ -7,6 +7,14 @@ use super::{
 };
 
 impl SubwordTokenizer {
+    /// Encodes a few words and forgets them: the library compiles its pre-tokenizer's regular
+    /// expressions at their first use (the byte-level one took 36 ms in the browser), so
+    /// that happens while the model is built (on the engine's worker where there is one,
+    /// whose memory the page shares), not in the first frame that shows the model.
+    pub fn warm_up(&self) {
+        let _ = self.encode("Warm up: 1, 2.", None, false);
+    }
+
     /// Encodes `text` (and `pair`, as BERT's second segment), with the model's special tokens when
     /// `add_special`, then applies the input limit.
     pub fn encode(

@@ -4,9 +4,10 @@ use super::{validate, Result, SpecialIds, SubwordKind, SubwordTokenizer};
 use crate::model::subword::GgufVocabulary;
 use serde_json::Value;
 
-/// A GGUF file's tokenizer built in three pieces, so the browser can draw between them (the
+/// A GGUF file's tokenizer built in four pieces, so the browser can draw between them (the
 /// whole takes ~150 ms natively for SmolLM2's 49,152 tokens): the `tokenizer.json` the metadata
-/// stands for, that JSON checked, then the library's tokenizer with the file's special ids.
+/// stands for, that JSON checked, the library's tokenizer with the file's special ids, then
+/// its first encoding ([`SubwordTokenizer::warm_up`]).
 pub struct GgufBuild {
     given: SpecialIds,
     model_vocab: Option<usize>,
@@ -16,6 +17,7 @@ pub struct GgufBuild {
 enum BuildState {
     Json(Value),
     Checked(Box<validate::Checked>, Value),
+    Built(Box<SubwordTokenizer>),
 }
 
 /// What one piece of a [`GgufBuild`] left: the next piece, or the tokenizer.
@@ -45,10 +47,11 @@ impl GgufBuild {
         match self.state {
             BuildState::Json(_) => 1,
             BuildState::Checked(..) => 2,
+            BuildState::Built(_) => 3,
         }
     }
 
-    pub const PIECES: usize = 3;
+    pub const PIECES: usize = 4;
 
     pub fn step(self) -> Result<Built> {
         let Self {
@@ -77,7 +80,15 @@ impl GgufBuild {
                     ..t.specials
                 };
                 t.kind = SubwordKind::ByteLevelBpe;
-                Built::Done(Box::new(t))
+                Built::Next(Self {
+                    given,
+                    model_vocab,
+                    state: BuildState::Built(Box::new(t)),
+                })
+            }
+            BuildState::Built(t) => {
+                t.warm_up();
+                Built::Done(t)
             }
         })
     }

@@ -36,6 +36,9 @@ pub struct DepthLab {
     pub seed: u64,
     /// Pre-norm and post-norm probes, for (layers, seed).
     computed: Option<((usize, u64), Result<Probes, String>)>,
+    /// Pre-norm's probe, made a frame before post-norm's: each is a batch of gradients
+    /// (30–40 ms in the browser), and both in one frame held the page over 50 ms.
+    pre_norm: Option<((usize, u64), Result<DepthProbe, String>)>,
     /// Blocks of the trained pair.
     pub trained_layers: usize,
     /// Whether the trained pair warms its learning rate up.
@@ -53,6 +56,7 @@ impl Default for DepthLab {
             layers: 12,
             seed: 1,
             computed: None,
+            pre_norm: None,
             trained_layers: 6,
             warmup: false,
             training: RaceView::default(),
@@ -187,9 +191,14 @@ impl DepthLab {
         );
         crate::app::widgets::math_text::strong(ui, &paths);
         let probes = match self.probes() {
-            Ok(p) => p,
-            Err(e) => {
+            Some(Ok(p)) => p,
+            Some(Err(e)) => {
                 ui.colored_label(ui.visuals().warn_fg_color, e);
+                return;
+            }
+            None => {
+                ui.weak(format!("{}…", t!("models-pass-computing-word")));
+                ui.ctx().request_repaint();
                 return;
             }
         };
@@ -230,19 +239,27 @@ impl DepthLab {
         );
     }
 
-    /// The two probes for the current settings, computed once.
-    pub fn probes(&mut self) -> Result<&Probes, String> {
+    /// The two probes for the current settings, computed once, one per call: `None` while
+    /// post-norm's is still to come (the next frame).
+    fn probes(&mut self) -> Option<Result<&Probes, String>> {
         let key = (self.layers, self.seed);
         if self.computed.as_ref().is_none_or(|(k, _)| *k != key) {
             let probe = |norm| at_init(self.layers, norm, self.seed).map_err(|e| e.to_string());
-            let result =
-                probe(NormPlacement::Pre).and_then(|pre| Ok([pre, probe(NormPlacement::Post)?]));
-            self.computed = Some((key, result));
+            match self.pre_norm.take() {
+                Some((k, pre)) if k == key => {
+                    let result = pre.and_then(|pre| Ok([pre, probe(NormPlacement::Post)?]));
+                    self.computed = Some((key, result));
+                }
+                _ => {
+                    self.pre_norm = Some((key, probe(NormPlacement::Pre)));
+                    return None;
+                }
+            }
         }
         match &self.computed {
-            Some((_, Ok(p))) => Ok(p),
-            Some((_, Err(e))) => Err(e.clone()),
-            None => Err(String::new()),
+            Some((_, Ok(p))) => Some(Ok(p)),
+            Some((_, Err(e))) => Some(Err(e.clone())),
+            None => None,
         }
     }
 }

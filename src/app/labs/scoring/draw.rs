@@ -207,7 +207,7 @@ impl ScoringLab {
             self.curve = Some(VarianceCurve::new(self.seed));
         }
         if let Some(curve) = self.curve.as_mut().filter(|c| !c.done()) {
-            curve.advance(15.0);
+            curve.advance(8.0);
             ui.ctx().request_repaint();
         }
         let Some(curve) = &self.curve else { return };

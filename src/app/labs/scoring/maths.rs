@@ -132,16 +132,24 @@ pub fn scores(
 /// Sample variances of q·k and of q·k/√d_k over `samples` draws of q and k with i.i.d. N(0, 1)
 /// entries: var(q·k) = d_k in theory, the scaled one 1. Fewer than two samples give NaN.
 pub fn dot_variance(d_k: usize, samples: usize, seed: u64) -> (f32, f32) {
-    if samples < 2 {
+    let mut rng = Rng::new(seed);
+    let dots: Vec<f64> = (0..samples).map(|_| draw_dot(&mut rng, d_k)).collect();
+    variances(&dots, d_k)
+}
+
+/// One draw of q·k = Σᵢ qᵢkᵢ with every qᵢ, kᵢ ~ N(0, 1).
+fn draw_dot(rng: &mut Rng, d_k: usize) -> f64 {
+    (0..d_k).map(|_| rng.normal() * rng.normal()).sum()
+}
+
+/// (var(q·k), var(q·k/√d_k)) of the draws `dots`; NaN for fewer than two.
+fn variances(dots: &[f64], d_k: usize) -> (f32, f32) {
+    if dots.len() < 2 {
         return (f32::NAN, f32::NAN);
     }
-    let mut rng = Rng::new(seed);
     let scale = (d_k.max(1) as f64).sqrt();
-    let dots: Vec<f64> = (0..samples)
-        .map(|_| (0..d_k).map(|_| rng.normal() * rng.normal()).sum())
-        .collect();
     let scaled: Vec<f64> = dots.iter().map(|d| d / scale).collect();
-    (variance(&dots) as f32, variance(&scaled) as f32)
+    (variance(dots) as f32, variance(&scaled) as f32)
 }
 
 /// Unbiased sample variance (n − 1 in the denominator); `xs` has at least two entries.
@@ -155,14 +163,19 @@ fn variance(xs: &[f64]) -> f64 {
 pub(super) const SAMPLES: usize = 2000;
 /// d_k = 2^1 … 2^9 = 2 … 512.
 pub(super) const D_K_EXPONENTS: std::ops::RangeInclusive<u32> = 1..=9;
+/// Products qᵢkᵢ drawn between two looks at the clock: the widest width is a million of
+/// them (80 ms in the browser), so a width is measured over several frames.
+const PRODUCTS_PER_LOOK: usize = 16384;
 
 /// The variances for every d_k of the slider, cached per seed: about four million normal
 /// draws, too many to redo every frame, and too many for one frame in the browser, so they
-/// are measured a few widths per frame and the plot fills in.
+/// are measured a slice at a time and the plot fills in.
 pub(super) struct VarianceCurve {
     pub(super) seed: u64,
     /// (d_k, var(q·k), var(q·k/√d_k)), for the widths measured so far, narrowest first.
     pub(super) points: Vec<(usize, f32, f32)>,
+    /// The width being measured: its generator and its draws so far.
+    partial: Option<(Rng, Vec<f64>)>,
 }
 
 impl VarianceCurve {
@@ -170,6 +183,7 @@ impl VarianceCurve {
         Self {
             seed,
             points: Vec::new(),
+            partial: None,
         }
     }
 
@@ -177,14 +191,23 @@ impl VarianceCurve {
         self.points.len() == D_K_EXPONENTS.count()
     }
 
-    /// Measure the next widths for about `budget_ms` (at least one). Each width has its own
-    /// draws, so the result does not depend on how the work is split.
+    /// Draw for about `budget_ms` (at least one slice). Each width has its own generator,
+    /// kept between calls, so the result is [`dot_variance`]'s however the work is split.
     pub(super) fn advance(&mut self, budget_ms: f64) {
         let start = web_time::Instant::now();
         while !self.done() {
             let d = 1usize << (D_K_EXPONENTS.start() + self.points.len() as u32);
-            let (raw, scaled) = dot_variance(d, SAMPLES, self.seed);
-            self.points.push((d, raw, scaled));
+            let seed = self.seed;
+            let (rng, dots) = self
+                .partial
+                .get_or_insert_with(|| (Rng::new(seed), Vec::with_capacity(SAMPLES)));
+            let take = (PRODUCTS_PER_LOOK / d).clamp(1, SAMPLES - dots.len());
+            dots.extend((0..take).map(|_| draw_dot(rng, d)));
+            if dots.len() == SAMPLES {
+                let (raw, scaled) = variances(dots, d);
+                self.points.push((d, raw, scaled));
+                self.partial = None;
+            }
             if start.elapsed().as_secs_f64() * 1e3 > budget_ms {
                 break;
             }
@@ -330,5 +353,21 @@ pub(super) mod tests {
         assert!((raw4 / 4.0 - 1.0).abs() < 0.1, "var(q·k) {raw4}");
         assert!(dot_variance(8, 1, 1).0.is_nan());
         assert_eq!(dot_variance(0, 10, 1), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_curve_measured_in_slices_equals_each_width_drawn_at_once() {
+        let mut curve = VarianceCurve::new(3);
+        let mut calls = 0;
+        while !curve.done() {
+            curve.advance(0.0);
+            calls += 1;
+        }
+        // A zero budget takes one slice a call: the widest widths need several.
+        assert!(calls > D_K_EXPONENTS.count(), "{calls} calls");
+        for (i, &(d, raw, scaled)) in curve.points.iter().enumerate() {
+            assert_eq!(d, 1 << (i + 1));
+            assert_eq!((raw, scaled), dot_variance(d, SAMPLES, 3), "d_k = {d}");
+        }
     }
 }

@@ -1,24 +1,24 @@
 //! The walkthrough after W_O: the rest of the block (residual adds, LayerNorms, the
 //! feed-forward layer), then what the stack's output becomes: logits over the vocabulary and
-//! their softmax, with the output matrix shown as the embedding's own rows when it is tied.
-//! Each step is recomputed here with plain loops from the step before it and the weights, so a
-//! test can hold it against the forward pass's trace.
+//! their softmax (`output.rs`), with the output matrix shown as the embedding's own rows when it
+//! is tied. Each step is recomputed here from the step before it and the weights (the products
+//! through the model's own kernels), so a test can hold it against the forward pass's trace.
+
+mod output;
 
 use super::chain::numbered;
-use super::inputs::{project, project_view};
+use super::inputs::project;
 use super::{Panel, Step};
 use crate::app::labs::attention::Selection;
 use crate::model::config::{Activation, NormKind, NormPlacement};
 use crate::model::layers::{activate, LayerNormWeights};
-use crate::model::softmax::log_sum_exp;
 use crate::model::trace::{BlockTrace, StackTrace};
 use crate::model::weights::{BlockWeights, StackWeights};
 use crate::model::{AttentionKind, Model, Trace};
 use crate::t;
 use ndarray::{Array2, ArrayView2};
-
-/// At most this many vocabulary columns are shown of the logits and probabilities.
-const SHOWN_WORDS: usize = 12;
+#[cfg(test)]
+use output::{shown_words, SHOWN_WORDS};
 
 fn panel(name: &str, matrix: Array2<f32>, rows: &[String], cols: Vec<String>) -> Panel {
     Panel {
@@ -470,159 +470,6 @@ impl Place<'_> {
         steps.extend(self.output_layer(trace, h, &later));
         steps
     }
-
-    /// logits = h·W_vocabᵀ + b, and p = softmax(logits) over the whole vocabulary.
-    fn output_layer(&self, trace: &Trace, mut h: Array2<f32>, later: &str) -> Vec<Step> {
-        let model = self.model;
-        let cfg = &model.config;
-        let w = &model.weights;
-        let mut steps = Vec::new();
-        let dn = numbered("", cfg.d_model);
-        if let Some(t) = &w.mlm {
-            let z = project_view(h.view(), t.w.view(), &t.b, 0..t.w.nrows());
-            let act = z.mapv(|v| activate(v, cfg.activation));
-            let (mut step, y) = self.norm_step(
-                "MLM transform",
-                &t!("attention-walk-mlm-what"),
-                act.view(),
-                &t.norm,
-            );
-            step.explain = t!("attention-walk-mlm-explain", explain = &step.explain);
-            h = y;
-            steps.push(step);
-        }
-        let logits = &trace.logits;
-        let vocab = logits.ncols();
-        let words = shown_words(logits.view());
-        let names: Vec<String> = words
-            .iter()
-            .map(|&i| format!("“{}”", model.tokenizer.token(i as u32)))
-            .collect();
-        let out_rows: Vec<_> = words.iter().map(|&v| w.output_matrix().row(v)).collect();
-        let bias = w.lm_bias.as_ref();
-        // Only the shown columns are recomputed; the softmax needs every logit of a row.
-        let shown_logits = Array2::from_shape_fn((h.nrows(), words.len()), |(t, c)| {
-            let row = &out_rows[c];
-            bias.map_or(0.0, |b| b[words[c]])
-                + (0..h.ncols()).map(|i| h[[t, i]] * row[i]).sum::<f32>()
-        });
-        let rows_of = Array2::from_shape_fn((words.len(), cfg.d_model), |(c, i)| out_rows[c][i]);
-        let tied = cfg.tie_embeddings || w.lm_head.is_none();
-        let matrix_name = if tied {
-            t!("attention-walk-panel-vocab-tied")
-        } else {
-            t!("attention-walk-panel-vocab")
-        };
-        let tying = if tied {
-            t!("attention-walk-tied", vocab = vocab, d = cfg.d_model)
-        } else {
-            t!("attention-walk-not-tied", vocab = vocab, d = cfg.d_model)
-        };
-        steps.push(Step {
-            title: "logits",
-            formula: t!(
-                "attention-walk-logits-formula",
-                bias = if bias.is_some_and(|b| b.iter().any(|v| *v != 0.0)) {
-                    " + b"
-                } else {
-                    ""
-                },
-                rows = h.nrows(),
-                vocab = vocab,
-                shown = words.len()
-            ),
-            explain: t!(
-                "attention-walk-logits-explain",
-                later = later,
-                tying = tying
-            ),
-            panels: vec![
-                panel("h", h.clone(), self.tokens, dn.clone()),
-                Panel {
-                    query_rows: false,
-                    ..panel(&matrix_name, rows_of, &names, dn)
-                },
-                panel("logits", shown_logits, self.tokens, names.clone()),
-            ],
-        });
-        // pᵢ = exp(lᵢ − log Σⱼ exp(lⱼ)), the log-sum-exp taken in f64 (model::softmax): a
-        // running f32 sum over 49,152 terms drifts by 10⁻⁴.
-        let log_z: Vec<f64> = logits
-            .rows()
-            .into_iter()
-            .map(|row| log_sum_exp(row.iter().map(|&l| f64::from(l))))
-            .collect();
-        let probs = Array2::from_shape_fn((logits.nrows(), words.len()), |(t, c)| {
-            (f64::from(logits[[t, words[c]]]) - log_z[t]).exp() as f32
-        });
-        let best: Vec<String> = (0..logits.nrows().min(8))
-            .filter_map(|t| {
-                let (i, _) = crate::util::argmax(logits.row(t).iter().copied())?;
-                Some(format!(
-                    "{} → {}",
-                    self.tokens.get(t).map_or("?", String::as_str),
-                    model.tokenizer.token(i as u32)
-                ))
-            })
-            .collect();
-        let reading = if cfg.family.has_decoder() {
-            t!("attention-walk-reading-next")
-        } else {
-            t!("attention-walk-reading-blanks")
-        };
-        steps.push(Step {
-            title: "softmax (vocab)",
-            formula: t!("attention-walk-vocab-formula", vocab = vocab),
-            explain: t!(
-                "attention-walk-vocab-explain",
-                reading = reading,
-                best = format!(
-                    "{}{}",
-                    best.join(", "),
-                    if logits.nrows() > 8 { ", …" } else { "" }
-                )
-            ),
-            panels: vec![Panel {
-                signed: false,
-                ..panel("p", probs, self.tokens, names)
-            }],
-        });
-        steps
-    }
-}
-
-/// The vocabulary columns worth showing: every row's most likely token, then the tokens with
-/// the largest logit anywhere, up to [`SHOWN_WORDS`] (more when the rows' winners alone are
-/// more).
-pub(super) fn shown_words(logits: ArrayView2<f32>) -> Vec<usize> {
-    let mut words: Vec<usize> = Vec::new();
-    for row in logits.rows() {
-        if let Some((i, _)) = crate::util::argmax(row.iter().copied()) {
-            if !words.contains(&i) {
-                words.push(i);
-            }
-        }
-    }
-    let mut best_anywhere: Vec<(usize, f32)> = (0..logits.ncols())
-        .map(|j| {
-            let m = logits
-                .column(j)
-                .iter()
-                .copied()
-                .fold(f32::NEG_INFINITY, f32::max);
-            (j, m)
-        })
-        .collect();
-    best_anywhere.sort_by(|a, b| b.1.total_cmp(&a.1));
-    for (j, _) in best_anywhere {
-        if words.len() >= SHOWN_WORDS {
-            break;
-        }
-        if !words.contains(&j) {
-            words.push(j);
-        }
-    }
-    words
 }
 
 #[cfg(test)]

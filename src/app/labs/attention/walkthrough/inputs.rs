@@ -1,20 +1,24 @@
-//! One head's inputs and weights, read from the model and its trace, and plain-loop products.
+//! One head's inputs and weights, read from the model and its trace, and the products the
+//! walkthrough recomputes from them.
 
 use crate::app::labs::attention::Selection;
 use crate::model::config::NormPlacement;
+use crate::model::layers::{linear_view, x_wt_into};
 use crate::model::trace::BlockTrace;
 use crate::model::weights::{AttentionWeights, WeightMatrix};
 use crate::model::{AttentionKind, Model, Trace};
 use ndarray::{s, Array2, ArrayView2};
 
-/// `x Wᵀ + b` over the rows `rows` of a `[out, in]` weight matrix.
+/// `x W[rows]ᵀ + b[rows]` over the rows `rows` of a `[out, in]` weight matrix: one head's
+/// slice of a projection. The model's own product (its kernels, blocks read as blocks), so the
+/// walkthrough's numbers are the forward pass's and a 30-layer model's steps build in a frame.
 pub(super) fn project(
     x: ArrayView2<f32>,
     w: &WeightMatrix,
     b: &ndarray::Array1<f32>,
     rows: std::ops::Range<usize>,
 ) -> Array2<f32> {
-    project_view(x, w.to_f32().view(), b, rows)
+    w.linear(x, rows.clone(), b.slice(s![rows]))
 }
 
 /// [`project`] with the weights as a plain array view.
@@ -24,17 +28,14 @@ pub(super) fn project_view(
     b: &ndarray::Array1<f32>,
     rows: std::ops::Range<usize>,
 ) -> Array2<f32> {
-    let w = w.slice(s![rows.clone(), ..]);
-    let b = b.slice(s![rows]);
-    Array2::from_shape_fn((x.nrows(), w.nrows()), |(t, o)| {
-        b[o] + (0..x.ncols()).map(|i| x[[t, i]] * w[[o, i]]).sum::<f32>()
-    })
+    linear_view(x, w.slice(s![rows.clone(), ..]), b.slice(s![rows]))
 }
 
+/// `A Bᵀ`: every row of `A` against every row of `B` (Q Kᵀ).
 pub(super) fn matmul_t(a: ArrayView2<f32>, b: ArrayView2<f32>) -> Array2<f32> {
-    Array2::from_shape_fn((a.nrows(), b.nrows()), |(i, j)| {
-        (0..a.ncols()).map(|c| a[[i, c]] * b[[j, c]]).sum::<f32>()
-    })
+    let mut y = Array2::zeros((a.nrows(), b.nrows()));
+    x_wt_into(a, b, y.view_mut());
+    y
 }
 
 /// The inputs of the attention layer: the normed (pre-norm) or raw (post-norm) stream.

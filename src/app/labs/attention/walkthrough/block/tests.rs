@@ -87,8 +87,12 @@ fn assert_after_attention_equals_trace(model: &Model, trace: &Trace) {
                 gap(matrix(&steps, "FFN", "hidden h"), ffn.hidden.view()) < 1e-4,
                 "h {ctx}"
             );
+            // The last layers' FFN outputs reach thousands (SmolLM2's layer 29: 5,385), where
+            // one f32 step is 5e-4: there the bound is a millionth of the largest value.
+            let largest = ffn.output.iter().fold(0f32, |m, v| m.max(v.abs()));
             assert!(
-                gap(matrix(&steps, "FFN", "FFN(x)"), ffn.output.view()) < 1e-4,
+                gap(matrix(&steps, "FFN", "FFN(x)"), ffn.output.view())
+                    < 1e-4f32.max(1e-6 * largest),
                 "FFN {ctx}"
             );
             if let Some(n) = &stack.final_norm {
