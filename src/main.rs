@@ -84,7 +84,6 @@ fn main() {
             log::error!("glimpse: no canvas with id glimpse_canvas");
             return;
         };
-        gpu_warmed().await;
         let runner = eframe::WebRunner::new();
         // After eframe's own hook (it logs the panic): a dead canvas would otherwise just stop.
         glimpse::app::shell::crash::install_overlay();
@@ -107,19 +106,4 @@ fn main() {
             }
         }
     });
-}
-
-/// Waits for the loader's throwaway WebGL context in a worker (`web/loader.js`,
-/// `window.glimpseGpuWarm`, which settles within 2 s): the browser's GPU process then starts
-/// off the page's thread, and eframe's own context takes 20–30 ms instead of holding the page
-/// 250–300 ms under a software renderer. Without the promise it returns at once.
-#[cfg(target_arch = "wasm32")]
-async fn gpu_warmed() {
-    use wasm_bindgen::JsCast;
-    let warm = web_sys::window()
-        .and_then(|w| js_sys::Reflect::get(&w, &"glimpseGpuWarm".into()).ok())
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    if let Some(p) = warm {
-        let _ = wasm_bindgen_futures::JsFuture::from(p).await;
-    }
 }
