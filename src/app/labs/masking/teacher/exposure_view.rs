@@ -59,15 +59,19 @@ impl Exposure {
         let run = self
             .run
             .get_or_insert_with(|| ExposureBias::new(TaskKind::Repeat, SEED));
-        let start = web_time::Instant::now();
-        for _ in 0..PER_FRAME.min(EXAMPLES - run.done) {
+        let mut left = PER_FRAME.min(EXAMPLES - run.done);
+        let mut error = None;
+        crate::app::models::running::within(FRAME_BUDGET, || {
             if let Err(e) = run.next_example(&model) {
-                self.error = Some(e.to_string());
-                return;
+                error = Some(e.to_string());
+                return false;
             }
-            if start.elapsed() > FRAME_BUDGET {
-                break;
-            }
+            left -= 1;
+            left > 0
+        });
+        if error.is_some() {
+            self.error = error;
+            return;
         }
         if run.done < EXAMPLES {
             ui.ctx().request_repaint();
