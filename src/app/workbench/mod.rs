@@ -263,7 +263,7 @@ impl Workbench {
 
     /// The compute path's status, with the pass under way (steps done of all, frames so far)
     /// or the cancelled one, for the test probe.
-    fn compute_summary(&self) -> serde_json::Value {
+    pub(crate) fn compute_summary(&self) -> serde_json::Value {
         let mut summary = self.compute.summary();
         summary["pass"] = match &self.running {
             Some(r) => {
