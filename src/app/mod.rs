@@ -27,6 +27,7 @@ pub mod worker;
 use labs::{Labs, Shared};
 use models::open_dialog;
 use models::store::ModelStore;
+use shell::first_frames::{self, Part};
 use shell::look::Look;
 use workbench::Workbench;
 
@@ -116,10 +117,13 @@ impl GlimpseApp {
                     app.open_link(&hash);
                 }
                 app.nav.last_hash = hash.trim_start_matches('#').to_string();
+                shell::address_bar::later::opened(&app.nav.last_hash);
             }
             shell::address_bar::repaint_on_hash_change(&cc.egui_ctx);
             app
         };
+        let mut app = app;
+        app.apply_look(&cc.egui_ctx);
         app
     }
 
@@ -218,16 +222,15 @@ impl GlimpseApp {
                 });
             });
         }
-        // A focused embed (`hide=tabs`): no tabs, no model picker; the view alone.
-        let top = match self.nav.hidden.tabs {
-            false => self.top_bar(ui),
-            true => ui.max_rect().top(),
-        };
-        self.bench.computing_overlay(ui.ctx(), top, &self.store);
-        if self.nav.view == link::LESSONS {
-            lessons::show(self, ui);
+        // In the browser the first frames bring the window a part at a time.
+        let part = first_frames::part(self.frames);
+        if part < Part::All {
+            ui.ctx().request_repaint();
+        }
+        if part == Part::Fonts {
+            first_frames::warm_fonts(ui.ctx());
         } else {
-            self.body(ui);
+            self.draw(ui, part);
         }
         if let Some(view) = self.bench.open_view.take() {
             self.nav.view = view;
@@ -236,5 +239,27 @@ impl GlimpseApp {
         // Counted once the views have asked for this frame's passes.
         probe::publish_store_passes(self.store.passes_under_way());
         self.write_probe_file(ui);
+    }
+}
+
+impl GlimpseApp {
+    /// The window: top bar, then the body (from `part` on: controls, then the view).
+    fn draw(&mut self, ui: &mut egui::Ui, part: Part) {
+        // A focused embed (`hide=tabs`): no tabs, no model picker; the view alone.
+        let top = match self.nav.hidden.tabs {
+            false => self.top_bar(ui),
+            true => ui.max_rect().top(),
+        };
+        self.bench.computing_overlay(ui.ctx(), top, &self.store);
+        if part == Part::TopBar {
+            return;
+        }
+        if self.nav.view == link::LESSONS {
+            if part == Part::All {
+                lessons::show(self, ui);
+            }
+        } else {
+            self.body(ui, part == Part::All);
+        }
     }
 }

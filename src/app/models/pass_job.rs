@@ -7,13 +7,15 @@
 use crate::model::sliced::SlicedForward;
 use crate::model::{ForwardOptions, Model, ModelInput, Result, Trace};
 use std::sync::Arc;
-use web_time::Duration;
+use web_time::{Duration, Instant};
 
 pub struct PassJob {
     model: Arc<Model>,
     opts: ForwardOptions,
     steps: usize,
     how: How,
+    /// Time spent computing it: the slices' (here), or the engine's own clock (away).
+    computing: Duration,
 }
 
 enum How {
@@ -25,7 +27,7 @@ enum How {
 }
 
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
-type Away = crate::app::threads::AwayJob<usize, Result<Trace>>;
+type Away = crate::app::threads::AwayJob<usize, (Result<Trace>, Duration)>;
 
 impl PassJob {
     /// Settles the input (its errors come back at once, with no pass started) and starts.
@@ -45,6 +47,7 @@ impl PassJob {
             opts: opts.clone(),
             steps,
             how,
+            computing: Duration::ZERO,
         })
     }
 
@@ -52,14 +55,29 @@ impl PassJob {
     /// done. `None` while it runs on.
     pub fn run_for(&mut self, budget: Duration) -> Result<Option<Trace>> {
         match &mut self.how {
-            How::Here(job) => job.run_for(budget),
+            How::Here(job) => {
+                let t0 = Instant::now();
+                let step = job.run_for(budget);
+                self.computing += t0.elapsed();
+                step
+            }
             #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
             How::Away(job) => match job.answer() {
                 None => Ok(None),
-                Some(Ok(answer)) => answer.map(Some),
+                Some(Ok((answer, took))) => {
+                    self.computing = took;
+                    answer.map(Some)
+                }
                 Some(Err(crash)) => Err(crate::model::ModelError::Input(crash)),
             },
         }
+    }
+
+    /// Time spent computing so far: on this thread, the slices' sum; away, the engine's own
+    /// clock once it has answered (not the frames the page took to look: a small pass can
+    /// even be done before the page's next look).
+    pub fn computing(&self) -> Duration {
+        self.computing
     }
 
     /// Steps done so far (blocks, then bands of the output layer).
@@ -85,11 +103,6 @@ impl PassJob {
     pub fn opts(&self) -> &ForwardOptions {
         &self.opts
     }
-
-    /// Whether it runs off the page's thread.
-    pub fn is_away(&self) -> bool {
-        !matches!(self.how, How::Here(_))
-    }
 }
 
 /// Hands `job` to the engine: a step at a time (so a stop is seen within a block), all of them
@@ -97,7 +110,8 @@ impl PassJob {
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
 fn away(mut job: SlicedForward, size: usize) -> Away {
     Away::start(0, move |report| {
-        crate::model::parallel::in_pool(size, || loop {
+        let t0 = Instant::now();
+        let answer = crate::model::parallel::in_pool(size, || loop {
             if report.stopped() {
                 return None;
             }
@@ -107,6 +121,7 @@ fn away(mut job: SlicedForward, size: usize) -> Away {
                 Ok(None) => continue,
                 done => return done.transpose(),
             }
-        })
+        });
+        answer.map(|a| (a, t0.elapsed()))
     })
 }

@@ -30,9 +30,6 @@ pub struct Running<K> {
     pub key: K,
     pub prepared: PreparedInput,
     job: PassJob,
-    /// Time spent computing, over all its frames (here), or since it started (away).
-    computing: Duration,
-    started: Instant,
     /// Frames it has had so far.
     pub frames: usize,
 }
@@ -50,8 +47,6 @@ impl<K> Running<K> {
             key,
             prepared,
             job,
-            computing: Duration::ZERO,
-            started: Instant::now(),
             frames: 0,
         })
     }
@@ -59,15 +54,9 @@ impl<K> Running<K> {
     /// This frame's share: blocks until `budget` is spent or the pass is done. `None` while
     /// it runs on; then the whole pass and the milliseconds spent computing it.
     pub fn advance(&mut self, budget: Duration) -> Option<(crate::model::Result<Trace>, f64)> {
-        let t0 = Instant::now();
         let result = self.job.run_for(budget);
-        self.computing += t0.elapsed();
-        if self.job.is_away() {
-            // The engine computed all along; the page only looked.
-            self.computing = self.started.elapsed();
-        }
         self.frames += 1;
-        let ms = self.computing.as_secs_f64() * 1e3;
+        let ms = self.job.computing().as_secs_f64() * 1e3;
         match result {
             Ok(None) => None,
             Ok(Some(trace)) => Some((Ok(trace), ms)),

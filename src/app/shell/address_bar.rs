@@ -25,7 +25,8 @@ impl GlimpseApp {
             return;
         };
         let hash = hash.trim_start_matches('#');
-        if hash.is_empty() || hash == self.nav.last_hash {
+        // Our own link not written yet (`sync_hash`) is not the user's.
+        if hash.is_empty() || hash == self.nav.last_hash || later::is_ours(hash) {
             return;
         }
         // Links leave out these three at their defaults; start from the defaults so the view
@@ -35,6 +36,7 @@ impl GlimpseApp {
         self.nav.hidden = link::Hidden::default();
         self.open_link(hash);
         self.nav.last_hash = hash.to_string();
+        later::opened(hash);
     }
 
     /// Keep the address bar's hash in step with the view, so copying the URL shares it.
@@ -44,10 +46,85 @@ impl GlimpseApp {
             return;
         }
         #[cfg(target_arch = "wasm32")]
-        if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        later::write(&hash);
+        self.nav.last_hash = hash;
+    }
+}
+
+/// The address bar written in a task of its own, at most every `WAIT_MS`. In Chromium
+/// `history.replaceState` with a link of 1-2 KB now and then holds the page's thread 10-60 ms,
+/// which on top of a frame that lays out a new view made a long task (docs/benchmarks.md);
+/// dragging a slider also changes the link every frame, and one write per pause is enough.
+#[cfg(target_arch = "wasm32")]
+pub(crate) mod later {
+    use std::cell::RefCell;
+    use wasm_bindgen::JsCast;
+
+    const WAIT_MS: i32 = 100;
+
+    thread_local! {
+        /// What the address bar shows as far as the app knows: the hash it last wrote or
+        /// opened (`None` until then: the page's own).
+        static SHOWN: RefCell<Option<String>> = const { RefCell::new(None) };
+        /// The hash to write at the next turn, and whether that turn is booked.
+        static PENDING: RefCell<(Option<String>, bool)> = const { RefCell::new((None, false)) };
+    }
+
+    /// The address bar reads `hash` because the app put it there (or is about to).
+    pub fn is_ours(hash: &str) -> bool {
+        SHOWN.with(|s| s.borrow().as_deref() == Some(hash))
+    }
+
+    /// The user's link was opened: it is what the address bar shows; nothing older is written.
+    pub fn opened(hash: &str) {
+        SHOWN.with(|s| *s.borrow_mut() = Some(hash.to_string()));
+        PENDING.with(|p| p.borrow_mut().0 = None);
+    }
+
+    /// Books `hash` for the address bar.
+    pub fn write(hash: &str) {
+        let book = PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            p.0 = Some(hash.to_string());
+            !std::mem::replace(&mut p.1, true)
+        });
+        if !book {
+            return;
+        }
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let turn = wasm_bindgen::closure::Closure::once_into_js(write_now);
+        let booked = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(turn.unchecked_ref(), WAIT_MS);
+        if booked.is_err() {
+            write_now();
+        }
+    }
+
+    /// Writes the booked hash, unless the address bar changed meanwhile to something the app
+    /// did not write (a pasted link): the user's link wins, and `follow_address_bar` opens it.
+    fn write_now() {
+        let Some(hash) = PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            p.1 = false;
+            p.0.take()
+        }) else {
+            return;
+        };
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let now = window.location().hash().unwrap_or_default();
+        let now = now.trim_start_matches('#');
+        let untouched = SHOWN.with(|s| s.borrow().as_deref().is_none_or(|shown| shown == now));
+        if !untouched {
+            return;
+        }
+        if let Ok(history) = window.history() {
             let url = format!("#{hash}");
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
-        self.nav.last_hash = hash;
+        SHOWN.with(|s| *s.borrow_mut() = Some(hash));
     }
 }

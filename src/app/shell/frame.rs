@@ -73,13 +73,16 @@ impl GlimpseApp {
     }
 
     /// The open lab below the top bar, with the input controls on the left for labs on the
-    /// shared input.
-    pub(crate) fn body(&mut self, ui: &mut egui::Ui) {
+    /// shared input (without the view itself in the browser's third frame: `first_frames`).
+    pub(crate) fn body(&mut self, ui: &mut egui::Ui, with_view: bool) {
         let hide_controls = self.nav.hidden.controls;
         let Some((lab, mut shared)) = self.lab_and_shared(self.nav.view) else {
             return;
         };
         if lab.layout() == Layout::OwnPanels {
+            if !with_view {
+                return;
+            }
             lab.ui(ui, &mut shared);
             return;
         }
@@ -94,6 +97,9 @@ impl GlimpseApp {
                     scrolling_view(ui, "controls", |ui| shared.bench.controls(ui));
                     probe::check_fits("controls", ui);
                 });
+        }
+        if !with_view {
+            return;
         }
         let fill = ui.visuals().panel_fill;
         egui::CentralPanel::default()

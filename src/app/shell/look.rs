@@ -36,18 +36,28 @@ impl GlimpseApp {
         if !ctx.text_edit_focused() && ctx.input(|i| i.key_pressed(egui::Key::F)) {
             look.presenter = !look.presenter;
         }
-        let want = (look.presenter, look.theme);
-        if look.applied != Some(want) {
-            ctx.set_zoom_factor(if look.presenter { 1.5 } else { 1.0 });
-            // On a projector faint grey text disappears: presenter mode writes everything in
-            // the theme's strongest colour.
-            let slot = look.theme.egui_theme();
-            ctx.set_visuals_of(slot, look.theme.visuals(look.presenter));
-            ctx.set_theme(slot);
-            look.applied = Some(want);
+        if self.apply_look(ctx) {
             // This frame's widgets already took the old style: lay the frame out again.
             ctx.request_discard("the look changed");
         }
+    }
+
+    /// Sets zoom and theme when they differ from what was applied; true when they did. The
+    /// app's start applies the first look, so the first frame is not laid out twice.
+    pub(crate) fn apply_look(&mut self, ctx: &egui::Context) -> bool {
+        let look = &mut self.look;
+        let want = (look.presenter, look.theme);
+        if look.applied == Some(want) {
+            return false;
+        }
+        ctx.set_zoom_factor(if look.presenter { 1.5 } else { 1.0 });
+        // On a projector faint grey text disappears: presenter mode writes everything in
+        // the theme's strongest colour.
+        let slot = look.theme.egui_theme();
+        ctx.set_visuals_of(slot, look.theme.visuals(look.presenter));
+        ctx.set_theme(slot);
+        look.applied = Some(want);
+        true
     }
 
     /// Fonts and theme: the same natively and in the browser, whatever the system prefers.

@@ -3,6 +3,7 @@
 
 pub mod address_bar;
 pub mod crash;
+pub mod first_frames;
 pub mod fonts;
 pub mod frame;
 pub mod language;

@@ -60,6 +60,11 @@ impl Theme {
             Theme::Light => light(),
             Theme::HighContrast => high_contrast(),
         };
+        // Each glyph drawn at one position in its pixel, not up to four, and without running
+        // the font's hinting programs: the browser's first frame spent 50-65 ms drawing glyphs
+        // (docs/benchmarks.md); text looks as it did before egui 0.33 (no hinting then).
+        v.text_options.subpixel_binning = false;
+        v.text_options.font_hinting = false;
         if presenter {
             let strongest = if v.dark_mode {
                 Color32::WHITE
