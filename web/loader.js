@@ -81,7 +81,7 @@ function warmGpu() {
           done = true;
         }
         if (!done && performance.now() < until) return setTimeout(caughtUp, 4);
-        if (fence) gl.deleteSync(fence);
+        try { if (fence) gl.deleteSync(fence); } catch (e) { /* only tidying */ }
         setTimeout(extensions, 0);
       };
       setTimeout(caughtUp, 0);

@@ -61,6 +61,9 @@ pub struct ModelStore {
     /// Downloaded checkpoints being converted, a few pieces a frame (the browser has one
     /// thread): model name, the conversion, where the files came from.
     converting: RefCell<Vec<(String, ConversionJob, String)>>,
+    /// Built-ins whose files arrived, loaded one a frame: each load is 5-50 ms on the page's
+    /// thread, and a dozen arrive together at the start.
+    builtins_arrived: RefCell<VecDeque<String>>,
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
     conversion_frames: RefCell<HashMap<String, Vec<serde_json::Value>>>,
@@ -85,6 +88,7 @@ impl Default for ModelStore {
             memo: Default::default(),
             loader: Default::default(),
             converting: Default::default(),
+            builtins_arrived: Default::default(),
             conversion_frames: Default::default(),
             passes: Default::default(),
             cancelled: Default::default(),
@@ -413,10 +417,10 @@ impl ModelStore {
         }
         for (name, result) in self.loader.arrivals() {
             let state = match result {
-                Ok(Payload::Builtin) => match builtin::load(&name) {
-                    Ok(m) => ModelState::Ready(Arc::new(m)),
-                    Err(e) => ModelState::Failed(format!("{name}: {e}")),
-                },
+                Ok(Payload::Builtin) => {
+                    self.builtins_arrived.borrow_mut().push_back(name);
+                    continue;
+                }
                 Ok(Payload::Files(files, source)) => {
                     let bytes = files.total_bytes();
                     let conversion = ConversionJob::new(files, &name, &source);
@@ -438,6 +442,17 @@ impl ModelStore {
                 Err(e) => ModelState::Failed(e),
             };
             self.insert(&name, state);
+        }
+        let next = self.builtins_arrived.borrow_mut().pop_front();
+        if let Some(name) = next {
+            let state = match builtin::load(&name) {
+                Ok(m) => ModelState::Ready(Arc::new(m)),
+                Err(e) => ModelState::Failed(format!("{name}: {e}")),
+            };
+            self.insert(&name, state);
+            if !self.builtins_arrived.borrow().is_empty() {
+                self.loader.wake();
+            }
         }
     }
 

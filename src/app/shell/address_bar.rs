@@ -25,8 +25,12 @@ impl GlimpseApp {
             return;
         };
         let hash = hash.trim_start_matches('#');
+        if hash.is_empty() || hash == self.nav.last_hash {
+            later::seen(hash);
+            return;
+        }
         // Our own link not written yet (`sync_hash`) is not the user's.
-        if hash.is_empty() || hash == self.nav.last_hash || later::is_ours(hash) {
+        if later::is_ours(hash) {
             return;
         }
         // Links leave out these three at their defaults; start from the defaults so the view
@@ -61,6 +65,9 @@ pub(crate) mod later {
     use wasm_bindgen::JsCast;
 
     const WAIT_MS: i32 = 100;
+    /// After a refused write: Safari refuses more than 100 in 30 s (a slider dragged for ten
+    /// seconds); the link is kept and written when it is allowed again.
+    const RETRY_MS: i32 = 2000;
 
     thread_local! {
         /// What the address bar shows as far as the app knows: the hash it last wrote or
@@ -81,23 +88,31 @@ pub(crate) mod later {
         PENDING.with(|p| p.borrow_mut().0 = None);
     }
 
+    /// The address bar reads `hash` (empty, or what the app already holds): it is what it
+    /// shows, so the next write goes ahead.
+    pub fn seen(hash: &str) {
+        SHOWN.with(|s| *s.borrow_mut() = Some(hash.to_string()));
+    }
+
     /// Books `hash` for the address bar.
     pub fn write(hash: &str) {
-        let book = PENDING.with(|p| {
-            let mut p = p.borrow_mut();
-            p.0 = Some(hash.to_string());
-            !std::mem::replace(&mut p.1, true)
-        });
-        if !book {
+        PENDING.with(|p| p.borrow_mut().0 = Some(hash.to_string()));
+        book(WAIT_MS);
+    }
+
+    /// A turn for `write_now` in `wait` ms, unless one is booked.
+    fn book(wait: i32) {
+        let booked = PENDING.with(|p| std::mem::replace(&mut p.borrow_mut().1, true));
+        if booked {
             return;
         }
         let Some(window) = web_sys::window() else {
             return;
         };
         let turn = wasm_bindgen::closure::Closure::once_into_js(write_now);
-        let booked = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(turn.unchecked_ref(), WAIT_MS);
-        if booked.is_err() {
+        let timer = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(turn.unchecked_ref(), wait);
+        if timer.is_err() {
             write_now();
         }
     }
@@ -121,10 +136,19 @@ pub(crate) mod later {
         if !untouched {
             return;
         }
-        if let Ok(history) = window.history() {
-            let url = format!("#{hash}");
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        let url = format!("#{hash}");
+        let written = window.history().and_then(|history| {
+            history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        });
+        if written.is_ok() {
+            SHOWN.with(|s| *s.borrow_mut() = Some(hash));
+            return;
         }
-        SHOWN.with(|s| *s.borrow_mut() = Some(hash));
+        // Refused: the bar still shows what `SHOWN` says (so it is not taken for the user's
+        // link); the newest link is written at the next turn.
+        PENDING.with(|p| {
+            p.borrow_mut().0.get_or_insert(hash);
+        });
+        book(RETRY_MS);
     }
 }

@@ -244,6 +244,28 @@ fn a_fetched_model_is_taken_in_and_reported() {
     assert_eq!(summary[1]["state"], "ready");
 }
 
+/// Built-ins whose files arrive together are loaded one a frame (each holds the page's
+/// thread), in the order they came, and none is lost.
+#[test]
+fn built_ins_that_arrive_together_load_one_a_frame() {
+    let store = ModelStore::default();
+    for name in ["reverse", "copy"] {
+        store.insert(
+            name,
+            ModelState::Loading {
+                received: 0,
+                total: None,
+            },
+        );
+        store.loader.arrive((name.into(), Ok(Payload::Builtin)));
+    }
+    let ready = |name: &str| matches!(store.state(name), ModelState::Ready(_));
+    store.take_arrivals();
+    assert!(ready("reverse") && !ready("copy"));
+    store.take_arrivals();
+    assert!(ready("reverse") && ready("copy"));
+}
+
 /// A download reports its progress, then its files arrive and open as a model that the
 /// summary describes with where it came from.
 #[test]
