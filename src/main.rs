@@ -87,9 +87,9 @@ fn main() {
         gpu_warmed().await;
         // The texts parsed in a task of their own, then eframe's start in the next: one task
         // with both held the page over 50 ms (docs/benchmarks.md, long tasks).
-        next_task().await;
+        glimpse::app::worker::yield_to_browser().await;
         glimpse::i18n::warm_up();
-        next_task().await;
+        glimpse::app::worker::yield_to_browser().await;
         let runner = eframe::WebRunner::new();
         // After eframe's own hook (it logs the panic): a dead canvas would otherwise just stop.
         glimpse::app::shell::crash::install_overlay();
@@ -127,19 +127,4 @@ async fn gpu_warmed() {
     if let Some(p) = warm {
         let _ = wasm_bindgen_futures::JsFuture::from(p).await;
     }
-}
-
-/// Resumes in a new task of the page (a zero timeout), so the work before and after are not
-/// counted as one.
-#[cfg(target_arch = "wasm32")]
-async fn next_task() {
-    let tick = js_sys::Promise::new(&mut |resolve, _| {
-        let timer = web_sys::window()
-            .map(|w| w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0));
-        if !matches!(timer, Some(Ok(_))) {
-            // No timer here: go on at once rather than never.
-            let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(tick).await;
 }

@@ -244,3 +244,18 @@ pub fn after(ms: i32, f: impl FnOnce() + 'static) {
     let _ =
         scope().set_timeout_with_callback_and_timeout_and_arguments_0(callback.unchecked_ref(), ms);
 }
+
+/// Gives the page's thread back to the browser: drawing, input, downloads and the probe's calls
+/// run between two steps. A message to ourselves is a task like any other, queued behind the
+/// ones waiting (`scheduler.yield()` would jump that queue; a chained zero-delay timer waits
+/// 4 ms).
+pub async fn yield_to_browser() {
+    let Ok(channel) = web_sys::MessageChannel::new() else {
+        return;
+    };
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        channel.port1().set_onmessage(Some(&resolve));
+        let _ = channel.port2().post_message(&wasm_bindgen::JsValue::NULL);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

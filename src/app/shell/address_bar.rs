@@ -91,7 +91,9 @@ pub(crate) mod later {
     /// The address bar reads `hash` (empty, or what the app already holds): it is what it
     /// shows, so the next write goes ahead.
     pub fn seen(hash: &str) {
-        SHOWN.with(|s| *s.borrow_mut() = Some(hash.to_string()));
+        if !is_ours(hash) {
+            SHOWN.with(|s| *s.borrow_mut() = Some(hash.to_string()));
+        }
     }
 
     /// Books `hash` for the address bar.

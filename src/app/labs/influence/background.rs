@@ -105,7 +105,7 @@ impl<T: Steps> Job<T> {
         wasm_bindgen_futures::spawn_local(async move {
             let mut runner = runner;
             while runner.step() {
-                yield_to_browser().await;
+                crate::app::worker::yield_to_browser().await;
             }
         });
         Self { status, stop }
@@ -159,22 +159,6 @@ impl<T: Steps> Runner<T> {
         self.ctx.request_repaint();
         !finished
     }
-}
-
-/// Gives the page's thread back to the browser: drawing, input, downloads and the probe's calls
-/// run between two steps. A message to ourselves is a task like any other, queued behind the
-/// ones waiting (`scheduler.yield()` would jump that queue; a chained zero-delay timer waits
-/// 4 ms).
-#[cfg(target_arch = "wasm32")]
-async fn yield_to_browser() {
-    let Ok(channel) = web_sys::MessageChannel::new() else {
-        return;
-    };
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        channel.port1().set_onmessage(Some(&resolve));
-        let _ = channel.port2().post_message(&wasm_bindgen::JsValue::NULL);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Takes the job's news into `status`; a job that finished or failed is dropped (its last
