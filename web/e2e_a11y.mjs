@@ -83,6 +83,23 @@ async function main() {
     record('the heatmap is a table with the tokens as headers', has(tree, 'table', new RegExp(escape(T.say('widgets-heatmap-caption', { what: '', row_axis: T.say('attention-axis-query'), column_axis: T.say('attention-axis-key') }).replace(/^:\s*/, ''))))
       && has(tree, 'columnheader', /économique/) && has(tree, 'rowheader', /european/) && tree.filter((n) => n.role === 'cell').length >= 16);
 
+    // Another head keeps the heatmap's shape and changes its numbers: the table is rewritten
+    // in place (the same cells), and reads as the table a fresh page builds for that head.
+    const tables = (p) => p.evaluate((l) => [...document.querySelectorAll(`${l} table`)].map((t) => t.textContent).join('\n'), LAYER);
+    const before = await tables(page);
+    await page.evaluate((l) => { for (const c of document.querySelectorAll(`${l} table td`)) c.dataset.kept = '1'; }, LAYER);
+    const other = 'v=1&view=attention&head=3';
+    await page.evaluate((h) => { window.location.hash = h; }, other);
+    const after = await poll(async () => { const t = await tables(page); return t !== before && t; }, 15000, 200);
+    const kept = await page.evaluate((l) => [...document.querySelectorAll(`${l} table td`)].some((c) => c.dataset.kept === '1'), LAYER);
+    const anew = await context.newPage();
+    await anew.setViewportSize({ width: 1280, height: 800 });
+    await anew.goto(`${base}#${other}`, { waitUntil: 'load' });
+    const same = await poll(async () => (await tables(anew)) === (await tables(page)), 30000, 250);
+    record('a table whose numbers change is rewritten in place and reads as one built anew', !!after && kept && !!same,
+      `changed ${!!after}, same cells ${kept}, as a fresh page's ${!!same}`);
+    await anew.close();
+
     // A screen reader's click on a tab: the DOM element gets a click event, the app opens it.
     await page.locator(`${LAYER} [role=button][aria-label="${T.say('shell-tab-lessons')}"]`).dispatchEvent('click');
     const opened = await poll(() => page.evaluate(() => window.location.hash.includes('view=lessons')), 10000, 100);

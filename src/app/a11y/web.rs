@@ -344,7 +344,20 @@ impl Page {
                 set("aria-label", &e.name);
                 set("value", &value.to_string());
             }
-            Kind::Table { rows } => self.fill_table(node, &e.name, rows),
+            Kind::Table { rows } => {
+                let before = old.and_then(|o| match &o.kind {
+                    Kind::Table { rows } => Some((o.name.as_str(), rows.as_slice())),
+                    _ => None,
+                });
+                let refilled = before
+                    .filter(|(_, old_rows)| same_shape(old_rows, rows))
+                    .and_then(|(old_name, old_rows)| {
+                        refill_table(node, (old_name, old_rows), (&e.name, rows))
+                    });
+                if refilled.is_none() {
+                    self.fill_table(node, &e.name, rows);
+                }
+            }
         }
     }
 
@@ -375,6 +388,45 @@ impl Page {
             }
         }
     }
+}
+
+/// Whether two tables have the same rows of the same cells (headers where headers were).
+fn same_shape(a: &[Vec<Cell>], b: &[Vec<Cell>]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(ra, rb)| {
+            ra.len() == rb.len() && ra.iter().zip(rb).all(|(x, y)| x.header == y.header)
+        })
+}
+
+/// Writes only the cells whose text changed into a table of the same shape, walking the
+/// elements [`Page::fill_table`] made: while a model trains its tables change every frame,
+/// and rebuilding them made hundreds of elements a frame. `None` when the elements are not
+/// where they were made (the caller then builds the table anew).
+fn refill_table(
+    table: &HtmlElement,
+    (old_caption, old_rows): (&str, &[Vec<Cell>]),
+    (caption, rows): (&str, &[Vec<Cell>]),
+) -> Option<()> {
+    let caption_element = table.first_element_child()?;
+    if caption != old_caption {
+        caption_element.set_text_content(Some(caption));
+    }
+    let mut tr = caption_element
+        .next_element_sibling()?
+        .first_element_child();
+    for (row, old_row) in rows.iter().zip(old_rows) {
+        let this_row = tr?;
+        let mut cell = this_row.first_element_child();
+        for (new, old) in row.iter().zip(old_row) {
+            let this_cell = cell?;
+            if new.text != old.text {
+                this_cell.set_text_content(Some(&new.text));
+            }
+            cell = this_cell.next_element_sibling();
+        }
+        tr = this_row.next_element_sibling();
+    }
+    Some(())
 }
 
 /// The element each kind is drawn as.
