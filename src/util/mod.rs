@@ -20,6 +20,34 @@ pub fn argmax(xs: impl IntoIterator<Item = f32>) -> Option<(usize, f32)> {
     best
 }
 
+/// [`argmax`] of a slice, fast enough for a vocabulary's logits in every row (49,152 a row:
+/// the item-by-item loop took 20 ms for a sentence's rows in the browser): the largest value
+/// first, eight lanes at a time (`f32::max` skips NaN), then its first place.
+pub fn argmax_slice(xs: &[f32]) -> Option<(usize, f32)> {
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let chunks = xs.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (m, &x) in lanes.iter_mut().zip(chunk) {
+            *m = m.max(x);
+        }
+    }
+    let largest = lanes
+        .iter()
+        .chain(rest)
+        .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+    let at = xs.iter().position(|&x| x == largest)?;
+    Some((at, largest))
+}
+
+/// [`argmax_slice`] of a row: contiguous rows take the fast path, others the item loop.
+pub fn argmax_row(row: ndarray::ArrayView1<f32>) -> Option<(usize, f32)> {
+    match row.as_slice() {
+        Some(xs) => argmax_slice(xs),
+        None => argmax(row.iter().copied()),
+    }
+}
+
 /// What a panic said: its message when it carried text (`panic!("…")` gives a `&str` or a
 /// `String`), else `None`.
 pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
@@ -44,7 +72,7 @@ pub fn grouped(n: u128) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{argmax, panic_text};
+    use super::{argmax, argmax_slice, panic_text};
 
     #[test]
     fn a_panic_says_its_text() {
@@ -63,5 +91,34 @@ mod tests {
         assert_eq!(argmax([f32::NAN, -1.0, f32::NAN]), Some((1, -1.0)));
         assert_eq!(argmax([f32::NEG_INFINITY]), Some((0, f32::NEG_INFINITY)));
         assert_eq!(argmax(std::iter::empty()), None);
+    }
+
+    /// The slice's argmax is the item loop's on ragged lengths, ties, NaN and infinities.
+    #[test]
+    fn argmax_slice_agrees_with_argmax() {
+        let mut rng = crate::util::rng::Rng::new(7);
+        for len in [0, 1, 7, 8, 9, 17, 64, 1001] {
+            for case in 0..6 {
+                let xs: Vec<f32> = (0..len)
+                    .map(|_| match (case, rng.below(10)) {
+                        (0, _) => rng.normal() as f32,
+                        (1, 0..=4) => f32::NAN,
+                        (2, _) => (rng.below(3) as f32) - 1.0,
+                        (3, _) => f32::NAN,
+                        (4, 0) => f32::NEG_INFINITY,
+                        (4, _) => f32::NAN,
+                        (5, 0) => f32::INFINITY,
+                        _ => rng.normal() as f32,
+                    })
+                    .collect();
+                let want = argmax(xs.iter().copied());
+                let got = argmax_slice(&xs);
+                assert_eq!(
+                    want.map(|(i, v)| (i, v.to_bits())),
+                    got.map(|(i, v)| (i, v.to_bits())),
+                    "len {len} case {case}"
+                );
+            }
+        }
     }
 }

@@ -7,10 +7,11 @@ use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
 use crate::app::words::Words;
 use crate::model::heads::HeadStats;
-use crate::model::Trace;
+use crate::model::{AttentionKind, Trace};
 use crate::t;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, ArrayView2, Axis};
+use std::sync::Arc;
 
 /// One thumbnail: the matrix as a texture in a square of side `side`. Returns its response.
 fn thumbnail(
@@ -61,6 +62,99 @@ fn thumbnail(
     response
 }
 
+/// The grid's words and mean maps for one trace: 270 heads' names, captions and numbers
+/// formatted anew every frame held the page's thread (fluent's number formatting alone was
+/// 12 ms a frame in the browser), so they are made once per trace, statistics and language.
+struct GridWords {
+    key: (usize, usize, AttentionKind, &'static str),
+    layer_titles: Vec<String>,
+    head_titles: Vec<String>,
+    /// Per layer, per head: (the thumbnail's spoken name, its tooltip, its caption).
+    cells: Vec<Vec<(String, String, String)>>,
+    /// Per layer: (the mean's spoken name, its tooltip) and the mean over heads.
+    means: Vec<(String, String, Array2<f32>)>,
+}
+
+impl GridWords {
+    fn new(trace: &Trace, kind: AttentionKind, stats: &[Vec<HeadStats>], heads: usize) -> Self {
+        let layers = trace.layers(kind);
+        let cells = (0..layers)
+            .map(|l| {
+                (0..heads)
+                    .map(|h| {
+                        let stat = stats.get(l).and_then(|s| s.get(h));
+                        let name = t!("attention-layer-head", layer = l, head = h);
+                        let tip = stat.map_or(String::new(), describe);
+                        (
+                            t!("attention-grid-thumbnail", layer = l, head = h),
+                            format!("{name}\n{tip}"),
+                            stat.map_or(String::new(), caption),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let means = (0..layers)
+            .map(|l| {
+                let mean = trace
+                    .attention(kind, l)
+                    .and_then(|a| a.weights.mean_axis(Axis(0)))
+                    .unwrap_or_default();
+                (
+                    t!("attention-grid-mean-thumbnail", layer = l),
+                    t!("attention-grid-mean-hover", layer = l, heads = heads),
+                    mean,
+                )
+            })
+            .collect();
+        Self {
+            key: Self::key(trace, kind, stats),
+            layer_titles: (0..layers)
+                .map(|l| t!("attention-grid-layer", layer = l))
+                .collect(),
+            head_titles: (0..heads)
+                .map(|h| t!("attention-grid-head", head = h))
+                .collect(),
+            cells,
+            means,
+        }
+    }
+
+    /// The trace and statistics by address (a new pass makes new ones), the kind and the
+    /// language.
+    fn key(
+        trace: &Trace,
+        kind: AttentionKind,
+        stats: &[Vec<HeadStats>],
+    ) -> (usize, usize, AttentionKind, &'static str) {
+        (
+            trace as *const Trace as usize,
+            stats.as_ptr() as usize,
+            kind,
+            crate::i18n::current(),
+        )
+    }
+
+    /// This frame's words: the ones kept in egui's memory when they are for this trace.
+    fn of(
+        ui: &Ui,
+        trace: &Trace,
+        kind: AttentionKind,
+        stats: &[Vec<HeadStats>],
+        heads: usize,
+    ) -> Arc<Self> {
+        let id = ui.scope_id().with("head_grid_words");
+        let key = Self::key(trace, kind, stats);
+        let kept = ui.data(|d| d.get_temp::<Arc<Self>>(id));
+        if let Some(words) = kept.filter(|w| w.key == key) {
+            return words;
+        }
+        let words = Arc::new(Self::new(trace, kind, stats, heads));
+        ui.data_mut(|d| d.insert_temp(id, words.clone()));
+        words
+    }
+}
+
 /// Draw the grid; a click on a head selects it and returns true (the caller opens it).
 pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadStats>]) -> bool {
     let kind = sel.kind;
@@ -75,59 +169,49 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
         layers = layers,
         heads = heads
     ));
+    let words = GridWords::of(ui, trace, kind, stats, heads);
     let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);
     let mut opened = false;
     egui::Grid::new("head_grid")
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
             ui.label("");
-            for h in 0..heads {
-                ui.strong(t!("attention-grid-head", head = h));
+            for title in &words.head_titles {
+                ui.strong(title);
             }
             ui.strong(t!("attention-grid-mean"));
             ui.end_row();
+            let mean_caption = t!("attention-grid-mean-caption");
             for l in 0..layers {
-                let Some(a) = trace.attention(kind, l) else {
+                let (Some(a), Some(cells), Some((mean_name, mean_tip, mean))) = (
+                    trace.attention(kind, l),
+                    words.cells.get(l),
+                    words.means.get(l),
+                ) else {
                     continue;
                 };
-                ui.strong(t!("attention-grid-layer", layer = l));
-                for h in 0..heads {
+                ui.strong(&words.layer_titles[l]);
+                for (h, (name, tip, caption)) in cells.iter().enumerate() {
                     let w = a.weights.index_axis(Axis(0), h);
                     ui.vertical(|ui| {
                         let id = ui.scope_id().with(("thumb", kind, l, h));
                         let selected = sel.layer == l && sel.head == h;
-                        let stat = stats.get(l).and_then(|s| s.get(h));
                         let r = thumbnail(ui, id, w, a.mask.view(), side, selected);
-                        r.widget_info(|| {
-                            egui::WidgetInfo::labeled(
-                                egui::Role::Button,
-                                true,
-                                t!("attention-grid-thumbnail", layer = l, head = h),
-                            )
-                        });
-                        let tip = stat.map_or(String::new(), describe);
-                        let name = t!("attention-layer-head", layer = l, head = h);
-                        if r.on_hover_text(format!("{name}\n{tip}")).clicked() {
+                        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, name));
+                        if r.on_hover_text(tip.as_str()).clicked() {
                             sel.layer = l;
                             sel.head = h;
                             opened = true;
                         }
-                        thumbnail_caption(ui, &stat.map_or("".into(), caption), side);
+                        thumbnail_caption(ui, caption, side);
                     });
                 }
-                let mean: Array2<f32> = a.weights.mean_axis(Axis(0)).unwrap_or_default();
                 ui.vertical(|ui| {
                     let id = ui.scope_id().with(("thumb_mean", kind, l));
                     let r = thumbnail(ui, id, mean.view(), a.mask.view(), side, false);
-                    r.widget_info(|| {
-                        egui::WidgetInfo::labeled(
-                            egui::Role::Image,
-                            true,
-                            t!("attention-grid-mean-thumbnail", layer = l),
-                        )
-                    });
-                    r.on_hover_text(t!("attention-grid-mean-hover", layer = l, heads = heads));
-                    thumbnail_caption(ui, &t!("attention-grid-mean-caption"), side);
+                    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, mean_name));
+                    r.on_hover_text(mean_tip.as_str());
+                    thumbnail_caption(ui, &mean_caption, side);
                 });
                 ui.end_row();
             }

@@ -143,7 +143,7 @@ pub fn teacher_forced(
         .zip(trace.logits.rows())
         .map(|((&input, &label), logits)| {
             let (loss, p_label) = token_loss(logits, label as usize);
-            let predicted = argmax(logits.iter().copied()).map_or(0, |(i, _)| i as u32);
+            let predicted = crate::util::argmax_row(logits).map_or(0, |(i, _)| i as u32);
             ForcedRow {
                 input: tok.token(input).to_string(),
                 label: tok.token(label).to_string(),

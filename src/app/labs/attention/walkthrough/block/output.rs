@@ -101,7 +101,7 @@ impl Place<'_> {
         });
         let best: Vec<String> = (0..logits.nrows().min(8))
             .filter_map(|t| {
-                let (i, _) = crate::util::argmax(logits.row(t).iter().copied())?;
+                let (i, _) = crate::util::argmax_row(logits.row(t))?;
                 Some(format!(
                     "{} → {}",
                     self.tokens.get(t).map_or("?", String::as_str),
@@ -141,7 +141,7 @@ impl Place<'_> {
 pub(super) fn shown_words(logits: ArrayView2<f32>) -> Vec<usize> {
     let mut words: Vec<usize> = Vec::new();
     for row in logits.rows() {
-        if let Some((i, _)) = crate::util::argmax(row.iter().copied()) {
+        if let Some((i, _)) = crate::util::argmax_row(row) {
             if !words.contains(&i) {
                 words.push(i);
             }
