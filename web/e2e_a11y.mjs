@@ -279,7 +279,7 @@ async function main() {
       });
       if (found.length) bad.push(`${view}: ${found.join('; ')}`);
       // Every view's words and controls are in the page, not only the tabs (16 elements).
-      const mirrored = await page.evaluate((sel) => document.querySelectorAll(`${sel} [data-a11y]`).length, LAYER);
+      const mirrored = await page.evaluate((sel) => document.querySelectorAll(`${sel} [id^='a11y-']`).length, LAYER);
       if (mirrored < 25) bare.push(`${view}: ${mirrored} elements`);
     }
     record('every view mirrors its words and controls (25 elements or more)', bare.length === 0, bare.join(', '));
