@@ -7,7 +7,7 @@ use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
 use crate::app::words::Words;
 use crate::model::heads::HeadStats;
-use crate::model::{AttentionKind, Trace};
+use crate::model::Trace;
 use crate::t;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, ArrayView2, Axis};
@@ -62,22 +62,24 @@ fn thumbnail(
     response
 }
 
-/// The grid's words and mean maps for one trace: 270 heads' names, captions and numbers
+/// The grid's words for one set of head statistics: 270 heads' names, captions and numbers
 /// formatted anew every frame held the page's thread (fluent's number formatting alone was
-/// 12 ms a frame in the browser), so they are made once per trace, statistics and language.
+/// 12 ms a frame in the browser), so they are made once per statistics and language.
 struct GridWords {
-    key: (usize, usize, AttentionKind, &'static str),
+    /// What the words were made from, by value: a trace's address is no key (the workbench
+    /// keeps each new trace in the same place).
+    stats: Vec<Vec<HeadStats>>,
+    lang: &'static str,
     layer_titles: Vec<String>,
     head_titles: Vec<String>,
     /// Per layer, per head: (the thumbnail's spoken name, its tooltip, its caption).
     cells: Vec<Vec<(String, String, String)>>,
-    /// Per layer: (the mean's spoken name, its tooltip) and the mean over heads.
-    means: Vec<(String, String, Array2<f32>)>,
+    /// Per layer: the mean's spoken name and its tooltip.
+    means: Vec<(String, String)>,
 }
 
 impl GridWords {
-    fn new(trace: &Trace, kind: AttentionKind, stats: &[Vec<HeadStats>], heads: usize) -> Self {
-        let layers = trace.layers(kind);
+    fn new(stats: &[Vec<HeadStats>], layers: usize, heads: usize) -> Self {
         let cells = (0..layers)
             .map(|l| {
                 (0..heads)
@@ -96,19 +98,15 @@ impl GridWords {
             .collect();
         let means = (0..layers)
             .map(|l| {
-                let mean = trace
-                    .attention(kind, l)
-                    .and_then(|a| a.weights.mean_axis(Axis(0)))
-                    .unwrap_or_default();
                 (
                     t!("attention-grid-mean-thumbnail", layer = l),
                     t!("attention-grid-mean-hover", layer = l, heads = heads),
-                    mean,
                 )
             })
             .collect();
         Self {
-            key: Self::key(trace, kind, stats),
+            stats: stats.to_vec(),
+            lang: crate::i18n::current(),
             layer_titles: (0..layers)
                 .map(|l| t!("attention-grid-layer", layer = l))
                 .collect(),
@@ -120,36 +118,21 @@ impl GridWords {
         }
     }
 
-    /// The trace and statistics by address (a new pass makes new ones), the kind and the
-    /// language.
-    fn key(
-        trace: &Trace,
-        kind: AttentionKind,
-        stats: &[Vec<HeadStats>],
-    ) -> (usize, usize, AttentionKind, &'static str) {
-        (
-            trace as *const Trace as usize,
-            stats.as_ptr() as usize,
-            kind,
-            crate::i18n::current(),
-        )
-    }
-
-    /// This frame's words: the ones kept in egui's memory when they are for this trace.
-    fn of(
-        ui: &Ui,
-        trace: &Trace,
-        kind: AttentionKind,
-        stats: &[Vec<HeadStats>],
-        heads: usize,
-    ) -> Arc<Self> {
+    /// This frame's words: the ones kept in egui's memory when they were made from the same
+    /// statistics, for as many layers and heads, in the same language.
+    fn of(ui: &Ui, stats: &[Vec<HeadStats>], layers: usize, heads: usize) -> Arc<Self> {
         let id = ui.scope_id().with("head_grid_words");
-        let key = Self::key(trace, kind, stats);
         let kept = ui.data(|d| d.get_temp::<Arc<Self>>(id));
-        if let Some(words) = kept.filter(|w| w.key == key) {
+        let same = |w: &Self| {
+            w.stats == stats
+                && w.lang == crate::i18n::current()
+                && w.cells.len() == layers
+                && w.head_titles.len() == heads
+        };
+        if let Some(words) = kept.filter(|w| same(w)) {
             return words;
         }
-        let words = Arc::new(Self::new(trace, kind, stats, heads));
+        let words = Arc::new(Self::new(stats, layers, heads));
         ui.data_mut(|d| d.insert_temp(id, words.clone()));
         words
     }
@@ -169,7 +152,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
         layers = layers,
         heads = heads
     ));
-    let words = GridWords::of(ui, trace, kind, stats, heads);
+    let words = GridWords::of(ui, stats, layers, heads);
     let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);
     let mut opened = false;
     egui::Grid::new("head_grid")
@@ -183,7 +166,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
             ui.end_row();
             let mean_caption = t!("attention-grid-mean-caption");
             for l in 0..layers {
-                let (Some(a), Some(cells), Some((mean_name, mean_tip, mean))) = (
+                let (Some(a), Some(cells), Some((mean_name, mean_tip))) = (
                     trace.attention(kind, l),
                     words.cells.get(l),
                     words.means.get(l),
@@ -206,6 +189,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
                         thumbnail_caption(ui, caption, side);
                     });
                 }
+                let mean: Array2<f32> = a.weights.mean_axis(Axis(0)).unwrap_or_default();
                 ui.vertical(|ui| {
                     let id = ui.scope_id().with(("thumb_mean", kind, l));
                     let r = thumbnail(ui, id, mean.view(), a.mask.view(), side, false);
@@ -315,4 +299,39 @@ pub fn summary_table(ui: &mut Ui, stats: &[Vec<HeadStats>], sel: &Selection) {
                     }
                 });
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GridWords;
+    use crate::model::heads::every_head;
+    use crate::model::{builtin, AttentionKind, ForwardOptions};
+    use std::sync::Arc;
+
+    /// The kept words follow the statistics they were made from, not where the trace lives:
+    /// another input of the same shape gets its own captions, the same one the kept words.
+    #[test]
+    fn the_kept_words_are_the_statistics_own() {
+        let model = builtin::load("reverse").unwrap();
+        let stats = |src: &str, tgt: &str| {
+            let prepared = model.prepare(src, tgt);
+            let trace = model
+                .forward(&prepared.input, &ForwardOptions::default())
+                .unwrap();
+            let kind = AttentionKind::Cross;
+            every_head(&trace, kind, prepared.sequence(kind))
+        };
+        let (a, b) = (stats("abcd", "dcba"), stats("bbbb", "aaaa"));
+        assert_ne!(a, b);
+        let ctx = egui::Context::default();
+        let _ = ctx.run_ui(Default::default(), |ui| {
+            let (layers, heads) = (a.len(), a[0].len());
+            let first = GridWords::of(ui, &a, layers, heads);
+            let again = GridWords::of(ui, &a, layers, heads);
+            assert!(Arc::ptr_eq(&first, &again));
+            let other = GridWords::of(ui, &b, layers, heads);
+            assert_eq!(other.cells, GridWords::new(&b, layers, heads).cells);
+            assert_ne!(other.cells, first.cells);
+        });
+    }
 }
