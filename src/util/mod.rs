@@ -36,8 +36,9 @@ pub fn argmax_slice(xs: &[f32]) -> Option<(usize, f32)> {
         .iter()
         .chain(rest)
         .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+    // The element itself, not `largest`: 0.0 and -0.0 are equal, and the first one wins.
     let at = xs.iter().position(|&x| x == largest)?;
-    Some((at, largest))
+    Some((at, xs[at]))
 }
 
 /// [`argmax_slice`] of a row: contiguous rows take the fast path, others the item loop.
@@ -96,6 +97,8 @@ mod tests {
     /// The slice's argmax is the item loop's on ragged lengths, ties, NaN and infinities.
     #[test]
     fn argmax_slice_agrees_with_argmax() {
+        let first_zero = argmax_slice(&[-0.0, 0.0]).map(|(i, v)| (i, v.to_bits()));
+        assert_eq!(first_zero, Some((0, (-0.0f32).to_bits())));
         let mut rng = crate::util::rng::Rng::new(7);
         for len in [0, 1, 7, 8, 9, 17, 64, 1001] {
             for case in 0..6 {
@@ -108,6 +111,8 @@ mod tests {
                         (4, 0) => f32::NEG_INFINITY,
                         (4, _) => f32::NAN,
                         (5, 0) => f32::INFINITY,
+                        (5, 1) => -0.0,
+                        (5, 2) => 0.0,
                         _ => rng.normal() as f32,
                     })
                     .collect();
