@@ -271,6 +271,28 @@ fn the_walkthrough_steps_with_buttons_and_arrow_keys() {
     h.get_by_label_contains("o2(“european”) = ");
 }
 
+/// The walkthrough follows the input: another sentence typed while it is open is the one
+/// it steps through (the workbench keeps each new trace where the last one was, so the
+/// trace's address cannot tell them apart).
+#[test]
+fn the_walkthrough_follows_a_new_sentence() {
+    let mut h = explorer();
+    h.get_by_label("Walkthrough").click();
+    h.run_steps(2);
+    h.get_by_label("A·V").click();
+    h.run_steps(2);
+    h.get_by_label("2 european").click();
+    h.run_steps(2);
+    h.get_by_label_contains("o2(“european”) = ");
+    h.get_by_label("Target (decoder, after <bos>)")
+        .set_text_value_accesskit("the area european");
+    h.run_steps(4);
+    h.get_by_label("3 european").click();
+    h.run_steps(2);
+    h.get_by_label_contains("o3(“european”) = ");
+    assert!(h.query_by_label("2 european").is_none());
+}
+
 #[test]
 fn the_head_view_toggles_heads() {
     let mut h = explorer();

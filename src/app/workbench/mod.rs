@@ -32,6 +32,10 @@ struct RunKey {
 /// A trace of the shared input, with every head's summary.
 pub struct Computed {
     key: RunKey,
+    /// Which pass this is, unique in the process: what a view keeps derived from this trace
+    /// is keyed by it (the workbench keeps each new trace where the last one was, so its
+    /// address does not tell two passes apart).
+    pub serial: u64,
     pub result: Result<(PreparedInput, Trace), String>,
     /// Per attention kind, every head's summary (`[layer][head]`).
     pub stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
@@ -370,8 +374,10 @@ impl Workbench {
                 .collect(),
             Err(_) => vec![],
         };
+        static PASSES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         self.computed = Some(Computed {
             key,
+            serial: PASSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             result,
             stats,
             unknown,

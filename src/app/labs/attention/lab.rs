@@ -28,12 +28,12 @@ pub struct AttentionLab {
     walk: Option<(WalkKey, Option<super::walkthrough::Chain>)>,
 }
 
-/// What a walkthrough depends on: the model, the trace (by address: a new pass is a new
-/// trace) and the selected head (not the query, which only the drawing reads).
+/// What a walkthrough depends on: the model, the pass (its serial: a new input is a new
+/// pass) and the selected head (not the query, which only the drawing reads).
 #[derive(PartialEq)]
 struct WalkKey {
     model: String,
-    trace: usize,
+    pass: u64,
     temperature: u32,
     kind: crate::model::AttentionKind,
     layer: usize,
@@ -117,6 +117,7 @@ impl AttentionLab {
             }
         };
         bench.sel.clamp_to(trace);
+        let pass = computed.serial;
         let view_rect = ui.max_rect();
         let (kind, layer) = (bench.sel.kind, bench.sel.layer);
         // Made only when chosen from the menu: a layer's trace is large.
@@ -221,7 +222,7 @@ impl AttentionLab {
             ExplorerView::Walkthrough => {
                 let key = WalkKey {
                     model: bench.model_name.clone(),
-                    trace: trace as *const _ as usize,
+                    pass,
                     temperature: bench.temperature.to_bits(),
                     kind: bench.sel.kind,
                     layer: bench.sel.layer,
