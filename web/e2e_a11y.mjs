@@ -119,6 +119,17 @@ async function main() {
         return t.some((n) => n.role === 'textbox' && n.value === typed) && t;
       }, 10000, 250);
       record('the field reads the new sentence', !!after);
+      // What a student types is text in the layer, never markup (its elements are made from
+      // markup in one parse): a tag typed into the sentence is read out as typed.
+      const hostile = 'the <b>zone</b> & "area"';
+      const put = (v) => target.evaluate((el, x) => { el.value = x; el.dispatchEvent(new Event('input', { bubbles: true })); }, v);
+      await put(hostile);
+      const literal = await poll(() => page.evaluate(({ layer, piece }) => [...document.querySelectorAll(`${layer} p`)]
+        .map((p) => p.textContent).find((t) => t.includes(piece) && t.includes('<unk>')), { layer: LAYER, piece: '“<b>zone</b>”' }), 10000, 100);
+      const tags = await page.locator(`${LAYER} b`).count();
+      record('typed markup is read as text, not made into elements', !!literal && tags === 0, `${literal ?? 'not found'}; <b> elements: ${tags}`);
+      await put(typed);
+      await poll(() => page.evaluate((t) => decodeURIComponent(window.location.hash).includes(t), typed), 10000, 100);
     }
 
     // Tab on the canvas moves egui's focus; the canvas names the focused element.

@@ -2,6 +2,7 @@
 //! Natively eframe hands egui's AccessKit tree to the platform (its `accesskit` feature); in the
 //! browser eframe drops it, so `web` mirrors it into hidden page elements.
 
+pub mod markup;
 pub mod mirror;
 #[cfg(test)]
 mod tests;

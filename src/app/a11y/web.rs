@@ -6,13 +6,14 @@
 //! AccessKit action requests at the next frame. The canvas keeps the keyboard: Tab moves egui's
 //! focus, and the canvas points at the focused element with `aria-activedescendant`.
 
+use super::markup;
 use super::mirror::{flatten, Cell, Element, Kind, Mirror};
 use egui::accesskit::{Action, ActionData, ActionRequest, NodeId, TreeId};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{Document, HtmlElement, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Document, HtmlElement, HtmlInputElement, HtmlTemplateElement, HtmlTextAreaElement};
 
 /// egui's side: hands the page's actions to egui and the frame's tree to the page.
 pub struct Plugin;
@@ -68,9 +69,10 @@ struct Page {
     _listeners: Vec<Closure<dyn FnMut(web_sys::Event)>>,
 }
 
-/// Elements created in one frame at most: a view's first frame may bring a thousand (the
-/// 270-head grid), 30 ms of calls into the page; the rest follow in the next frames.
-const CREATED_PER_FRAME: usize = 250;
+/// Elements created in one frame at most; the rest follow in the next frames. Most are made
+/// from one parse of their markup (`markup`), so a view's first frame makes all of the 270-head
+/// grid's 741 at once.
+const CREATED_PER_FRAME: usize = 1000;
 
 /// Over the canvas, invisible (a filter, which leaves the elements in the accessibility tree)
 /// and letting the pointer through. Its own colours are white on black, so that tools that
@@ -137,26 +139,34 @@ impl Page {
                 .iter()
                 .zip(&mirror.elements)
                 .all(|(a, b)| a.id == b.id && tag(&a.kind) == tag(&b.kind));
+        let old_of = |e: &Element| before.get(&e.id).filter(|o| tag(&o.kind) == tag(&e.kind));
+        let new: Vec<&Element> = mirror
+            .elements
+            .iter()
+            .filter(|e| old_of(e).is_none() || !self.elements.contains_key(&e.id))
+            .take(CREATED_PER_FRAME)
+            .collect();
+        let chosen: HashSet<u64> = new.iter().map(|e| e.id).collect();
+        let mut made = self.create_all(&new);
         let mut kept = HashMap::new();
-        let mut created = 0;
         let mut deferred = false;
         for e in &mirror.elements {
-            let old = before.get(&e.id).filter(|o| tag(&o.kind) == tag(&e.kind));
+            let old = old_of(e);
             let node = match (old, self.elements.remove(&e.id)) {
                 (Some(_), Some(node)) => node,
                 (_, stale) => {
                     if let Some(stale) = stale {
                         stale.remove();
                     }
-                    if created == CREATED_PER_FRAME {
-                        deferred = true;
-                        continue;
+                    // Made whole above; the rest wait for the next frame.
+                    match made.remove(&e.id) {
+                        Some(node) => {
+                            let _ = self.root.append_child(&node);
+                            kept.insert(e.id, node);
+                        }
+                        None => deferred |= !chosen.contains(&e.id),
                     }
-                    created += 1;
-                    match self.create(e) {
-                        Some(node) => node,
-                        None => continue,
-                    }
+                    continue;
                 }
             };
             if old.is_none_or(|o| *o != e) {
@@ -222,6 +232,44 @@ impl Page {
         let _ = agent.set_attribute("aria-label", &name);
     }
 
+    /// The `new` elements, each with everything it shows written: texts and controls from one
+    /// parse of their markup, inputs and tables one by one.
+    fn create_all(&self, new: &[&Element]) -> HashMap<u64, HtmlElement> {
+        let mut made = HashMap::new();
+        let mut html = String::new();
+        let mut in_markup = Vec::new();
+        for e in new {
+            if markup::write(e, &mut html) {
+                in_markup.push(e.id);
+            } else if let Some(node) = self.create(e) {
+                self.update(&node, e, None);
+                made.insert(e.id, node);
+            }
+        }
+        if in_markup.is_empty() {
+            return made;
+        }
+        // A <template> parses without running or fetching anything.
+        let Some(template) = self
+            .document
+            .create_element("template")
+            .ok()
+            .and_then(|t| t.dyn_into::<HtmlTemplateElement>().ok())
+        else {
+            return made;
+        };
+        template.set_inner_html(&html);
+        let mut next = template.content().first_element_child();
+        for id in in_markup {
+            let Some(node) = next else {
+                break;
+            };
+            next = node.next_element_sibling();
+            made.insert(id, node.unchecked_into());
+        }
+        made
+    }
+
     fn create(&self, e: &Element) -> Option<HtmlElement> {
         let node: HtmlElement = self
             .document
@@ -269,15 +317,8 @@ impl Page {
                 node.remove_attribute(k)
             };
         };
-        let [x, y, w, h] = e.rect;
         if old.is_none_or(|o| o.rect != e.rect) {
-            set(
-                "style",
-                &format!(
-                    "position:absolute;left:{x}px;top:{y}px;width:{w}px;height:{h}px;margin:0;\
-                     padding:0;border:0;overflow:hidden;font-size:12px;"
-                ),
-            );
+            set("style", &markup::place(e.rect));
         }
         // A new element has no attribute to take away: one call fewer for each of hundreds.
         if old.map_or(e.disabled, |o| o.disabled != e.disabled) {
@@ -297,10 +338,8 @@ impl Page {
             Kind::Static => node.set_text_content(Some(&e.name)),
             Kind::Control { role } => {
                 set("aria-label", &e.name);
-                match (*role, e.on) {
-                    ("checkbox" | "radio", Some(on)) => set("aria-checked", &on.to_string()),
-                    (_, Some(on)) => set("aria-pressed", &on.to_string()),
-                    _ => {}
+                if let Some(on) = e.on {
+                    set(markup::state_attribute(role), &on.to_string());
                 }
             }
             Kind::Slider {
