@@ -14,6 +14,7 @@ pub mod link;
 pub mod models;
 pub mod probe;
 pub mod shell;
+pub mod stepped;
 #[cfg(test)]
 pub(crate) mod tests;
 #[cfg(all(target_arch = "wasm32", target_feature = "atomics"))]
@@ -227,8 +228,8 @@ impl GlimpseApp {
         if part < Part::All {
             ui.ctx().request_repaint();
         }
-        if part == Part::Fonts {
-            first_frames::warm_fonts(ui.ctx());
+        if let Part::Fonts(style) = part {
+            first_frames::warm_fonts(ui.ctx(), style);
         } else {
             self.draw(ui, part);
         }

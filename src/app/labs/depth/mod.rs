@@ -7,6 +7,7 @@ use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
+use crate::app::stepped::{Stepped, Steps};
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::config::NormPlacement;
 use crate::t;
@@ -36,9 +37,8 @@ pub struct DepthLab {
     pub seed: u64,
     /// Pre-norm and post-norm probes, for (layers, seed).
     computed: Option<((usize, u64), Result<Probes, String>)>,
-    /// Pre-norm's probe, made a frame before post-norm's: each is a batch of gradients
-    /// (30–40 ms in the browser), and both in one frame held the page over 50 ms.
-    pre_norm: Option<((usize, u64), Result<DepthProbe, String>)>,
+    /// The probes being made for (layers, seed), off the page's thread where it can.
+    making: Option<((usize, u64), Stepped<MakeProbes>)>,
     /// Blocks of the trained pair.
     pub trained_layers: usize,
     /// Whether the trained pair warms its learning rate up.
@@ -56,7 +56,7 @@ impl Default for DepthLab {
             layers: 12,
             seed: 1,
             computed: None,
-            pre_norm: None,
+            making: None,
             trained_layers: 6,
             warmup: false,
             training: RaceView::default(),
@@ -239,27 +239,52 @@ impl DepthLab {
         );
     }
 
-    /// The two probes for the current settings, computed once, one per call: `None` while
-    /// post-norm's is still to come (the next frame).
+    /// The two probes for the current settings, computed once: `None` while they are made.
     fn probes(&mut self) -> Option<Result<&Probes, String>> {
         let key = (self.layers, self.seed);
         if self.computed.as_ref().is_none_or(|(k, _)| *k != key) {
-            let probe = |norm| at_init(self.layers, norm, self.seed).map_err(|e| e.to_string());
-            match self.pre_norm.take() {
-                Some((k, pre)) if k == key => {
-                    let result = pre.and_then(|pre| Ok([pre, probe(NormPlacement::Post)?]));
-                    self.computed = Some((key, result));
-                }
-                _ => {
-                    self.pre_norm = Some((key, probe(NormPlacement::Pre)));
-                    return None;
-                }
+            if self.making.as_ref().is_none_or(|(k, _)| *k != key) {
+                let make = MakeProbes {
+                    layers: self.layers,
+                    seed: self.seed,
+                    pre: None,
+                };
+                self.making = Some((key, Stepped::new(make)));
             }
+            let answer = self.making.as_mut().and_then(|(_, job)| job.poll())?;
+            self.making = None;
+            self.computed = Some((key, answer.and_then(|probes| probes)));
         }
         match &self.computed {
             Some((_, Ok(p))) => Some(Ok(p)),
             Some((_, Err(e))) => Some(Err(e.clone())),
             None => None,
+        }
+    }
+}
+
+/// Pre-norm's probe, then post-norm's: each is a batch of gradients (30–40 ms in the
+/// browser), so here they take a frame each.
+struct MakeProbes {
+    layers: usize,
+    seed: u64,
+    pre: Option<DepthProbe>,
+}
+
+impl Steps for MakeProbes {
+    type Output = Result<Probes, String>;
+
+    fn step(&mut self) -> Option<Self::Output> {
+        let probe = |norm| at_init(self.layers, norm, self.seed).map_err(|e| e.to_string());
+        match self.pre.take() {
+            None => match probe(NormPlacement::Pre) {
+                Ok(pre) => {
+                    self.pre = Some(pre);
+                    None
+                }
+                Err(e) => Some(Err(e)),
+            },
+            Some(pre) => Some(probe(NormPlacement::Post).map(|post| [pre, post])),
         }
     }
 }

@@ -18,6 +18,7 @@ pub use forcing::{
 };
 
 use crate::app::models::store::ModelStore;
+use crate::app::stepped::{Stepped, Steps};
 use crate::model::attention::MaskChoice;
 use crate::model::transformer::Model;
 use crate::t;
@@ -47,6 +48,7 @@ impl Which {
 }
 
 /// The two trained models from the store; a load error is kept to be shown.
+#[derive(Clone)]
 struct Models {
     reverse: Result<std::sync::Arc<Model>, String>,
     nomask: Result<std::sync::Arc<Model>, String>,
@@ -103,8 +105,9 @@ fn run_specs() -> [RunSpec; RUNS] {
     ]
 }
 
-/// Everything shown for one source text, filled in one pass a frame: three teacher-forced
-/// runs and two greedy generations in one frame held the browser's page about 90 ms.
+/// Everything shown for one source text, filled in one pass a step (three teacher-forced
+/// runs and two greedy generations in one frame held the browser's page about 90 ms): on the
+/// engine worker where it can, else one a frame.
 struct Computed {
     source: String,
     target: String,
@@ -129,6 +132,14 @@ impl Computed {
         self.runs.len() == RUNS && self.generated.len() == GENERATING.len()
     }
 
+    /// What is shown when the worker making it stopped: why, in place of the first run.
+    fn failed(source: &str, why: String) -> Self {
+        Self {
+            runs: vec![Err(why)],
+            ..Self::new(source)
+        }
+    }
+
     /// The next run, else the next generation.
     fn advance(&mut self, models: &Models) {
         if self.runs.len() < RUNS {
@@ -146,12 +157,35 @@ impl Computed {
     }
 }
 
+/// A [`Computed`] being made, with the models it runs.
+struct Making {
+    models: Models,
+    computed: Option<Computed>,
+}
+
+impl Steps for Making {
+    type Output = Computed;
+
+    fn step(&mut self) -> Option<Computed> {
+        let c = self.computed.as_mut()?;
+        c.advance(&self.models);
+        // A first run that fails (an empty or unknown text) is all the panel shows.
+        if c.done() || c.runs.first().is_some_and(|r| r.is_err()) {
+            self.computed.take()
+        } else {
+            None
+        }
+    }
+}
+
 /// The teacher-forcing panel: a source box, the shifted sequences, three runs, two
 /// generations and the attention of the model that learned to cheat.
 pub struct TeacherForcing {
     pub source: String,
     models: Option<Models>,
     computed: Option<Computed>,
+    /// The runs for the source text, while they are made.
+    making: Option<(String, Stepped<Making>)>,
     /// Exposure bias on the repeat model, measured a few examples per frame.
     pub exposure: exposure_view::Exposure,
 }
@@ -162,6 +196,7 @@ impl Default for TeacherForcing {
             source: DEFAULT_SOURCE.to_string(),
             models: None,
             computed: None,
+            making: None,
             exposure: Default::default(),
         }
     }
@@ -185,6 +220,7 @@ impl TeacherForcing {
         if missing {
             self.models = Some(Models::load(store));
             self.computed = None;
+            self.making = None;
         }
         let Some(models) = &self.models else {
             return;
@@ -192,15 +228,29 @@ impl TeacherForcing {
         if self
             .computed
             .as_ref()
-            .is_none_or(|c| c.source != self.source)
+            .is_some_and(|c| c.source == self.source)
         {
-            self.computed = Some(Computed::new(&self.source));
+            return;
         }
-        if let Some(c) = self.computed.as_mut().filter(|c| !c.done()) {
-            c.advance(models);
-            if !c.done() {
-                ctx.request_repaint();
+        self.computed = None;
+        if self
+            .making
+            .as_ref()
+            .is_none_or(|(source, _)| *source != self.source)
+        {
+            let making = Making {
+                models: models.clone(),
+                computed: Some(Computed::new(&self.source)),
+            };
+            self.making = Some((self.source.clone(), Stepped::new(making)));
+        }
+        match self.making.as_mut().and_then(|(_, job)| job.poll()) {
+            Some(answer) => {
+                self.computed =
+                    Some(answer.unwrap_or_else(|why| Computed::failed(&self.source, why)));
+                self.making = None;
             }
+            None => ctx.request_repaint(),
         }
     }
 
