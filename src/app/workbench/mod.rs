@@ -36,7 +36,8 @@ pub struct Computed {
     /// is keyed by it (the workbench keeps each new trace where the last one was, so its
     /// address does not tell two passes apart).
     pub serial: u64,
-    pub result: Result<(PreparedInput, Trace), String>,
+    /// The trace is shared: the walkthrough builds its chain from it on the engine worker.
+    pub result: Result<(PreparedInput, Arc<Trace>), String>,
     /// Per attention kind, every head's summary (`[layer][head]`).
     pub stats: Vec<(AttentionKind, Vec<Vec<HeadStats>>)>,
     /// The typed pieces a toy vocabulary lacks, with the known tokens nearest to each: found
@@ -172,7 +173,7 @@ impl Workbench {
     /// The trace of the shared input, when the forward pass succeeded.
     pub fn trace(&self) -> Option<&Trace> {
         match self.computed.as_ref().map(|c| &c.result) {
-            Some(Ok((_, t))) => Some(t),
+            Some(Ok((_, t))) => Some(t.as_ref()),
             _ => None,
         }
     }
@@ -378,7 +379,7 @@ impl Workbench {
         self.computed = Some(Computed {
             key,
             serial: PASSES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
-            result,
+            result: result.map(|(prepared, trace)| (prepared, Arc::new(trace))),
             stats,
             unknown,
         });

@@ -1,14 +1,18 @@
 //! The Attention tab: the explorer's four views over the shared input's trace, with their
 //! exports, and the probe that tells the browser and desktop tests what the heatmap drew.
 
+use super::walkthrough::Chain;
 use super::{Explorer, ExplorerView, Selection};
 use crate::app::labs::{Lab, Shared};
 use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
 use crate::app::probe::{self, Probe, ProbeHeatmap};
+use crate::app::stepped::{Stepped, Steps};
 use crate::app::words::Words;
 use crate::app::{export, widgets};
 use crate::model::attention::AttentionTrace;
+use crate::model::{Model, Trace};
 use crate::t;
+use std::sync::Arc;
 
 pub const VIEWS: [(ExplorerView, &str); 4] = [
     (ExplorerView::Head, "head"),
@@ -23,9 +27,33 @@ pub struct AttentionLab {
     pub last_probe: Option<Probe>,
     /// Where the head heatmap was drawn last frame: the region its PNG export captures.
     head_rect: egui::Rect,
-    /// The walkthrough last built and what it was built from: a real model's FFN and
-    /// vocabulary steps take longer than a frame to recompute with plain loops.
-    walk: Option<(WalkKey, Option<super::walkthrough::Chain>)>,
+    /// The walkthrough last built, or being built, and what it was built from: a real model's
+    /// FFN and vocabulary steps take longer than a frame (on the engine worker where it can).
+    walk: Option<(WalkKey, Walk)>,
+}
+
+enum Walk {
+    Building(Stepped<BuildChain>),
+    Built(Result<Option<Box<Chain>>, String>),
+}
+
+/// A walkthrough's chain built in one step, from the shared trace.
+struct BuildChain {
+    model: Arc<Model>,
+    trace: Arc<Trace>,
+    sel: Selection,
+    temperature: f32,
+}
+
+impl Steps for BuildChain {
+    type Output = Option<Box<Chain>>;
+
+    fn step(&mut self) -> Option<Self::Output> {
+        Some(
+            super::walkthrough::build(&self.model, &self.trace, &self.sel, self.temperature)
+                .map(Box::new),
+        )
+    }
 }
 
 /// What a walkthrough depends on: the model, the pass (its serial: a new input is a new
@@ -230,14 +258,39 @@ impl AttentionLab {
                     lang: crate::i18n::current(),
                 };
                 if self.walk.as_ref().is_none_or(|(k, _)| *k != key) {
-                    let chain = bench.model.as_ref().ok().and_then(|m| {
-                        super::walkthrough::build(m, trace, &bench.sel, bench.temperature)
-                    });
-                    self.walk = Some((key, chain));
+                    let walk = match &bench.model {
+                        Ok(model) => Walk::Building(Stepped::new(BuildChain {
+                            model: Arc::clone(model),
+                            trace: Arc::clone(trace),
+                            sel: bench.sel,
+                            temperature: bench.temperature,
+                        })),
+                        Err(_) => Walk::Built(Ok(None)),
+                    };
+                    self.walk = Some((key, walk));
                 }
-                match self.walk.as_ref().and_then(|(_, c)| c.as_ref()) {
-                    Some(c) => super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer),
-                    None => {
+                if let Some((_, walk)) = &mut self.walk {
+                    if let Walk::Building(job) = walk {
+                        if let Some(answer) = job.poll() {
+                            *walk = Walk::Built(answer);
+                        }
+                    }
+                }
+                match self.walk.as_ref().map(|(_, w)| w) {
+                    Some(Walk::Built(Ok(Some(c)))) => {
+                        super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer)
+                    }
+                    Some(Walk::Built(Err(crash))) => {
+                        ui.colored_label(ui.visuals().error_fg_color, crash);
+                    }
+                    Some(Walk::Building(_)) => {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(format!("{}…", t!("models-pass-computing-word")));
+                        });
+                        ui.ctx().request_repaint();
+                    }
+                    _ => {
                         ui.label(t!("attention-no-walkthrough"));
                     }
                 }
