@@ -42,9 +42,11 @@ fn long_trace(model: &Model, text: &str) -> (Trace, PreparedInput) {
     (trace, prepared)
 }
 
+/// One frame of the grid of pass `pass` (a new input is a new pass: its words are made anew).
 fn frame(
     ctx: &egui::Context,
     trace: &Trace,
+    pass: u64,
     stats: &[Vec<HeadStats>],
     kind: AttentionKind,
 ) -> usize {
@@ -63,7 +65,7 @@ fn frame(
     };
     let out = ctx.run_ui(input, |ui| {
         egui::CentralPanel::default().show(ui, |ui| {
-            grid::show(ui, trace, &mut sel, stats);
+            grid::show(ui, trace, pass, &mut sel, stats);
         });
     });
     ctx.tessellate(out.shapes, out.pixels_per_point).len()
@@ -78,27 +80,28 @@ fn bench(c: &mut Criterion) {
     let ctx = egui::Context::default();
     GlimpseApp::style(&ctx);
     let stats = every_head(&trace, kind, input.sequence(kind));
-    frame(&ctx, &trace, &stats, kind); // fonts and textures in place
+    frame(&ctx, &trace, 0, &stats, kind); // fonts and textures in place
     let label = format!(
         "{name} ({} layers x {} heads, {t} tokens)",
         model.config.n_layers, model.config.n_heads
     );
     c.bench_function(&format!("head grid redraw, {label}"), |b| {
-        b.iter(|| frame(&ctx, &trace, &stats, kind))
+        b.iter(|| frame(&ctx, &trace, 0, &stats, kind))
     });
     // A new input every frame (as while typing): the head summaries are recomputed and every
     // thumbnail recoloured and uploaded again.
-    let mut flip = false;
+    let (mut flip, mut pass) = (false, 0);
     c.bench_function(&format!("head grid after a new input, {label}"), |b| {
         b.iter(|| {
             flip = !flip;
+            pass += 1;
             let (tr, input) = if flip {
                 (&other, &other_input)
             } else {
                 (&trace, &input)
             };
             let stats = every_head(tr, kind, input.sequence(kind));
-            frame(&ctx, tr, &stats, kind)
+            frame(&ctx, tr, pass, &stats, kind)
         })
     });
 }
@@ -121,7 +124,7 @@ fn bench_real(c: &mut Criterion) {
     let ctx = egui::Context::default();
     GlimpseApp::style(&ctx);
     let stats = every_head(&trace, kind, prepared.sequence(kind));
-    frame(&ctx, &trace, &stats, kind);
+    frame(&ctx, &trace, 0, &stats, kind);
     let label = format!(
         "SmolLM2-135M ({} layers x {} heads, {} tokens)",
         model.config.n_layers,
@@ -129,7 +132,7 @@ fn bench_real(c: &mut Criterion) {
         ids.len()
     );
     c.bench_function(&format!("head grid redraw, {label}"), |b| {
-        b.iter(|| frame(&ctx, &trace, &stats, kind))
+        b.iter(|| frame(&ctx, &trace, 0, &stats, kind))
     });
     c.bench_function(
         &format!("head grid summaries of a new input, {label}"),

@@ -7,7 +7,7 @@ use crate::app::widgets::colormap::ColorScale;
 use crate::app::widgets::heatmap::{matrix_key, matrix_texture, scale_key, MASKED_COLOR};
 use crate::app::words::Words;
 use crate::model::heads::HeadStats;
-use crate::model::Trace;
+use crate::model::{AttentionKind, Trace};
 use crate::t;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui, Vec2};
 use ndarray::{Array2, ArrayView2, Axis};
@@ -62,14 +62,13 @@ fn thumbnail(
     response
 }
 
-/// The grid's words for one set of head statistics: 270 heads' names, captions and numbers
+/// The grid's words for one pass's head statistics: 270 heads' names, captions and numbers
 /// formatted anew every frame held the page's thread (fluent's number formatting alone was
-/// 12 ms a frame in the browser), so they are made once per statistics and language.
+/// 12 ms a frame in the browser), so they are made once per pass, kind and language.
 struct GridWords {
-    /// What the words were made from, by value: a trace's address is no key (the workbench
-    /// keeps each new trace in the same place).
-    stats: Vec<Vec<HeadStats>>,
-    lang: &'static str,
+    /// What they were made from: the pass's serial (`Computed::serial`; a trace's address is
+    /// no key, the workbench keeps each new trace in the same place), the kind and the language.
+    key: (u64, AttentionKind, &'static str),
     layer_titles: Vec<String>,
     head_titles: Vec<String>,
     /// Per layer, per head: (the thumbnail's spoken name, its tooltip, its caption).
@@ -79,7 +78,12 @@ struct GridWords {
 }
 
 impl GridWords {
-    fn new(stats: &[Vec<HeadStats>], layers: usize, heads: usize) -> Self {
+    fn new(
+        key: (u64, AttentionKind, &'static str),
+        stats: &[Vec<HeadStats>],
+        layers: usize,
+        heads: usize,
+    ) -> Self {
         let cells = (0..layers)
             .map(|l| {
                 (0..heads)
@@ -105,8 +109,7 @@ impl GridWords {
             })
             .collect();
         Self {
-            stats: stats.to_vec(),
-            lang: crate::i18n::current(),
+            key,
             layer_titles: (0..layers)
                 .map(|l| t!("attention-grid-layer", layer = l))
                 .collect(),
@@ -118,28 +121,38 @@ impl GridWords {
         }
     }
 
-    /// This frame's words: the ones kept in egui's memory when they were made from the same
-    /// statistics, for as many layers and heads, in the same language.
-    fn of(ui: &Ui, stats: &[Vec<HeadStats>], layers: usize, heads: usize) -> Arc<Self> {
+    /// This frame's words: the ones kept in egui's memory when they were made for the same
+    /// pass and kind, in the same language.
+    fn of(
+        ui: &Ui,
+        (pass, kind): (u64, AttentionKind),
+        stats: &[Vec<HeadStats>],
+        layers: usize,
+        heads: usize,
+    ) -> Arc<Self> {
         let id = ui.scope_id().with("head_grid_words");
-        let kept = ui.data(|d| d.get_temp::<Arc<Self>>(id));
-        let same = |w: &Self| {
-            w.stats == stats
-                && w.lang == crate::i18n::current()
-                && w.cells.len() == layers
-                && w.head_titles.len() == heads
-        };
-        if let Some(words) = kept.filter(|w| same(w)) {
+        let key = (pass, kind, crate::i18n::current());
+        if let Some(words) = ui
+            .data(|d| d.get_temp::<Arc<Self>>(id))
+            .filter(|w| w.key == key)
+        {
             return words;
         }
-        let words = Arc::new(Self::new(stats, layers, heads));
+        let words = Arc::new(Self::new(key, stats, layers, heads));
         ui.data_mut(|d| d.insert_temp(id, words.clone()));
         words
     }
 }
 
-/// Draw the grid; a click on a head selects it and returns true (the caller opens it).
-pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadStats>]) -> bool {
+/// Draw the grid of pass `pass` (`Computed::serial`); a click on a head selects it and returns
+/// true (the caller opens it).
+pub fn show(
+    ui: &mut Ui,
+    trace: &Trace,
+    pass: u64,
+    sel: &mut Selection,
+    stats: &[Vec<HeadStats>],
+) -> bool {
     let kind = sel.kind;
     let layers = trace.layers(kind);
     let Some(first) = trace.attention(kind, 0) else {
@@ -152,7 +165,7 @@ pub fn show(ui: &mut Ui, trace: &Trace, sel: &mut Selection, stats: &[Vec<HeadSt
         layers = layers,
         heads = heads
     ));
-    let words = GridWords::of(ui, stats, layers, heads);
+    let words = GridWords::of(ui, (pass, kind), stats, layers, heads);
     let side = ((ui.available_width() - 90.0) / (heads + 1) as f32 - 12.0).clamp(40.0, 150.0);
     let mut opened = false;
     egui::Grid::new("head_grid")
@@ -308,29 +321,31 @@ mod tests {
     use crate::model::{builtin, AttentionKind, ForwardOptions};
     use std::sync::Arc;
 
-    /// The kept words follow the statistics they were made from, not where the trace lives:
-    /// another input of the same shape gets its own captions, the same one the kept words.
+    const CROSS: AttentionKind = AttentionKind::Cross;
+
+    /// The kept words follow the pass they were made from, not where the trace lives: another
+    /// input of the same shape (another pass) gets its own captions, the same pass the kept words.
     #[test]
-    fn the_kept_words_are_the_statistics_own() {
+    fn the_kept_words_are_the_pass_own() {
         let model = builtin::load("reverse").unwrap();
         let stats = |src: &str, tgt: &str| {
             let prepared = model.prepare(src, tgt);
             let trace = model
                 .forward(&prepared.input, &ForwardOptions::default())
                 .unwrap();
-            let kind = AttentionKind::Cross;
-            every_head(&trace, kind, prepared.sequence(kind))
+            every_head(&trace, CROSS, prepared.sequence(CROSS))
         };
         let (a, b) = (stats("abcd", "dcba"), stats("bbbb", "aaaa"));
         assert_ne!(a, b);
         let ctx = egui::Context::default();
         let _ = ctx.run_ui(Default::default(), |ui| {
             let (layers, heads) = (a.len(), a[0].len());
-            let first = GridWords::of(ui, &a, layers, heads);
-            let again = GridWords::of(ui, &a, layers, heads);
+            let first = GridWords::of(ui, (1, CROSS), &a, layers, heads);
+            let again = GridWords::of(ui, (1, CROSS), &a, layers, heads);
             assert!(Arc::ptr_eq(&first, &again));
-            let other = GridWords::of(ui, &b, layers, heads);
-            assert_eq!(other.cells, GridWords::new(&b, layers, heads).cells);
+            let other = GridWords::of(ui, (2, CROSS), &b, layers, heads);
+            let fresh = GridWords::new((2, CROSS, crate::i18n::current()), &b, layers, heads);
+            assert_eq!(other.cells, fresh.cells);
             assert_ne!(other.cells, first.cells);
         });
     }

@@ -240,7 +240,7 @@ impl AttentionLab {
             }
             ExplorerView::Grid => {
                 let picked = super::finder::show(ui, stats, &mut bench.sel);
-                if super::grid::show(ui, trace, &mut bench.sel, stats) || picked {
+                if super::grid::show(ui, trace, pass, &mut bench.sel, stats) || picked {
                     self.explorer.view = ExplorerView::Head;
                 }
             }
