@@ -65,8 +65,10 @@ async function main() {
     const tabs = ['shell-tab-lessons', 'tab-attention', 'tab-heads', 'tab-influence', 'tab-training'].map((k) => T.say(k));
     let tree = await poll(async () => {
       const t = await axTree(cdp);
-      // The view's controls arrive once the model has run (a frame or two after the tabs).
-      return tabs.every((name) => has(t, 'button', name)) && has(t, 'slider', T.say('workbench-layer')) && t;
+      // The view's controls arrive once the model has run (a frame or two after the tabs), its
+      // weights and their table once the pass is back from the engine worker (frames later).
+      return tabs.every((name) => has(t, 'button', name)) && has(t, 'slider', T.say('workbench-layer'))
+        && has(t, 'StaticText', T.like('attention-head-readout')) && has(t, 'table', /./) && t;
     }, 30000, 250);
     if (!record('the tabs are buttons a screen reader names', !!tree, tabs.join(', '))) tree = await axTree(cdp);
     const named = tree.filter((n) => n.name).length;
