@@ -5,7 +5,7 @@
 //! A model is `Ready`, `Failed` (the reason is shown where the model would be) or `Loading`
 //! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
 
-use crate::app::models::conversion_job::ConversionJob;
+use crate::app::models::conversion_job::{self, ConversionJob};
 use crate::app::models::loading::{Fetch, Loader, Payload};
 use crate::app::models::sources::{self, Source};
 use crate::model::import::open::CheckpointInfo;
@@ -346,7 +346,7 @@ impl ModelStore {
             .borrow()
             .iter()
             .find(|(n, ..)| n == name)
-            .map(|(_, c, _)| c.stage())
+            .map(|(_, c, _)| c.progress())
     }
 
     /// Turn finished fetches into models, and copy download progress into the states (the
@@ -375,10 +375,10 @@ impl ModelStore {
         for (name, mut conversion, source) in due {
             let mut finished = None;
             // The frame's longest piece and the stage it started from (for the probe).
-            let mut longest = (0.0f64, conversion.stage());
+            let mut longest = (0.0f64, conversion.progress());
             while finished.is_none() && start.elapsed() < CONVERSION_BUDGET {
-                let (before, t0) = (conversion.stage(), web_time::Instant::now());
-                finished = conversion.step();
+                let (before, t0) = (conversion.progress(), web_time::Instant::now());
+                finished = conversion_job::poll(&mut conversion);
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 if ms > longest.0 {
                     longest = (ms, before);
@@ -389,7 +389,7 @@ impl ModelStore {
             }
             // Every frame's work, for the probe: the stage it ended on and its longest piece.
             if let Some(frames) = self.conversion_frames.borrow_mut().get_mut(&name) {
-                let s = conversion.stage();
+                let s = conversion.progress();
                 frames.push(serde_json::json!({
                     "what": s.what, "done": s.done, "total": s.total,
                     "ms": start.elapsed().as_secs_f64() * 1e3,
@@ -423,7 +423,7 @@ impl ModelStore {
                 }
                 Ok(Payload::Files(files, source)) => {
                     let bytes = files.total_bytes();
-                    let conversion = ConversionJob::new(files, &name, &source);
+                    let conversion = conversion_job::start(files, &name, &source);
                     self.conversion_frames
                         .borrow_mut()
                         .insert(name.clone(), Vec::new());

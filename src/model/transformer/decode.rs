@@ -119,8 +119,9 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<StepOutput> {
         count_forward_pass();
-        crate::model::parallel::in_pool(
+        crate::model::parallel::for_step(
             self.largest_product(tokens.len()),
+            tokens.len(),
             || -> Result<StepOutput> {
                 self.check_options(opts)?;
                 let stack = self

@@ -6,7 +6,7 @@ use super::{Explorer, ExplorerView, Selection};
 use crate::app::labs::{Lab, Shared};
 use crate::app::link::{name_of, value_of, LinkReader, LinkWriter};
 use crate::app::probe::{self, Probe, ProbeHeatmap};
-use crate::app::stepped::{Stepped, Steps};
+use crate::app::stepped::{Keyed, Steps};
 use crate::app::words::Words;
 use crate::app::{export, widgets};
 use crate::model::attention::AttentionTrace;
@@ -29,17 +29,12 @@ pub struct AttentionLab {
     head_rect: egui::Rect,
     /// The walkthrough last built, or being built, and what it was built from: a real model's
     /// FFN and vocabulary steps take longer than a frame (on the engine worker where it can).
-    walk: Option<(WalkKey, Walk)>,
+    walk: Keyed<WalkKey, BuildChain>,
 }
 
-enum Walk {
-    Building(Stepped<BuildChain>),
-    Built(Result<Option<Box<Chain>>, String>),
-}
-
-/// A walkthrough's chain built in one step, from the shared trace.
+/// A walkthrough's chain built in one step, from the shared trace (none without a model).
 struct BuildChain {
-    model: Arc<Model>,
+    model: Option<Arc<Model>>,
     trace: Arc<Trace>,
     sel: Selection,
     temperature: f32,
@@ -47,13 +42,16 @@ struct BuildChain {
 
 impl Steps for BuildChain {
     type Output = Option<Box<Chain>>;
+    type Progress = ();
 
     fn step(&mut self) -> Option<Self::Output> {
-        Some(
-            super::walkthrough::build(&self.model, &self.trace, &self.sel, self.temperature)
-                .map(Box::new),
-        )
+        let model = self.model.as_ref();
+        Some(model.and_then(|m| {
+            super::walkthrough::build(m, &self.trace, &self.sel, self.temperature).map(Box::new)
+        }))
     }
+
+    fn progress(&self) {}
 }
 
 /// What a walkthrough depends on: the model, the pass (its serial: a new input is a new
@@ -76,7 +74,7 @@ impl Default for AttentionLab {
             explorer: Explorer::default(),
             last_probe: None,
             head_rect: egui::Rect::NOTHING,
-            walk: None,
+            walk: Keyed::default(),
         }
     }
 }
@@ -257,33 +255,20 @@ impl AttentionLab {
                     head: bench.sel.head,
                     lang: crate::i18n::current(),
                 };
-                if self.walk.as_ref().is_none_or(|(k, _)| *k != key) {
-                    let walk = match &bench.model {
-                        Ok(model) => Walk::Building(Stepped::new(BuildChain {
-                            model: Arc::clone(model),
-                            trace: Arc::clone(trace),
-                            sel: bench.sel,
-                            temperature: bench.temperature,
-                        })),
-                        Err(_) => Walk::Built(Ok(None)),
-                    };
-                    self.walk = Some((key, walk));
-                }
-                if let Some((_, walk)) = &mut self.walk {
-                    if let Walk::Building(job) = walk {
-                        if let Some(answer) = job.poll() {
-                            *walk = Walk::Built(answer);
-                        }
-                    }
-                }
-                match self.walk.as_ref().map(|(_, w)| w) {
-                    Some(Walk::Built(Ok(Some(c)))) => {
+                let build = || BuildChain {
+                    model: bench.model.as_ref().ok().map(Arc::clone),
+                    trace: Arc::clone(trace),
+                    sel: bench.sel,
+                    temperature: bench.temperature,
+                };
+                match self.walk.get(key, build) {
+                    Some(Ok(Some(c))) => {
                         super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer)
                     }
-                    Some(Walk::Built(Err(crash))) => {
+                    Some(Err(crash)) => {
                         ui.colored_label(ui.visuals().error_fg_color, crash);
                     }
-                    Some(Walk::Building(_)) => {
+                    None => {
                         ui.horizontal(|ui| {
                             ui.spinner();
                             ui.label(format!("{}…", t!("models-pass-computing-word")));

@@ -7,7 +7,7 @@ use super::race::{RaceSpec, RaceView};
 use super::{Lab, Shared};
 use crate::app::export;
 use crate::app::link::{LinkReader, LinkWriter};
-use crate::app::stepped::{Stepped, Steps};
+use crate::app::stepped::{Keyed, Steps};
 use crate::app::widgets::plot_words::PlotWords;
 use crate::model::config::NormPlacement;
 use crate::t;
@@ -35,10 +35,9 @@ type Probes = [DepthProbe; 2];
 pub struct DepthLab {
     pub layers: usize,
     pub seed: u64,
-    /// Pre-norm and post-norm probes, for (layers, seed).
-    computed: Option<((usize, u64), Result<Probes, String>)>,
-    /// The probes being made for (layers, seed), off the page's thread where it can.
-    making: Option<((usize, u64), Stepped<MakeProbes>)>,
+    /// Pre-norm and post-norm probes for (layers, seed), made off the page's thread where it
+    /// can.
+    probes: Keyed<(usize, u64), MakeProbes>,
     /// Blocks of the trained pair.
     pub trained_layers: usize,
     /// Whether the trained pair warms its learning rate up.
@@ -55,8 +54,7 @@ impl Default for DepthLab {
         Self {
             layers: 12,
             seed: 1,
-            computed: None,
-            making: None,
+            probes: Keyed::default(),
             trained_layers: 6,
             warmup: false,
             training: RaceView::default(),
@@ -241,24 +239,15 @@ impl DepthLab {
 
     /// The two probes for the current settings, computed once: `None` while they are made.
     fn probes(&mut self) -> Option<Result<&Probes, String>> {
-        let key = (self.layers, self.seed);
-        if self.computed.as_ref().is_none_or(|(k, _)| *k != key) {
-            if self.making.as_ref().is_none_or(|(k, _)| *k != key) {
-                let make = MakeProbes {
-                    layers: self.layers,
-                    seed: self.seed,
-                    pre: None,
-                };
-                self.making = Some((key, Stepped::new(make)));
-            }
-            let answer = self.making.as_mut().and_then(|(_, job)| job.poll())?;
-            self.making = None;
-            self.computed = Some((key, answer.and_then(|probes| probes)));
-        }
-        match &self.computed {
-            Some((_, Ok(p))) => Some(Ok(p)),
-            Some((_, Err(e))) => Some(Err(e.clone())),
-            None => None,
+        let (layers, seed) = (self.layers, self.seed);
+        let make = || MakeProbes {
+            layers,
+            seed,
+            pre: None,
+        };
+        match self.probes.get((layers, seed), make)? {
+            Ok(Ok(p)) => Some(Ok(p)),
+            Ok(Err(e)) | Err(e) => Some(Err(e.clone())),
         }
     }
 }
@@ -273,6 +262,7 @@ struct MakeProbes {
 
 impl Steps for MakeProbes {
     type Output = Result<Probes, String>;
+    type Progress = ();
 
     fn step(&mut self) -> Option<Self::Output> {
         let probe = |norm| at_init(self.layers, norm, self.seed).map_err(|e| e.to_string());
@@ -287,6 +277,8 @@ impl Steps for MakeProbes {
             Some(pre) => Some(probe(NormPlacement::Post).map(|post| [pre, post])),
         }
     }
+
+    fn progress(&self) {}
 }
 
 fn name(norm: NormPlacement) -> String {
@@ -342,9 +334,9 @@ impl Lab for DepthLab {
         // The probes exist once drawn; the JSON is made only when asked for.
         let this = &*self;
         ui.horizontal_wrapped(|ui| {
-            let json = || match (this.trained_section, &this.computed) {
+            let json = || match (this.trained_section, this.probes.done()) {
                 (true, _) => this.training.json(),
-                (false, Some((_, Ok(p)))) => serde_json::to_vec_pretty(p).ok(),
+                (false, Some(Ok(Ok(p)))) => serde_json::to_vec_pretty(p).ok(),
                 _ => None,
             };
             let label = t!("depth-export-data");

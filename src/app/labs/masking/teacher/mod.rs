@@ -18,7 +18,7 @@ pub use forcing::{
 };
 
 use crate::app::models::store::ModelStore;
-use crate::app::stepped::{Stepped, Steps};
+use crate::app::stepped::{Keyed, Steps};
 use crate::model::attention::MaskChoice;
 use crate::model::transformer::Model;
 use crate::t;
@@ -165,6 +165,7 @@ struct Making {
 
 impl Steps for Making {
     type Output = Computed;
+    type Progress = ();
 
     fn step(&mut self) -> Option<Computed> {
         let c = self.computed.as_mut()?;
@@ -176,6 +177,8 @@ impl Steps for Making {
             None
         }
     }
+
+    fn progress(&self) {}
 }
 
 /// The teacher-forcing panel: a source box, the shifted sequences, three runs, two
@@ -183,9 +186,8 @@ impl Steps for Making {
 pub struct TeacherForcing {
     pub source: String,
     models: Option<Models>,
-    computed: Option<Computed>,
-    /// The runs for the source text, while they are made.
-    making: Option<(String, Stepped<Making>)>,
+    /// The runs for the source text, made off the page's thread where it can.
+    computed: Keyed<String, Making>,
     /// Exposure bias on the repeat model, measured a few examples per frame.
     pub exposure: exposure_view::Exposure,
 }
@@ -195,8 +197,7 @@ impl Default for TeacherForcing {
         Self {
             source: DEFAULT_SOURCE.to_string(),
             models: None,
-            computed: None,
-            making: None,
+            computed: Keyed::default(),
             exposure: Default::default(),
         }
     }
@@ -219,38 +220,17 @@ impl TeacherForcing {
             .is_none_or(|m| m.reverse.is_err() || m.nomask.is_err());
         if missing {
             self.models = Some(Models::load(store));
-            self.computed = None;
-            self.making = None;
+            self.computed = Keyed::default();
         }
         let Some(models) = &self.models else {
             return;
         };
-        if self
-            .computed
-            .as_ref()
-            .is_some_and(|c| c.source == self.source)
-        {
-            return;
-        }
-        self.computed = None;
-        if self
-            .making
-            .as_ref()
-            .is_none_or(|(source, _)| *source != self.source)
-        {
-            let making = Making {
-                models: models.clone(),
-                computed: Some(Computed::new(&self.source)),
-            };
-            self.making = Some((self.source.clone(), Stepped::new(making)));
-        }
-        match self.making.as_mut().and_then(|(_, job)| job.poll()) {
-            Some(answer) => {
-                self.computed =
-                    Some(answer.unwrap_or_else(|why| Computed::failed(&self.source, why)));
-                self.making = None;
-            }
-            None => ctx.request_repaint(),
+        let make = || Making {
+            models: models.clone(),
+            computed: Some(Computed::new(&self.source)),
+        };
+        if self.computed.get(self.source.clone(), make).is_none() {
+            ctx.request_repaint();
         }
     }
 
@@ -263,7 +243,15 @@ impl TeacherForcing {
                 .labelled_by(label.id);
         });
         self.refresh(ui.ctx(), store);
-        let Some(c) = &self.computed else { return };
+        let failed;
+        let c = match self.computed.done() {
+            Some(Ok(c)) => c,
+            Some(Err(why)) => {
+                failed = Computed::failed(&self.source, why.clone());
+                &failed
+            }
+            None => return,
+        };
         let Some(first) = c.runs.iter().find_map(|r| r.as_ref().ok()) else {
             if let Some(Err(e)) = c.runs.first() {
                 ui.colored_label(ui.visuals().error_fg_color, e);
