@@ -51,10 +51,8 @@ pub trait Source {
 /// cache), so it can run on another thread while the page draws.
 pub struct Pass {
     run: Box<dyn FnOnce() -> Result<Passed, String> + Send>,
-    /// The largest matrix product it computes, and the rows of the longest sequence it runs
-    /// (for `model::parallel::for_step`).
+    /// The largest matrix product it computes (for `model::parallel::in_pool`).
     pub size: usize,
-    pub rows: usize,
 }
 
 impl Pass {
@@ -175,11 +173,6 @@ impl ModelSource {
             ..Default::default()
         };
         let size = model.pass_size(&input);
-        // A step from a cache runs only the new positions; otherwise the source's too.
-        let rows = match (&state, self.use_cache) {
-            (Some(_), true) => new.len(),
-            _ => new.len().max(input.source.len()),
-        };
         let use_cache = self.use_cache;
         let run = move || {
             let start = web_time::Instant::now();
@@ -209,7 +202,6 @@ impl ModelSource {
         Ok(Pass {
             run: Box::new(run),
             size,
-            rows,
         })
     }
 }

@@ -45,28 +45,14 @@ mod web {
     thread_local! {
         /// Set on the workers (pool threads and the thread that runs jobs off the page).
         static MAY_WAIT: Cell<bool> = const { Cell::new(false) };
-        /// Set while this thread runs work that is not to be split (`alone`).
-        static ALONE: Cell<bool> = const { Cell::new(false) };
     }
 
     pub fn threads() -> usize {
-        if MAY_WAIT.with(Cell::get) && !ALONE.with(Cell::get) {
+        if MAY_WAIT.with(Cell::get) {
             POOL.load(Ordering::Relaxed).max(1)
         } else {
             1
         }
-    }
-
-    /// Runs `f` with this thread's products unsplit.
-    pub fn alone<R>(f: impl FnOnce() -> R) -> R {
-        struct Restore(bool);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                ALONE.with(|a| a.set(self.0));
-            }
-        }
-        let _restore = Restore(ALONE.with(|a| a.replace(true)));
-        f()
     }
 
     pub fn pool_started(threads: usize) {
@@ -160,21 +146,6 @@ pub fn in_pool<R: Send>(largest_product: usize, f: impl FnOnce() -> R + Send) ->
         }
     }
     f()
-}
-
-/// A decoding step of `rows` tokens whose largest product has `largest_product` multiply-adds:
-/// in the pool (`in_pool`), but in the browser a one-token step runs on this thread alone. Its
-/// matrix–vector products take tens of microseconds in wasm, and the two cores are shared with
-/// the page and the browser's renderer: split over the pool, a SmolLM2 step took 43.6–45.1 ms
-/// against 34.0 on the one-thread build (CPU C, docs/benchmarks.md).
-pub fn for_step<R: Send>(largest_product: usize, rows: usize, f: impl FnOnce() -> R + Send) -> R {
-    #[cfg(target_arch = "wasm32")]
-    if rows <= 1 {
-        return web::alone(f);
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    let _ = rows;
-    in_pool(largest_product, f)
 }
 
 /// Run `a` and `b`, on two threads where there are.

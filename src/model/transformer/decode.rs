@@ -119,9 +119,8 @@ impl Model {
         keep_blocks: bool,
     ) -> Result<StepOutput> {
         count_forward_pass();
-        crate::model::parallel::for_step(
+        crate::model::parallel::in_pool(
             self.largest_product(tokens.len()),
-            tokens.len(),
             || -> Result<StepOutput> {
                 self.check_options(opts)?;
                 let stack = self

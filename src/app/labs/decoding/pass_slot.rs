@@ -60,9 +60,9 @@ impl PassSlot {
             if threads::engine_ready() {
                 match source.pass(prefix) {
                     Some(Ok(pass)) => {
-                        let (size, rows) = (pass.size, pass.rows);
+                        let size = pass.size;
                         let job = Away::start((), move |_| {
-                            Some(crate::model::parallel::for_step(size, rows, || pass.run()))
+                            Some(crate::model::parallel::in_pool(size, || pass.run()))
                         });
                         self.in_flight = Some((prefix.to_vec(), job));
                         return None;
