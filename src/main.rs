@@ -61,18 +61,19 @@ fn main() {
     let Some(window) = web_sys::window() else {
         return;
     };
-    // The threaded build (scripts/web_threads.sh): a worker per core for the pool, and the
-    // engine that runs long passes off this thread. Without them it runs as the plain build.
-    #[cfg(target_feature = "atomics")]
-    {
-        let cores = window.navigator().hardware_concurrency() as usize;
+    let cores = window.navigator().hardware_concurrency() as usize;
+    wasm_bindgen_futures::spawn_local(async move {
+        // The module's start (its memory filled, `main`) has held the page 50-70 ms by now:
+        // the workers are started in a task of their own (docs/benchmarks.md, long tasks).
+        glimpse::app::worker::yield_to_browser().await;
+        // The threaded build (scripts/web_threads.sh): a worker per core for the pool, and the
+        // engine that runs long passes off this thread. Without them it runs as the plain build.
+        #[cfg(target_feature = "atomics")]
         if let Err(e) = glimpse::app::threads::start(cores.clamp(1, 8)) {
             log::warn!("glimpse: no threads, everything runs on the page's thread: {e}");
         }
-    }
-    #[cfg(not(target_feature = "atomics"))]
-    let _ = window;
-    wasm_bindgen_futures::spawn_local(async {
+        #[cfg(not(target_feature = "atomics"))]
+        let _ = cores;
         let Some(document) = web_sys::window().and_then(|w| w.document()) else {
             log::error!("glimpse: no document");
             return;

@@ -7,6 +7,10 @@
 //
 //   node web/bench_longtasks.mjs [MODEL]   (after `trunk build --release` with the models cached;
 //                                           MODEL: a served name, SmolLM2-135M-Instruct.Q4_1 by default)
+//
+// PROFILE=1 also records the page's CPU profile and prints, for each long task, the functions
+// that held it (web/longtask_profile.mjs); run it on `bash scripts/web_names.sh DIR`'s copy of
+// the build (DIST_DIR=DIR) to see the wasm's functions by name.
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,6 +18,7 @@ import {
   closeBrowser, DIST, launchChromium, machineInfo, observeLongTasks, OUT, poll, printMachine, recorder, serveDist, settle,
   SHARED_VIEWS, sleep, watchPage, withModel,
 } from './harness.mjs';
+import { attribute, startProfile } from './longtask_profile.mjs';
 
 const MODEL = process.argv[2] ?? 'SmolLM2-135M-Instruct.Q4_1';
 const SIZE = { width: 1280, height: 800 };
@@ -53,6 +58,13 @@ async function main() {
   try {
     await context.addInitScript(observeLongTasks);
     const page = context.pages()[0] ?? (await context.newPage());
+    // PROFILE=1: the page's CPU profile, cut at each long task (on a page of the same origin
+    // first, so the profile spans the app's start; its favicon's 404 is not the app's).
+    let stopProfile = null;
+    if (process.env.PROFILE === '1') {
+      await page.goto(`${base}manifest.webmanifest`);
+      stopProfile = await startProfile(context, page);
+    }
     watchPage(page, consoleLines, errors);
     await page.setViewportSize(SIZE);
     // Phase 1: from navigation until the model is open and its first view drawn, as a link
@@ -87,6 +99,19 @@ async function main() {
       await quiet(page);
       const { tasks } = await tasksSince(page, t0);
       out.phases.push({ phase: view.replace(/&src=.*/, ''), ...summary(tasks), tasks });
+    }
+    if (stopProfile) {
+      const profiled = await stopProfile(page);
+      // DevTools opens it (Performance, load profile); pageZeroUs maps the page's clock onto it.
+      fs.mkdirSync(OUT, { recursive: true });
+      fs.writeFileSync(path.join(OUT, 'longtasks.cpuprofile'), JSON.stringify(profiled.profile));
+      out.profile_page_zero_us = profiled.pageZeroUs;
+      for (const p of out.phases) {
+        p.profile = attribute(profiled, p.tasks);
+        for (const t of p.profile) {
+          console.log(`longtasks: ${p.phase}: task at ${t.start} ms, ${t.duration} ms\n  self:   ${t.self?.join('\n          ')}\n  inside: ${t.inside?.join('\n          ')}`);
+        }
+      }
     }
     const all = out.phases.flatMap((p) => p.tasks);
     out.all = summary(all);

@@ -28,7 +28,7 @@ pub mod worker;
 use labs::{Labs, Shared};
 use models::open_dialog;
 use models::store::ModelStore;
-use shell::first_frames::{self, Part};
+use shell::first_frames::{FirstFrames, Part};
 use shell::look::Look;
 use workbench::Workbench;
 
@@ -61,6 +61,8 @@ pub struct GlimpseApp {
     /// The Open window, and files dropped or picked.
     pub open_dialog: open_dialog::OpenDialog,
     frames: u64,
+    /// The browser's first frames, which bring the window in parts.
+    first_frames: FirstFrames,
     probe_written: bool,
     /// The store's version last published to the probe.
     models_published: u64,
@@ -86,6 +88,7 @@ impl Default for GlimpseApp {
             exporter: Default::default(),
             open_dialog: Default::default(),
             frames: 0,
+            first_frames: FirstFrames::default(),
             probe_written: false,
             models_published: u64::MAX,
             served_published: usize::MAX,
@@ -102,6 +105,13 @@ impl GlimpseApp {
         // In the browser, the page mirrors egui's accessibility tree for screen readers.
         #[cfg(target_arch = "wasm32")]
         cc.egui_ctx.add_plugin(a11y::web::Plugin);
+        // In the browser a frame is laid out once: egui lays a frame out again at once when a
+        // widget's size was not known yet (a view's first frame), which made that frame one
+        // task of twice the time on the page's thread. The second layout comes in the next
+        // frame instead (`show` asks for it).
+        #[cfg(target_arch = "wasm32")]
+        cc.egui_ctx
+            .options_mut(|o| o.max_passes = std::num::NonZeroUsize::MIN);
         let mut app = Self::default();
         app.look.language = shell::language::readers_language();
         app.bench.compute.look_for_gpu(&cc.egui_ctx);
@@ -224,13 +234,11 @@ impl GlimpseApp {
             });
         }
         // In the browser the first frames bring the window a part at a time.
-        let part = first_frames::part(self.frames);
+        let part = self.first_frames.next(ui.ctx());
         if part < Part::All {
             ui.ctx().request_repaint();
         }
-        if let Part::Fonts(style) = part {
-            first_frames::warm_fonts(ui.ctx(), style);
-        } else {
+        if part != Part::Fonts {
             self.draw(ui, part);
         }
         if let Some(view) = self.bench.open_view.take() {
@@ -240,6 +248,11 @@ impl GlimpseApp {
         // Counted once the views have asked for this frame's passes.
         probe::publish_store_passes(self.store.passes_under_way());
         self.write_probe_file(ui);
+        // A layout egui wanted to redo (and, with one pass a frame, did not) is redone next
+        // frame.
+        if ui.ctx().output(|o| o.requested_discard()) && !ui.ctx().will_discard() {
+            ui.ctx().request_repaint();
+        }
     }
 }
 

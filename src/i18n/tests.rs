@@ -314,3 +314,21 @@ fn every_translation_writes_the_same_numbers() {
         );
     }
 }
+
+#[test]
+fn the_warm_up_message_chooses_a_plural_form_in_every_language() {
+    let (key, arg) = PLURAL_WARM_UP;
+    for lang in codes() {
+        let one = format_in(lang, key, &[(arg, Arg::into_value(1_usize))]);
+        let two = format_in(lang, key, &[(arg, Arg::into_value(2_usize))]);
+        assert!(
+            one.is_some() && two.is_some(),
+            "{lang}: {key} does not format"
+        );
+        assert_ne!(one, two, "{lang}: {key} reads the same for 1 and 2");
+        assert!(
+            two.is_some_and(|t| t.contains('2')),
+            "{lang}: {key} has no plural form"
+        );
+    }
+}

@@ -288,8 +288,9 @@ macro_rules! trained_builtins {
         /// the app, so the first download stays small (`provide` hands the fetched files over).
         pub const TRAINED: [&str; [$($name),*].len()] = [$($name),*];
 
+        /// A trained built-in's files, compiled in.
         #[cfg(not(target_arch = "wasm32"))]
-        fn trained_files(name: &str) -> Option<TrainedFiles> {
+        pub fn trained_files(name: &str) -> Option<TrainedFiles> {
             Some(match name {
                 $($name => trained!($name $(, $tokenizer)?),)*
                 _ => return None,
@@ -329,8 +330,9 @@ trained_builtins!(
 #[cfg(target_arch = "wasm32")]
 static FETCHED: std::sync::Mutex<Vec<(String, TrainedFiles)>> = std::sync::Mutex::new(Vec::new());
 
+/// A trained built-in's files, if the browser has fetched them.
 #[cfg(target_arch = "wasm32")]
-fn trained_files(name: &str) -> Option<TrainedFiles> {
+pub fn trained_files(name: &str) -> Option<TrainedFiles> {
     let fetched = FETCHED.lock().ok()?;
     let (_, files) = fetched.iter().find(|(n, _)| n == name)?;
     Some(TrainedFiles {
@@ -338,6 +340,11 @@ fn trained_files(name: &str) -> Option<TrainedFiles> {
         weights: files.weights.clone(),
         tokenizer: files.tokenizer.clone(),
     })
+}
+
+/// A trained built-in made from its files.
+pub fn load_files(f: &TrainedFiles) -> Result<Model> {
+    super::checkpoint::load_bytes_with(&f.config, &f.weights, f.tokenizer.as_deref())
 }
 
 /// Hand over a trained built-in's files fetched by the browser (natively they are compiled
@@ -361,7 +368,7 @@ pub fn needs_files(name: &str) -> bool {
 /// Load a built-in model by name.
 pub fn load(name: &str) -> Result<Model> {
     if let Some(f) = trained_files(name) {
-        return super::checkpoint::load_bytes_with(&f.config, &f.weights, f.tokenizer.as_deref());
+        return load_files(&f);
     }
     if TRAINED.contains(&name) {
         return Err(ModelError::Input(format!(

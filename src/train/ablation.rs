@@ -143,11 +143,19 @@ pub fn text_score(ids: &[u32], logits: ArrayView2<f32>) -> Score {
     // Position t predicts token t + 1: loss = −log softmax(logits_t)[ids_{t+1}].
     let (mut loss, mut right) = (0.0f64, 0);
     for t in 0..ids.len().saturating_sub(1) {
-        let row = logits.row(t).to_vec();
+        let view = logits.row(t);
+        let copied;
+        let row = match view.as_slice() {
+            Some(row) => row,
+            None => {
+                copied = view.to_vec();
+                &copied
+            }
+        };
         let next = ids[t + 1] as usize;
         // log Z over the whole vocabulary: the kernels' row loop (a browser frame's worth
         // of f64 `exp` calls for a 49,152-entry vocabulary otherwise).
-        let log_z = glimpse_kernels::rows::log_sum_exp_row(&row);
+        let log_z = glimpse_kernels::rows::log_sum_exp_row(row);
         loss += log_z - row.get(next).map_or(f64::NAN, |&x| x as f64);
         right += (argmax(row.iter().copied()).map(|(i, _)| i) == Some(next)) as usize;
     }

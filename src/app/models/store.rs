@@ -5,9 +5,10 @@
 //! A model is `Ready`, `Failed` (the reason is shown where the model would be) or `Loading`
 //! (bytes so far, for checkpoints that arrive over the network or from a dropped file).
 
-use crate::app::models::conversion_job::{self, ConversionJob};
+use crate::app::models::conversion_job::{self, BuiltinLoad, ConversionJob};
 use crate::app::models::loading::{Fetch, Loader, Payload};
 use crate::app::models::sources::{self, Source};
+use crate::app::stepped::Stepped;
 use crate::model::import::open::CheckpointInfo;
 use crate::model::import::{CheckpointFiles, Stage};
 use crate::model::{builtin, Model};
@@ -61,9 +62,11 @@ pub struct ModelStore {
     /// Downloaded checkpoints being converted, a few pieces a frame (the browser has one
     /// thread): model name, the conversion, where the files came from.
     converting: RefCell<Vec<(String, ConversionJob, String)>>,
-    /// Built-ins whose files arrived, loaded one a frame: each load is 5-50 ms on the page's
-    /// thread, and a dozen arrive together at the start.
+    /// Built-ins whose files arrived, waiting to be built, and those being built: each is 5-50
+    /// ms of work and a dozen arrive together at the start, so they are built on the engine
+    /// worker (where there is none, one a frame on the page's thread).
     builtins_arrived: RefCell<VecDeque<String>>,
+    builtins_building: RefCell<Vec<(String, Stepped<BuiltinLoad>)>>,
     /// The stage each frame of a conversion ended on, by model (for the probe: tests check
     /// the progress bar moved frame by frame, however fast the machine).
     conversion_frames: RefCell<HashMap<String, Vec<serde_json::Value>>>,
@@ -89,6 +92,7 @@ impl Default for ModelStore {
             loader: Default::default(),
             converting: Default::default(),
             builtins_arrived: Default::default(),
+            builtins_building: Default::default(),
             conversion_frames: Default::default(),
             passes: Default::default(),
             cancelled: Default::default(),
@@ -443,16 +447,39 @@ impl ModelStore {
             };
             self.insert(&name, state);
         }
-        let next = self.builtins_arrived.borrow_mut().pop_front();
-        if let Some(name) = next {
-            let state = match builtin::load(&name) {
+        self.build_builtins();
+    }
+
+    /// Starts building the built-ins that arrived (all at once on the engine, else one at a
+    /// time) and stores those that are built.
+    fn build_builtins(&self) {
+        let mut building = self.builtins_arrived.borrow_mut();
+        let mut jobs = self.builtins_building.borrow_mut();
+        while jobs.iter().all(|(_, job)| job.is_away()) {
+            let Some(name) = building.pop_front() else {
+                break;
+            };
+            let job = conversion_job::load_builtin(&name);
+            jobs.push((name, job));
+        }
+        let mut built = Vec::new();
+        jobs.retain_mut(|(name, job)| match conversion_job::poll_builtin(job) {
+            Some(answer) => {
+                built.push((std::mem::take(name), answer));
+                false
+            }
+            None => true,
+        });
+        if !jobs.is_empty() || !building.is_empty() {
+            self.loader.wake();
+        }
+        drop((building, jobs));
+        for (name, answer) in built {
+            let state = match answer {
                 Ok(m) => ModelState::Ready(Arc::new(m)),
                 Err(e) => ModelState::Failed(format!("{name}: {e}")),
             };
             self.insert(&name, state);
-            if !self.builtins_arrived.borrow().is_empty() {
-                self.loader.wake();
-            }
         }
     }
 

@@ -164,8 +164,9 @@ pub(super) const SAMPLES: usize = 2000;
 /// d_k = 2^1 … 2^9 = 2 … 512.
 pub(super) const D_K_EXPONENTS: std::ops::RangeInclusive<u32> = 1..=9;
 /// Products qᵢkᵢ drawn between two looks at the clock: the widest width is a million of
-/// them (80 ms in the browser), so a width is measured over several frames.
-const PRODUCTS_PER_LOOK: usize = 16384;
+/// them (80 ms in the browser), so a width is measured over many frames; 16,384 at a look
+/// took 8-9 ms on a 2-core machine's browser.
+const PRODUCTS_PER_LOOK: usize = 4096;
 
 /// The variances for every d_k of the slider, cached per seed: about four million normal
 /// draws, too many to redo every frame, and too many for one frame in the browser, so they

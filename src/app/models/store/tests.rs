@@ -244,8 +244,9 @@ fn a_fetched_model_is_taken_in_and_reported() {
     assert_eq!(summary[1]["state"], "ready");
 }
 
-/// Built-ins whose files arrive together are loaded one a frame (each holds the page's
-/// thread), in the order they came, and none is lost.
+/// Without an engine worker (natively, the one-thread page) built-ins whose files arrive
+/// together are loaded one a frame (each holds the page's thread), in the order they came,
+/// and none is lost.
 #[test]
 fn built_ins_that_arrive_together_load_one_a_frame() {
     let store = ModelStore::default();
