@@ -105,13 +105,13 @@ impl<K, S: Steps> Default for Keyed<K, S> {
     }
 }
 
-impl<K: PartialEq, S: Steps> Keyed<K, S> {
-    /// The output for `key` once it is made (`make` gives its steps when the key is new);
-    /// `None` while they run, a step a call here or away on the engine. `Err` says why the
-    /// engine stopped.
-    pub fn get(&mut self, key: K, make: impl FnOnce() -> S) -> Option<&Result<S::Output, String>> {
-        if self.made.as_ref().is_none_or(|(k, _)| *k != key) {
-            self.made = Some((key, Made::Making(Stepped::new(make()))));
+impl<K: PartialEq + Clone, S: Steps> Keyed<K, S> {
+    /// The output for `key` once it is made (`make` gives its steps when the key is new, and
+    /// only then is the key copied); `None` while they run, a step a call here or away on the
+    /// engine. `Err` says why the engine stopped.
+    pub fn get(&mut self, key: &K, make: impl FnOnce() -> S) -> Option<&Result<S::Output, String>> {
+        if self.made.as_ref().is_none_or(|(k, _)| k != key) {
+            self.made = Some((key.clone(), Made::Making(Stepped::new(make()))));
         }
         let (_, made) = self.made.as_mut()?;
         if let Made::Making(job) = made {
@@ -166,7 +166,7 @@ mod tests {
         let mut made = 0;
         let mut kept = Keyed::default();
         let mut get = |key: u32, made: &mut u32| {
-            kept.get(key, || {
+            kept.get(&key, || {
                 *made += 1;
                 Count { at: 0, to: key }
             })

@@ -5,7 +5,7 @@
 use super::tasks::TaskKind;
 use super::trainer::evaluate_with;
 use crate::model::{AttentionKind, Family, ForwardOptions, HeadId, Model, ModelInput};
-use crate::util::argmax;
+use crate::util::argmax_slice;
 use ndarray::ArrayView2;
 
 /// Held-out examples a task model is scored on (always the same ones).
@@ -157,7 +157,7 @@ pub fn text_score(ids: &[u32], logits: ArrayView2<f32>) -> Score {
         // of f64 `exp` calls for a 49,152-entry vocabulary otherwise).
         let log_z = glimpse_kernels::rows::log_sum_exp_row(row);
         loss += log_z - row.get(next).map_or(f64::NAN, |&x| x as f64);
-        right += (argmax(row.iter().copied()).map(|(i, _)| i) == Some(next)) as usize;
+        right += (argmax_slice(row).map(|(i, _)| i) == Some(next)) as usize;
     }
     let n = ids.len().saturating_sub(1).max(1) as f32;
     Score {

@@ -22,20 +22,9 @@ pub fn argmax(xs: impl IntoIterator<Item = f32>) -> Option<(usize, f32)> {
 
 /// [`argmax`] of a slice, fast enough for a vocabulary's logits in every row (49,152 a row:
 /// the item-by-item loop took 20 ms for a sentence's rows in the browser): the largest value
-/// first, eight lanes at a time (`f32::max` skips NaN), then its first place.
+/// from the kernels' row loop (eight lanes at a time, NaN skipped), then its first place.
 pub fn argmax_slice(xs: &[f32]) -> Option<(usize, f32)> {
-    let mut lanes = [f32::NEG_INFINITY; 8];
-    let chunks = xs.chunks_exact(8);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        for (m, &x) in lanes.iter_mut().zip(chunk) {
-            *m = m.max(x);
-        }
-    }
-    let largest = lanes
-        .iter()
-        .chain(rest)
-        .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+    let largest = glimpse_kernels::rows::max_row(xs);
     // The element itself, not `largest`: 0.0 and -0.0 are equal, and the first one wins.
     let at = xs.iter().position(|&x| x == largest)?;
     Some((at, xs[at]))

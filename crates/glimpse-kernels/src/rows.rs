@@ -31,19 +31,8 @@ pub fn softmax_row(logits: &[f32], allowed: &[bool], out: &mut [f32]) {
 /// −∞; a row holding +∞ or NaN gives +∞ or NaN.
 pub fn log_sum_exp_row(xs: &[f32]) -> f64 {
     wide(|| {
-        let mut lanes = [f32::NEG_INFINITY; 8];
-        let mut chunks = xs.chunks_exact(8);
-        for c in &mut chunks {
-            for (l, &x) in lanes.iter_mut().zip(c) {
-                // NaN does not compare greater: it is caught by the sum below.
-                *l = if x > *l { x } else { *l };
-            }
-        }
-        let max = chunks
-            .remainder()
-            .iter()
-            .chain(&lanes)
-            .fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+        // NaN is skipped here and caught by the sum below.
+        let max = lanes_max_all(xs);
         if !max.is_finite() {
             return max as f64;
         }
@@ -65,6 +54,29 @@ pub fn log_sum_exp_row(xs: &[f32]) -> f64 {
         }
         max as f64 + sum.ln()
     })
+}
+
+/// max xᵢ of a row (a vocabulary's logits: the greedy next token), NaN skipped; −∞ for an
+/// empty row or one of NaN alone.
+pub fn max_row(xs: &[f32]) -> f32 {
+    wide(|| lanes_max_all(xs))
+}
+
+/// max xᵢ in eight interleaved partial maxima (`f32::max` skips NaN).
+#[inline(always)]
+fn lanes_max_all(xs: &[f32]) -> f32 {
+    let mut lanes = [f32::NEG_INFINITY; 8];
+    let mut chunks = xs.chunks_exact(8);
+    for c in &mut chunks {
+        for (l, &x) in lanes.iter_mut().zip(c) {
+            *l = l.max(x);
+        }
+    }
+    chunks
+        .remainder()
+        .iter()
+        .chain(&lanes)
+        .fold(f32::NEG_INFINITY, |m, &x| m.max(x))
 }
 
 /// max xᵢ over allowed entries, in eight interleaved partial maxima (−∞ when none).
@@ -206,6 +218,22 @@ mod tests {
         relu_row(&z, None, &mut out);
         assert_eq!(out[0], 0.0);
         assert_eq!(out[20], 5.0);
+    }
+
+    #[test]
+    fn max_row_is_the_largest_entry_on_ragged_rows() {
+        for n in [1usize, 7, 8, 9, 17, 1025] {
+            let mut xs: Vec<f32> = (0..n).map(|i| ((i * 7919 % 997) as f32).sin()).collect();
+            let want = xs.iter().fold(f32::NEG_INFINITY, |m, &x| m.max(x));
+            assert_eq!(max_row(&xs), want, "n = {n}");
+            xs[n - 1] = 9.0;
+            assert_eq!(max_row(&xs), 9.0, "n = {n}, the largest last");
+            xs.insert(0, f32::NAN);
+            assert_eq!(max_row(&xs), 9.0, "n = {n}, NaN skipped");
+        }
+        assert_eq!(max_row(&[]), f32::NEG_INFINITY);
+        assert_eq!(max_row(&[f32::NAN; 3]), f32::NEG_INFINITY);
+        assert_eq!(max_row(&[1.0, f32::INFINITY, 2.0]), f32::INFINITY);
     }
 
     #[test]

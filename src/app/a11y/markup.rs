@@ -8,18 +8,62 @@
 use super::mirror::{Element, Kind};
 use std::fmt::Write;
 
-/// Where an element sits over the canvas, as its `style` attribute: in whole pixels, covering
-/// the widget. (Fractions were written shortest-exact, and that took the head grid's 741
+/// Where an element sits over the canvas, as its `style` attribute: in whole pixels
+/// ([`pixels`]). (Fractions were written shortest-exact, and that took the head grid's 741
 /// elements 8-10 ms a frame in the browser.)
 pub fn place(rect: [f32; 4]) -> String {
-    let [x, y, w, h] = rect;
-    let (left, top) = (x.floor(), y.floor());
-    let (width, height) = ((x + w).ceil() - left, (y + h).ceil() - top);
-    let [left, top, width, height] = [left, top, width, height].map(|v| v as i32);
+    let [left, top, width, height] = pixels(rect);
     format!(
         "position:absolute;left:{left}px;top:{top}px;width:{width}px;height:{height}px;margin:0;\
          padding:0;border:0;overflow:hidden;font-size:12px;"
     )
+}
+
+/// A rectangle (left, top, width, height) in the whole pixels that cover it: an element whose
+/// widget moved by a fraction of a pixel keeps its place.
+pub fn pixels(rect: [f32; 4]) -> [i32; 4] {
+    let [x, y, w, h] = rect;
+    let (left, top) = (x.floor(), y.floor());
+    let (width, height) = ((x + w).ceil() - left, (y + h).ceil() - top);
+    [left, top, width, height].map(|v| v as i32)
+}
+
+/// The element each kind is drawn as.
+pub fn tag(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Control { .. } => "div",
+        Kind::Slider { .. } | Kind::Number { .. } => "input",
+        Kind::Text {
+            multiline: true, ..
+        } => "textarea",
+        Kind::Text { .. } => "input",
+        Kind::Progress { .. } => "progress",
+        Kind::Static => "p",
+        Kind::Table { .. } => "table",
+    }
+}
+
+/// The attributes an element of `kind` is made with and keeps: its role or input type, and for
+/// what one operates `tabindex="-1"`: a screen reader may focus it, outside the Tab order (Tab
+/// stays with the canvas).
+pub fn fixed_attributes(kind: &Kind) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let fixed = match kind {
+        Kind::Control { role } => Some(("role", *role)),
+        Kind::Slider { .. } => Some(("type", "range")),
+        Kind::Number { .. } => Some(("type", "number")),
+        Kind::Text {
+            multiline: false, ..
+        } => Some(("type", "text")),
+        Kind::Progress { .. } => Some(("max", "1")),
+        Kind::Text { .. } | Kind::Static | Kind::Table { .. } => None,
+    };
+    let operated = matches!(
+        kind,
+        Kind::Control { .. } | Kind::Slider { .. } | Kind::Number { .. } | Kind::Text { .. }
+    );
+    fixed
+        .into_iter()
+        .chain(operated.then_some(("tabindex", "-1")))
 }
 
 /// The ARIA attribute a control's on/off state is told by: checkboxes and radio buttons are
@@ -35,11 +79,12 @@ pub fn state_attribute(role: &str) -> &'static str {
 /// (`web::Page::create`, then `update` with nothing before it). False, and nothing written,
 /// for the kinds made element by element (inputs, progress bars, tables).
 pub fn write(e: &Element, out: &mut String) -> bool {
-    let (tag, role) = match &e.kind {
-        Kind::Control { role } => ("div", Some(*role)),
-        Kind::Static => ("p", None),
+    let role = match &e.kind {
+        Kind::Control { role } => Some(*role),
+        Kind::Static => None,
         _ => return false,
     };
+    let tag = tag(&e.kind);
     let _ = write!(out, "<{tag} id=\"a11y-{}\"", e.id);
     let mut attribute = |name: &str, value: &str| {
         let _ = write!(out, " {name}=\"");
@@ -47,10 +92,10 @@ pub fn write(e: &Element, out: &mut String) -> bool {
         out.push('"');
     };
     attribute("style", &place(e.rect));
+    for (name, value) in fixed_attributes(&e.kind) {
+        attribute(name, value);
+    }
     if let Some(role) = role {
-        attribute("role", role);
-        // Operated by a screen reader, outside the Tab order (Tab stays with the canvas).
-        attribute("tabindex", "-1");
         attribute("aria-label", &e.name);
         if let Some(on) = e.on {
             attribute(state_attribute(role), if on { "true" } else { "false" });

@@ -138,8 +138,12 @@ impl Page {
                 .elements
                 .iter()
                 .zip(&mirror.elements)
-                .all(|(a, b)| a.id == b.id && tag(&a.kind) == tag(&b.kind));
-        let old_of = |e: &Element| before.get(&e.id).filter(|o| tag(&o.kind) == tag(&e.kind));
+                .all(|(a, b)| a.id == b.id && markup::tag(&a.kind) == markup::tag(&b.kind));
+        let old_of = |e: &Element| {
+            before
+                .get(&e.id)
+                .filter(|o| markup::tag(&o.kind) == markup::tag(&e.kind))
+        };
         let new: Vec<&Element> = mirror
             .elements
             .iter()
@@ -273,32 +277,13 @@ impl Page {
     fn create(&self, e: &Element) -> Option<HtmlElement> {
         let node: HtmlElement = self
             .document
-            .create_element(tag(&e.kind))
+            .create_element(markup::tag(&e.kind))
             .ok()?
             .dyn_into()
             .ok()?;
         node.set_id(&format!("a11y-{}", e.id));
-        let fixed = match &e.kind {
-            Kind::Control { role } => Some(("role", *role)),
-            Kind::Slider { .. } => Some(("type", "range")),
-            Kind::Number { .. } => Some(("type", "number")),
-            Kind::Text {
-                multiline: false, ..
-            } => Some(("type", "text")),
-            Kind::Progress { .. } => Some(("max", "1")),
-            Kind::Text { .. } | Kind::Static | Kind::Table { .. } => None,
-        };
-        if let Some((attribute, value)) = fixed {
+        for (attribute, value) in markup::fixed_attributes(&e.kind) {
             let _ = node.set_attribute(attribute, value);
-        }
-        // What one operates, a screen reader may focus, outside the Tab order (Tab stays with
-        // the canvas).
-        let operated = matches!(
-            e.kind,
-            Kind::Control { .. } | Kind::Slider { .. } | Kind::Number { .. } | Kind::Text { .. }
-        );
-        if operated {
-            let _ = node.set_attribute("tabindex", "-1");
         }
         Some(node)
     }
@@ -317,7 +302,7 @@ impl Page {
                 node.remove_attribute(k)
             };
         };
-        if old.is_none_or(|o| o.rect != e.rect) {
+        if old.is_none_or(|o| markup::pixels(o.rect) != markup::pixels(e.rect)) {
             set("style", &markup::place(e.rect));
         }
         // A new element has no attribute to take away: one call fewer for each of hundreds.
@@ -466,21 +451,6 @@ fn refill_table(
         tr = this_row.next_element_sibling();
     }
     Some(())
-}
-
-/// The element each kind is drawn as.
-fn tag(kind: &Kind) -> &'static str {
-    match kind {
-        Kind::Control { .. } => "div",
-        Kind::Slider { .. } | Kind::Number { .. } => "input",
-        Kind::Text {
-            multiline: true, ..
-        } => "textarea",
-        Kind::Text { .. } => "input",
-        Kind::Progress { .. } => "progress",
-        Kind::Static => "p",
-        Kind::Table { .. } => "table",
-    }
 }
 
 #[derive(Clone, Copy)]

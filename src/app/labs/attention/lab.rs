@@ -56,7 +56,7 @@ impl Steps for BuildChain {
 
 /// What a walkthrough depends on: the model, the pass (its serial: a new input is a new
 /// pass) and the selected head (not the query, which only the drawing reads).
-#[derive(PartialEq)]
+#[derive(Clone, PartialEq)]
 struct WalkKey {
     model: String,
     pass: u64,
@@ -261,7 +261,7 @@ impl AttentionLab {
                     sel: bench.sel,
                     temperature: bench.temperature,
                 };
-                match self.walk.get(key, build) {
+                match self.walk.get(&key, build) {
                     Some(Ok(Some(c))) => {
                         super::walkthrough::show(ui, c, &mut bench.sel, &mut self.explorer)
                     }

@@ -245,7 +245,7 @@ impl DepthLab {
             seed,
             pre: None,
         };
-        match self.probes.get((layers, seed), make)? {
+        match self.probes.get(&(layers, seed), make)? {
             Ok(Ok(p)) => Some(Ok(p)),
             Ok(Err(e)) | Err(e) => Some(Err(e.clone())),
         }

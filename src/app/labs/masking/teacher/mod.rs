@@ -229,7 +229,7 @@ impl TeacherForcing {
             models: models.clone(),
             computed: Some(Computed::new(&self.source)),
         };
-        if self.computed.get(self.source.clone(), make).is_none() {
+        if self.computed.get(&self.source, make).is_none() {
             ctx.request_repaint();
         }
     }
