@@ -453,10 +453,10 @@ impl ModelStore {
     /// Starts building the built-ins that arrived (all at once on the engine, else one at a
     /// time) and stores those that are built.
     fn build_builtins(&self) {
-        let mut building = self.builtins_arrived.borrow_mut();
+        let mut arrived = self.builtins_arrived.borrow_mut();
         let mut jobs = self.builtins_building.borrow_mut();
         while jobs.iter().all(|(_, job)| job.is_away()) {
-            let Some(name) = building.pop_front() else {
+            let Some(name) = arrived.pop_front() else {
                 break;
             };
             let job = conversion_job::load_builtin(&name);
@@ -470,10 +470,10 @@ impl ModelStore {
             }
             None => true,
         });
-        if !jobs.is_empty() || !building.is_empty() {
+        if !jobs.is_empty() || !arrived.is_empty() {
             self.loader.wake();
         }
-        drop((building, jobs));
+        drop((arrived, jobs));
         for (name, answer) in built {
             let state = match answer {
                 Ok(m) => ModelState::Ready(Arc::new(m)),
