@@ -31,8 +31,8 @@ pub fn start(files: CheckpointFiles, name: &str, source: &str) -> ConversionJob 
 }
 
 /// One piece of the work here, a look away: the model (or why it cannot be opened) once it is
-/// done, a crashed worker's reason as an import error.
-pub fn poll(job: &mut ConversionJob) -> Option<Result<(Model, CheckpointInfo)>> {
+/// done, a crashed worker's reason as an import error. For conversions and built-ins alike.
+pub fn poll<T, S: Steps<Output = Result<T>>>(job: &mut Stepped<S>) -> Option<Result<T>> {
     job.poll()
         .map(|answer| answer.unwrap_or_else(|crash| Err(ModelError::Import(crash))))
 }
@@ -65,10 +65,4 @@ pub fn load_builtin(name: &str) -> Stepped<BuiltinLoad> {
         name: name.to_string(),
         files: builtin::trained_files(name),
     })
-}
-
-/// The built-in once it is made, or why not (a crashed worker's reason as an import error).
-pub fn poll_builtin(job: &mut Stepped<BuiltinLoad>) -> Option<Result<Model>> {
-    job.poll()
-        .map(|answer| answer.unwrap_or_else(|crash| Err(ModelError::Import(crash))))
 }

@@ -463,7 +463,7 @@ impl ModelStore {
             jobs.push((name, job));
         }
         let mut built = Vec::new();
-        jobs.retain_mut(|(name, job)| match conversion_job::poll_builtin(job) {
+        jobs.retain_mut(|(name, job)| match conversion_job::poll(job) {
             Some(answer) => {
                 built.push((std::mem::take(name), answer));
                 false

@@ -207,11 +207,7 @@ impl ScoringLab {
             self.curve = Some(VarianceCurve::new(self.seed));
         }
         if let Some(curve) = self.curve.as_mut().filter(|c| !c.done()) {
-            // Once a frame: egui may lay a frame out twice (a first pass whose layout changed is
-            // discarded), and the budget is the frame's.
-            if ui.ctx().current_pass_index() == 0 {
-                curve.advance(6.0);
-            }
+            curve.advance(6.0);
             ui.ctx().request_repaint();
         }
         let Some(curve) = &self.curve else { return };

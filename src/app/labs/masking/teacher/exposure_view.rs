@@ -46,10 +46,6 @@ impl Exposure {
         if self.run.as_ref().is_some_and(|r| r.done >= EXAMPLES) || self.error.is_some() {
             return;
         }
-        // Once a frame: egui may lay a frame out twice, and the budget is the frame's.
-        if ui.ctx().current_pass_index() > 0 {
-            return;
-        }
         let model = match store.get(MODEL) {
             Ok(m) => m,
             Err(e) => {
